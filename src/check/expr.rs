@@ -1,0 +1,492 @@
+//! Lowering expressions: name resolution, type checking and arity, in one walk.
+
+use super::similar::suggest;
+use super::symbols::{describe, fits, Binding, Ctx, BUILTIN_FUNCTIONS, DIR_SETS};
+use crate::diagnostic::Diagnostic;
+use crate::ir::{self, Builtin, Type, Value};
+use crate::syntax::ast::{self, ExprKind, Ident, Span};
+
+type Lowered = (ir::Expr, Type);
+
+fn unknown() -> Lowered {
+    (ir::Expr::Const(Value::None), Type::Unknown)
+}
+
+impl<'a> Ctx<'a> {
+    /// Lowers an expression that must have type `want`.
+    pub fn expect(&mut self, e: &ast::Expr, want: &Type, what: &str) -> ir::Expr {
+        let (x, ty) = self.expr(e);
+        if !fits(want, &ty) {
+            let d = Diagnostic::error("muster::type", e.span, format!("{what} must be {}, but this is {}", describe(self, want), describe(self, &ty)))
+                .label(format!("this is {}", describe(self, &ty)));
+            self.error(d);
+        }
+        x
+    }
+
+    /// Lowers an expression that must be a collection; returns it with its element type.
+    pub fn collection(&mut self, e: &ast::Expr, what: &str) -> (ir::Expr, Type) {
+        let (x, ty) = self.expr(e);
+        match ty.element() {
+            Some(el) => (x, el),
+            None => {
+                let d = Diagnostic::error("muster::type", e.span, format!("{what} must be a list, a run or a zone, but this is {}", describe(self, &ty)))
+                    .label("not a collection")
+                    .help("a collection is a list `[...]`, a range `1..6`, a zone, a region or a run of cells");
+                self.error(d);
+                (x, Type::Unknown)
+            }
+        }
+    }
+
+    pub fn expr(&mut self, e: &ast::Expr) -> Lowered {
+        match &e.kind {
+            ExprKind::Int(i) => (ir::Expr::Const(Value::Int(*i)), Type::Int),
+            ExprKind::Str(s) => (ir::Expr::Const(Value::Str(s.clone())), Type::Str),
+            ExprKind::Bool(b) => (ir::Expr::Const(Value::Bool(*b)), Type::Bool),
+            ExprKind::None => (ir::Expr::Const(Value::None), Type::Nothing),
+            ExprKind::Name(id) => self.name(id),
+            ExprKind::Call(f, args) => self.call(f, args, e.span),
+            ExprKind::Field(base, field) => self.field(base, field),
+            ExprKind::Unary(op, inner) => match op {
+                ast::UnOp::Not => (ir::Expr::Not(Box::new(self.expect(inner, &Type::Bool, "the operand of `not`"))), Type::Bool),
+                ast::UnOp::Neg => (ir::Expr::Neg(Box::new(self.expect(inner, &Type::Int, "the operand of `-`"))), Type::Int),
+            },
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            ExprKind::If(c, a, b) => {
+                let c = self.expect(c, &Type::Bool, "the condition of `if`");
+                let (a, ta) = self.expr(a);
+                let (bx, tb) = self.expr(b);
+                if !fits(&ta, &tb) {
+                    let d = Diagnostic::error("muster::type", e.span, format!("the two branches of this `if` differ: {} and {}", describe(self, &ta), describe(self, &tb)))
+                        .label("branches of different types");
+                    self.error(d);
+                }
+                let ty = if ta == Type::Nothing { tb } else { ta };
+                (ir::Expr::If(Box::new(c), Box::new(a), Box::new(bx)), ty)
+            }
+            ExprKind::Quant(q, var, coll, body) => {
+                let (c, el) = self.collection(coll, "the collection after `in`");
+                let mark = self.mark();
+                let slot = self.push_local(&var.name, el);
+                let b = self.expect(body, &Type::Bool, "the condition after `:`");
+                self.release(mark);
+                let q = match q {
+                    ast::Quant::Any => ir::Quant::Any,
+                    ast::Quant::All => ir::Quant::All,
+                    ast::Quant::None => ir::Quant::None,
+                };
+                (ir::Expr::Quant(q, slot, Box::new(c), Box::new(b)), Type::Bool)
+            }
+            ExprKind::Agg(a, var, coll, body) => {
+                let (c, el) = self.collection(coll, "the collection after `in`");
+                let mark = self.mark();
+                let slot = self.push_local(&var.name, el);
+                let (want, what) = if *a == ast::Agg::Count { (Type::Bool, "the condition of `count`") } else { (Type::Int, "the value after `:`") };
+                let b = self.expect(body, &want, what);
+                self.release(mark);
+                let a = match a {
+                    ast::Agg::Sum => ir::Agg::Sum,
+                    ast::Agg::Max => ir::Agg::Max,
+                    ast::Agg::Min => ir::Agg::Min,
+                    ast::Agg::Count => ir::Agg::Count,
+                };
+                (ir::Expr::Agg(a, slot, Box::new(c), Box::new(b)), Type::Int)
+            }
+            ExprKind::Comprehension(var, coll, cond) => {
+                let (c, el) = self.collection(coll, "the collection after `in`");
+                let mark = self.mark();
+                let slot = self.push_local(&var.name, el.clone());
+                let w = cond.as_ref().map(|w| Box::new(self.expect(w, &Type::Bool, "the condition after `where`")));
+                self.release(mark);
+                (ir::Expr::Comprehension(slot, Box::new(c), w), Type::List(Box::new(el)))
+            }
+            ExprKind::List(items) => {
+                let mut ty = Type::Nothing;
+                let mut out = Vec::new();
+                for it in items {
+                    let (x, t) = self.expr(it);
+                    if ty == Type::Nothing {
+                        ty = t;
+                    } else if !fits(&ty, &t) {
+                        let d = Diagnostic::error("muster::type", it.span, format!("a list holds one type of thing: this is {}, the items before it are {}", describe(self, &t), describe(self, &ty)))
+                            .label("a different type");
+                        self.error(d);
+                    }
+                    out.push(x);
+                }
+                if ty == Type::Nothing {
+                    ty = Type::Unknown;
+                }
+                (ir::Expr::List(out), Type::List(Box::new(ty)))
+            }
+        }
+    }
+
+    fn name(&mut self, id: &Ident) -> Lowered {
+        let n = id.name.as_str();
+        self.used.insert(n.to_string());
+        if let Some(b) = self.lookup_local(n) {
+            return match b.clone() {
+                Binding::Slot(s, t) => (ir::Expr::Local(s), t),
+                Binding::Subst(x, t) => (x, t),
+            };
+        }
+        match n {
+            "me" => return (ir::Expr::Me, Type::Seat),
+            "opponent" => return (ir::Expr::Opponent, Type::Seat),
+            "turn_seat" => return (ir::Expr::TurnSeat, Type::Seat),
+            "seats" => return (ir::Expr::Seats, Type::List(Box::new(Type::Seat))),
+            "cells" => return (ir::Expr::Cells, Type::List(Box::new(Type::Cell))),
+            "phase" => return (ir::Expr::CurrentPhase, Type::Phase),
+            _ => {}
+        }
+        if let Some((params, _)) = self.defs.get(n) {
+            if params.is_empty() {
+                return self.call(id, &[], id.span);
+            }
+            let d = Diagnostic::error("muster::arity", id.span, format!("`{n}` takes {} argument(s)", params.len()))
+                .label("used without arguments")
+                .help(format!("call it as `{n}({})`", params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")));
+            self.error(d);
+            return unknown();
+        }
+        if let Some(v) = self.vars.get(n).cloned() {
+            if v.per_seat {
+                let d = Diagnostic::error("muster::per-seat", id.span, format!("`{n}` is kept per seat: say whose"))
+                    .label("whose?")
+                    .help(format!("write `me.{n}` or `p.{n}` for a seat `p`"));
+                self.error(d);
+                return unknown();
+            }
+            return (ir::Expr::GlobalVar(v.id), v.ty);
+        }
+        if let Some(&(z, per_seat)) = self.zones.get(n) {
+            if per_seat {
+                let d = Diagnostic::error("muster::per-seat", id.span, format!("zone `{n}` exists once per seat: say whose"))
+                    .label("whose?")
+                    .help(format!("write `{n}(me)` or `{n}(p)` for a seat `p`"));
+                self.error(d);
+                return unknown();
+            }
+            return (ir::Expr::Zone(z, None), Type::Zone);
+        }
+        if let Some(&(r, per_seat)) = self.regions.get(n) {
+            if per_seat {
+                let d = Diagnostic::error("muster::per-seat", id.span, format!("region `{n}` is given per seat: say whose"))
+                    .label("whose?")
+                    .help(format!("write `{n}(me)` or `{n}(p)` for a seat `p`"));
+                self.error(d);
+                return unknown();
+            }
+            return (ir::Expr::Region(r, None), Type::List(Box::new(Type::Cell)));
+        }
+        if let Some(&(e, v)) = self.enum_values.get(n) {
+            return (ir::Expr::Const(Value::Enum(e, v)), Type::Enum(e));
+        }
+        if let Some(s) = self.seats.iter().position(|s| s == n) {
+            return (ir::Expr::Const(Value::Seat(s as u8)), Type::Seat);
+        }
+        if let Some(&p) = self.phases.get(n) {
+            return (ir::Expr::Const(Value::Phase(p)), Type::Phase);
+        }
+        if let Some(d) = self.board.dirs.iter().position(|d| d.name == n) {
+            return (ir::Expr::Const(Value::Dir(d as u8)), Type::Dir);
+        }
+        if let Some((_, names)) = DIR_SETS.iter().find(|(s, _)| *s == n) {
+            if !self.board.dirs.is_empty() {
+                let dirs = names
+                    .iter()
+                    .filter_map(|dn| self.board.dirs.iter().position(|d| d.name == *dn))
+                    .map(|d| Value::Dir(d as u8))
+                    .collect();
+                return (ir::Expr::Const(Value::List(dirs)), Type::List(Box::new(Type::Dir)));
+            }
+        }
+        if let Some(&c) = self.cell_ids.get(n) {
+            return (ir::Expr::Const(Value::Cell(c)), Type::Cell);
+        }
+        if let Some(&e) = self.enum_ids.get(n) {
+            // An enum's name stands for all its values, in order.
+            let vals = (0..self.enums[e as usize].values.len() as u16).map(|v| Value::Enum(e, v)).collect();
+            return (ir::Expr::Const(Value::List(vals)), Type::List(Box::new(Type::Enum(e))));
+        }
+        let mut d = Diagnostic::error("muster::unknown-name", id.span, format!("unknown name `{n}`")).label("not declared anywhere");
+        let known = self.known_names();
+        if let Some(h) = suggest(n, known.iter().copied()) {
+            d = d.help(h);
+        }
+        self.error(d);
+        unknown()
+    }
+
+    fn field(&mut self, base: &ast::Expr, field: &Ident) -> Lowered {
+        let (b, ty) = self.expr(base);
+        let f = field.name.as_str();
+        let bx = Box::new(b);
+        match ty {
+            Type::Unknown => unknown(),
+            Type::Seat => {
+                if let Some(i) = self.seat_attrs.iter().position(|(n, _)| n == f) {
+                    return (ir::Expr::SeatAttr(bx, i as u16), self.seat_attrs[i].1.clone());
+                }
+                if let Some(v) = self.vars.get(f).cloned() {
+                    if v.per_seat {
+                        self.used.insert(f.to_string());
+                        return (ir::Expr::SeatVar(bx, v.id), v.ty);
+                    }
+                }
+                let mut known: Vec<String> = self.seat_attrs.iter().map(|(n, _)| n.clone()).collect();
+                known.extend(self.vars.iter().filter(|(_, v)| v.per_seat).map(|(n, _)| n.clone()));
+                self.no_field(field, "a seat", &known)
+            }
+            Type::Comp | Type::Nothing => match f {
+                "owner" => (ir::Expr::CompOwner(bx), Type::Seat),
+                "cell" => (ir::Expr::CompCell(bx), Type::Cell),
+                _ => {
+                    if let Some(&a) = self.attr_ids.get(f) {
+                        let t = match self.attrs[a as usize].ty {
+                            ir::AttrType::Int { .. } => Type::Int,
+                            ir::AttrType::Enum(e) => Type::Enum(e),
+                        };
+                        return (ir::Expr::CompAttr(bx, a), t);
+                    }
+                    let mut known: Vec<String> = vec!["owner".into(), "cell".into()];
+                    known.extend(self.attrs.iter().map(|a| a.name.clone()));
+                    self.no_field(field, "a card or piece", &known)
+                }
+            },
+            Type::Cell => match f {
+                "piece" => (ir::Expr::CellPiece(bx), Type::Comp),
+                "empty" => (ir::Expr::CellEmpty(bx), Type::Bool),
+                _ => self.no_field(field, "a cell", &["piece".into(), "empty".into()]),
+            },
+            other => {
+                let d = Diagnostic::error("muster::type", field.span, format!("{} has no fields, so `.{f}` means nothing here", describe(self, &other)))
+                    .label("no such field");
+                self.error(d);
+                unknown()
+            }
+        }
+    }
+
+    fn no_field(&mut self, field: &Ident, what: &str, known: &[String]) -> Lowered {
+        let mut d = Diagnostic::error("muster::unknown-field", field.span, format!("{what} has no field `{}`", field.name)).label("unknown field");
+        if let Some(h) = suggest(&field.name, known.iter().map(|s| s.as_str())) {
+            d = d.help(h);
+        }
+        self.error(d);
+        unknown()
+    }
+
+    fn binary(&mut self, op: ast::BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> Lowered {
+        use ast::BinOp as B;
+        let irop = match op {
+            B::Or => ir::BinOp::Or,
+            B::And => ir::BinOp::And,
+            B::Eq => ir::BinOp::Eq,
+            B::Ne => ir::BinOp::Ne,
+            B::Lt => ir::BinOp::Lt,
+            B::Le => ir::BinOp::Le,
+            B::Gt => ir::BinOp::Gt,
+            B::Ge => ir::BinOp::Ge,
+            B::In => ir::BinOp::In,
+            B::NotIn => ir::BinOp::NotIn,
+            B::Range => ir::BinOp::Range,
+            B::Add => ir::BinOp::Add,
+            B::Sub => ir::BinOp::Sub,
+            B::Mul => ir::BinOp::Mul,
+            B::Div => ir::BinOp::Div,
+            B::Rem => ir::BinOp::Rem,
+        };
+        let sym = op.symbol();
+        let (x, ty) = match op {
+            B::Or | B::And => {
+                let x = self.expect(a, &Type::Bool, &format!("each side of `{sym}`"));
+                let y = self.expect(b, &Type::Bool, &format!("each side of `{sym}`"));
+                (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Bool)
+            }
+            B::Add | B::Sub | B::Mul | B::Div | B::Rem => {
+                let x = self.expect(a, &Type::Int, &format!("each side of `{sym}`"));
+                let y = self.expect(b, &Type::Int, &format!("each side of `{sym}`"));
+                (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Int)
+            }
+            B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge => {
+                let (x, tx) = self.expr(a);
+                let (y, ty) = self.expr(b);
+                if !fits(&tx, &ty) {
+                    let d = Diagnostic::error("muster::type", span, format!("cannot compare {} with {}", describe(self, &tx), describe(self, &ty)))
+                        .label(format!("{} `{sym}` {}", describe(self, &tx), describe(self, &ty)))
+                        .help("both sides of a comparison must be the same kind of thing");
+                    self.error(d);
+                } else if matches!(op, B::Lt | B::Le | B::Gt | B::Ge) && !matches!(tx, Type::Int | Type::Cell | Type::Seat | Type::Unknown) {
+                    let d = Diagnostic::error("muster::type", span, format!("{} cannot be ordered with `{sym}`", describe(self, &tx)))
+                        .label("not orderable")
+                        .help("`<`, `<=`, `>` and `>=` compare numbers, cells or seats");
+                    self.error(d);
+                }
+                (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Bool)
+            }
+            B::In | B::NotIn => {
+                let (x, tx) = self.expr(a);
+                let (y, el) = self.collection(b, &format!("the right side of `{sym}`"));
+                if !fits(&el, &tx) {
+                    let d = Diagnostic::error("muster::type", span, format!("{} can never be in a collection of {}", describe(self, &tx), describe(self, &el)))
+                        .label("types do not match");
+                    self.error(d);
+                }
+                (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Bool)
+            }
+            B::Range => {
+                let (x, tx) = self.expr(a);
+                let (y, ty) = self.expr(b);
+                let el = match (&tx, &ty) {
+                    (Type::Int, Type::Int) => Type::Int,
+                    (Type::Cell, Type::Cell) => Type::Cell,
+                    (Type::Unknown, t) | (t, Type::Unknown) => t.clone(),
+                    _ => {
+                        let d = Diagnostic::error("muster::type", span, format!("a range runs from a number to a number, or from a cell to a cell; this runs from {} to {}", describe(self, &tx), describe(self, &ty)))
+                            .label("bad range");
+                        self.error(d);
+                        Type::Unknown
+                    }
+                };
+                (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::List(Box::new(el)))
+            }
+        };
+        (x, ty)
+    }
+
+    fn call(&mut self, f: &Ident, args: &[ast::Expr], span: Span) -> Lowered {
+        let n = f.name.as_str();
+        self.used.insert(n.to_string());
+        if let Some((params, body)) = self.defs.get(n).copied() {
+            if params.len() != args.len() {
+                let d = Diagnostic::error("muster::arity", span, format!("`{n}` takes {} argument(s), but {} were given", params.len(), args.len()))
+                    .label("wrong number of arguments")
+                    .help(format!("it is declared as `{n}({})`", params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")));
+                self.error(d);
+                return unknown();
+            }
+            if self.def_stack.iter().any(|d| d == n) {
+                let d = Diagnostic::error("muster::recursive", f.span, format!("`{n}` uses itself"))
+                    .label("recursive use")
+                    .help("a definition may not refer to itself, directly or through others");
+                self.error(d);
+                return unknown();
+            }
+            let lowered: Vec<Lowered> = args.iter().map(|a| self.expr(a)).collect();
+            // The body sees only its parameters and the game's names, not the caller's locals.
+            let saved = std::mem::take(&mut self.scope.names);
+            for (p, (x, t)) in params.iter().zip(lowered) {
+                self.scope.names.push((p.name.clone(), Binding::Subst(x, t)));
+            }
+            self.def_stack.push(n.to_string());
+            let out = self.expr(body);
+            self.def_stack.pop();
+            self.scope.names = saved;
+            return out;
+        }
+        if let Some(&(z, per_seat)) = self.zones.get(n) {
+            return if per_seat && args.len() == 1 {
+                let s = self.expect(&args[0], &Type::Seat, &format!("the seat of zone `{n}`"));
+                (ir::Expr::Zone(z, Some(Box::new(s))), Type::Zone)
+            } else {
+                self.bad_arity(n, if per_seat { 1 } else { 0 }, args.len(), span, "zone")
+            };
+        }
+        if let Some(&(r, per_seat)) = self.regions.get(n) {
+            return if per_seat && args.len() == 1 {
+                let s = self.expect(&args[0], &Type::Seat, &format!("the seat of region `{n}`"));
+                (ir::Expr::Region(r, Some(Box::new(s))), Type::List(Box::new(Type::Cell)))
+            } else {
+                self.bad_arity(n, if per_seat { 1 } else { 0 }, args.len(), span, "region")
+            };
+        }
+        let Some(&(_, arity)) = BUILTIN_FUNCTIONS.iter().find(|(b, _)| *b == n) else {
+            let mut d = Diagnostic::error("muster::unknown-name", f.span, format!("unknown function `{n}`")).label("not a function, zone or region");
+            let mut known: Vec<&str> = BUILTIN_FUNCTIONS.iter().map(|(b, _)| *b).collect();
+            known.extend(self.defs.keys().map(|s| s.as_str()));
+            known.extend(self.zones.keys().map(|s| s.as_str()));
+            known.extend(self.regions.keys().map(|s| s.as_str()));
+            if let Some(h) = suggest(n, known.iter().copied()) {
+                d = d.help(h);
+            }
+            self.error(d);
+            return unknown();
+        };
+        if args.len() != arity {
+            return self.bad_arity(n, arity, args.len(), span, "function");
+        }
+        let cells = Type::List(Box::new(Type::Cell));
+        let (b, out, xs) = match n {
+            "adjacent" | "slide" | "sight" | "reach" => {
+                let c = self.expect(&args[0], &Type::Cell, &format!("the first argument of `{n}`"));
+                let d = self.dirs_arg(&args[1], n);
+                let b = match n {
+                    "adjacent" => Builtin::Adjacent,
+                    "slide" => Builtin::Slide,
+                    "sight" => Builtin::Sight,
+                    _ => Builtin::Reach,
+                };
+                (b, cells, vec![c, d])
+            }
+            "runs" => {
+                let c = self.expect(&args[0], &cells, "the first argument of `runs`");
+                let d = self.dirs_arg(&args[1], n);
+                (Builtin::Runs, Type::List(Box::new(Type::Line)), vec![c, d])
+            }
+            "sweep" => {
+                let r = self.expect(&args[0], &Type::Line, "the first argument of `sweep`");
+                let d = self.expect(&args[1], &Type::Dir, "the second argument of `sweep`");
+                let k = self.expect(&args[2], &Type::Int, "the third argument of `sweep`");
+                (Builtin::Sweep, cells, vec![r, d, k])
+            }
+            "first" | "last" => {
+                let (c, el) = self.collection(&args[0], &format!("the argument of `{n}`"));
+                (if n == "first" { Builtin::First } else { Builtin::Last }, el, vec![c])
+            }
+            "size" | "count" => {
+                let (c, _) = self.collection(&args[0], &format!("the argument of `{n}`"));
+                (Builtin::Size, Type::Int, vec![c])
+            }
+            "max" | "min" => {
+                let a = self.expect(&args[0], &Type::Int, &format!("the arguments of `{n}`"));
+                let b2 = self.expect(&args[1], &Type::Int, &format!("the arguments of `{n}`"));
+                (if n == "max" { Builtin::Max2 } else { Builtin::Min2 }, Type::Int, vec![a, b2])
+            }
+            "abs" => (Builtin::Abs, Type::Int, vec![self.expect(&args[0], &Type::Int, "the argument of `abs`")]),
+            "next" => (Builtin::NextSeat, Type::Seat, vec![self.expect(&args[0], &Type::Seat, "the argument of `next`")]),
+            _ => {
+                let a = self.expect(&args[0], &Type::Cell, "the arguments of `distance`");
+                let b2 = self.expect(&args[1], &Type::Cell, "the arguments of `distance`");
+                (Builtin::Distance, Type::Int, vec![a, b2])
+            }
+        };
+        (ir::Expr::Call(b, xs), out)
+    }
+
+    /// A direction or a set of directions; a single direction is taken as a set of one.
+    fn dirs_arg(&mut self, e: &ast::Expr, f: &str) -> ir::Expr {
+        let (x, t) = self.expr(e);
+        match t {
+            Type::Dir => ir::Expr::List(vec![x]),
+            Type::Unknown => x,
+            t if fits(&Type::List(Box::new(Type::Dir)), &t) => x,
+            t => {
+                let d = Diagnostic::error("muster::type", e.span, format!("the directions given to `{f}` must be a direction or a set such as `orthogonal`, but this is {}", describe(self, &t)))
+                    .label("not directions");
+                self.error(d);
+                x
+            }
+        }
+    }
+
+    fn bad_arity(&mut self, n: &str, want: usize, got: usize, span: Span, what: &str) -> Lowered {
+        let d = Diagnostic::error("muster::arity", span, format!("{what} `{n}` takes {want} argument(s), but {got} were given"))
+            .label("wrong number of arguments")
+            .help(if what == "function" { format!("`{n}` takes {want}") } else if want == 1 { format!("write `{n}(seat)`") } else { format!("write `{n}` without arguments") });
+        self.error(d);
+        unknown()
+    }
+}

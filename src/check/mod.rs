@@ -1,0 +1,70 @@
+//! The checker: loads a rules file and its imports, resolves names, checks types and
+//! arity, and lowers everything into the IR. It reports every problem it finds in one
+//! run, as located diagnostics.
+
+mod consts;
+mod expr;
+mod items;
+mod load;
+mod similar;
+mod stmt;
+mod symbols;
+
+use crate::diagnostic::{Diagnostic, Sources};
+use crate::ir;
+
+pub use load::{load_file, load_source, read_text, Loaded};
+pub use similar::closest;
+
+/// A game that checked cleanly, with the warnings found on the way.
+#[derive(Debug)]
+pub struct Compiled {
+    pub game: ir::Game,
+    pub sources: Sources,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// A rules file that did not check: every diagnostic found, errors and warnings.
+#[derive(Debug)]
+pub struct Failed {
+    pub sources: Sources,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The most errors one run reports.
+pub const MAX_ERRORS: usize = 50;
+
+/// Reads, checks and lowers the rules file at `path`, with `variant` applied if given.
+pub fn compile_file(path: &std::path::Path, variant: Option<&str>) -> Result<Compiled, Failed> {
+    compile(load_file(path)?, variant)
+}
+
+/// Checks and lowers rules given as text (imports resolve against `dir`).
+pub fn compile_source(name: &str, text: &str, variant: Option<&str>) -> Result<Compiled, Failed> {
+    compile(load_source(name, text, None)?, variant)
+}
+
+/// Checks the base game and every variant; the result lists each one's diagnostics.
+pub fn check_all(loaded: &Loaded) -> Vec<Diagnostic> {
+    let mut all = match items::lower(loaded, None) {
+        Ok((_, w)) => w,
+        Err(d) => d,
+    };
+    for name in items::variant_names(&loaded.items) {
+        match items::lower(loaded, Some(&name)) {
+            Ok((_, w)) => all.extend(w.into_iter().filter(|d| !d.is_error())),
+            Err(d) => all.extend(d),
+        }
+    }
+    // One report per problem, even when the base and a variant share it.
+    let mut seen = std::collections::HashSet::new();
+    all.retain(|d| seen.insert((d.span, d.message.clone())));
+    all
+}
+
+pub fn compile(loaded: Loaded, variant: Option<&str>) -> Result<Compiled, Failed> {
+    match items::lower(&loaded, variant) {
+        Ok((game, warnings)) => Ok(Compiled { game, sources: loaded.sources, warnings }),
+        Err(diagnostics) => Err(Failed { sources: loaded.sources, diagnostics }),
+    }
+}

@@ -1,0 +1,183 @@
+//! The checker's context: the game's declared names and the diagnostics found so far.
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::{self, Type};
+use crate::syntax::ast::{self, Ident};
+use std::collections::HashMap;
+
+/// What a local name stands for while lowering an expression.
+#[derive(Clone, Debug)]
+pub enum Binding {
+    Slot(u16, Type),
+    /// A definition's parameter: the argument's lowered expression, substituted in place.
+    Subst(ir::Expr, Type),
+}
+
+#[derive(Default)]
+pub struct Scope {
+    pub names: Vec<(String, Binding)>,
+    pub next_slot: u16,
+    pub max_slot: u16,
+}
+
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    pub id: u16,
+    pub per_seat: bool,
+    pub ty: Type,
+}
+
+/// Everything declared at the top level, by name.
+#[derive(Default)]
+pub struct Ctx<'a> {
+    pub diags: Vec<Diagnostic>,
+    pub seats: Vec<String>,
+    pub seat_attrs: Vec<(String, Type)>,
+    pub enums: Vec<ir::EnumDef>,
+    pub enum_values: HashMap<String, (u16, u16)>,
+    pub enum_ids: HashMap<String, u16>,
+    pub attrs: Vec<ir::AttrDef>,
+    pub attr_ids: HashMap<String, u16>,
+    pub kinds: Vec<ir::KindDef>,
+    pub kind_ids: HashMap<String, u16>,
+    pub decks: HashMap<String, Vec<ir::CompId>>,
+    pub components: Vec<ir::Component>,
+    pub board: ir::Board,
+    pub cell_ids: HashMap<String, u16>,
+    pub regions: HashMap<String, (u16, bool)>,
+    pub zones: HashMap<String, (u16, bool)>,
+    pub vars: HashMap<String, VarInfo>,
+    pub defs: HashMap<String, (&'a [Ident], &'a ast::Expr)>,
+    pub phases: HashMap<String, u16>,
+    pub actions: HashMap<String, u16>,
+    pub scope: Scope,
+    pub def_stack: Vec<String>,
+    /// Names used anywhere, to warn about declarations never used.
+    pub used: std::collections::HashSet<String>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    pub fn push_local(&mut self, name: &str, ty: Type) -> u16 {
+        let slot = self.scope.next_slot;
+        self.scope.next_slot += 1;
+        self.scope.max_slot = self.scope.max_slot.max(self.scope.next_slot);
+        self.scope.names.push((name.to_string(), Binding::Slot(slot, ty)));
+        slot
+    }
+
+    /// Starts a fresh local scope (one per action, hook or rule); returns the previous maximum.
+    pub fn reset_scope(&mut self) -> u16 {
+        let max = self.scope.max_slot;
+        self.scope = Scope::default();
+        max
+    }
+
+    /// Marks the scope depth so the names bound after it can be dropped again.
+    pub fn mark(&self) -> usize {
+        self.scope.names.len()
+    }
+    pub fn release(&mut self, mark: usize) {
+        self.scope.names.truncate(mark);
+    }
+
+    pub fn lookup_local(&self, name: &str) -> Option<&Binding> {
+        self.scope.names.iter().rev().find(|(n, _)| n == name).map(|(_, b)| b)
+    }
+
+    /// Every name that could be meant at an expression position, for suggestions.
+    pub fn known_names(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = Vec::new();
+        v.extend(self.scope.names.iter().map(|(n, _)| n.as_str()));
+        v.extend(BUILTIN_NAMES);
+        v.extend(BUILTIN_FUNCTIONS.iter().map(|(n, _)| *n));
+        v.extend(self.defs.keys().map(|s| s.as_str()));
+        v.extend(self.vars.keys().map(|s| s.as_str()));
+        v.extend(self.zones.keys().map(|s| s.as_str()));
+        v.extend(self.regions.keys().map(|s| s.as_str()));
+        v.extend(self.enum_values.keys().map(|s| s.as_str()));
+        v.extend(self.seats.iter().map(|s| s.as_str()));
+        v.extend(self.phases.keys().map(|s| s.as_str()));
+        v.extend(self.board.dirs.iter().map(|d| d.name.as_str()));
+        v.extend(DIR_SETS.iter().map(|(n, _)| *n));
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+/// Names with a fixed meaning in every game.
+pub const BUILTIN_NAMES: [&str; 6] = ["me", "opponent", "seats", "cells", "phase", "turn_seat"];
+
+/// The built-in functions and how many arguments each takes.
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 15] = [
+    ("adjacent", 2),
+    ("slide", 2),
+    ("sight", 2),
+    ("reach", 2),
+    ("runs", 2),
+    ("sweep", 3),
+    ("first", 1),
+    ("last", 1),
+    ("size", 1),
+    ("count", 1),
+    ("max", 2),
+    ("min", 2),
+    ("abs", 1),
+    ("next", 1),
+    ("distance", 2),
+];
+
+/// Named sets of grid directions.
+pub const DIR_SETS: [(&str, &[&str]); 3] = [
+    ("orthogonal", &["n", "e", "s", "w"]),
+    ("diagonal", &["ne", "se", "sw", "nw"]),
+    ("around", &["n", "ne", "e", "se", "s", "sw", "w", "nw"]),
+];
+
+/// A type in a designer's words.
+pub fn describe(ctx: &Ctx, ty: &Type) -> String {
+    match ty {
+        Type::Int => "a number".into(),
+        Type::Bool => "a condition (true or false)".into(),
+        Type::Seat => "a seat".into(),
+        Type::Cell => "a cell".into(),
+        Type::Comp => "a card or piece".into(),
+        Type::Dir => "a direction".into(),
+        Type::Enum(e) => format!("a {}", ctx.enums.get(*e as usize).map(|e| e.name.as_str()).unwrap_or("value")),
+        Type::Phase => "a phase".into(),
+        Type::Line => "a run of cells".into(),
+        Type::Zone => "a zone".into(),
+        Type::Str => "text".into(),
+        Type::List(t) => format!("a list of {}", plural(ctx, t)),
+        Type::Nothing => "`none`".into(),
+        Type::Unknown => "an unknown value".into(),
+    }
+}
+
+fn plural(ctx: &Ctx, ty: &Type) -> String {
+    match ty {
+        Type::Int => "numbers".into(),
+        Type::Bool => "conditions".into(),
+        Type::Seat => "seats".into(),
+        Type::Cell => "cells".into(),
+        Type::Comp => "cards or pieces".into(),
+        Type::Dir => "directions".into(),
+        Type::Line => "runs of cells".into(),
+        other => format!("({})", describe(ctx, other)),
+    }
+}
+
+/// Whether a value of type `have` may stand where `want` is expected.
+pub fn fits(want: &Type, have: &Type) -> bool {
+    match (want, have) {
+        (Type::Unknown, _) | (_, Type::Unknown) => true,
+        (Type::Seat | Type::Cell | Type::Comp | Type::Enum(_) | Type::Phase | Type::Nothing, Type::Nothing) => true,
+        (Type::Nothing, Type::Seat | Type::Cell | Type::Comp | Type::Enum(_) | Type::Phase) => true,
+        (Type::List(a), Type::List(b)) => fits(a, b),
+        (a, b) => a == b,
+    }
+}

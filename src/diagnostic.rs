@@ -1,0 +1,175 @@
+//! Diagnostics: what the front end says about a rules file, located in its source.
+
+use crate::syntax::ast::Span;
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use std::fmt;
+use std::sync::Arc;
+
+/// One loaded source file.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: Arc<str>,
+}
+
+/// Every file read for one game: the main rules file first, then its imports.
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    pub files: Vec<SourceFile>,
+}
+
+impl Sources {
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> u16 {
+        self.files.push(SourceFile { name: name.into(), text: text.into() });
+        (self.files.len() - 1) as u16
+    }
+    pub fn text(&self, span: Span) -> &str {
+        let f = &self.files[span.file as usize];
+        f.text.get(span.start as usize..span.end as usize).unwrap_or("")
+    }
+    /// 1-based line and column of a span's start.
+    pub fn line_col(&self, span: Span) -> (usize, usize) {
+        let text = &self.files[span.file as usize].text;
+        let upto = &text[..(span.start as usize).min(text.len())];
+        let line = upto.matches('\n').count() + 1;
+        let col = upto.rsplit('\n').next().map(|s| s.chars().count()).unwrap_or(0) + 1;
+        (line, col)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A located message about a rules file, with a help line where we can give one.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// A stable short code, e.g. `muster::unknown-name`.
+    pub code: &'static str,
+    pub message: String,
+    pub span: Span,
+    pub label: String,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            label: String::new(),
+            help: None,
+        }
+    }
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, span, message) }
+    }
+    pub fn label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A diagnostic paired with its source, in the shape miette renders.
+struct Report<'a> {
+    diag: &'a Diagnostic,
+    source: NamedSource<Arc<str>>,
+    span: SourceSpan,
+}
+
+impl fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diag.message)
+    }
+}
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.diag.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diag.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let label = if self.diag.label.is_empty() { None } else { Some(self.diag.label.clone()) };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(label, self.span))))
+    }
+}
+
+/// Renders diagnostics as text: with colour when `colour` is set, else miette's plain
+/// theme at a fixed width (stable for snapshots).
+pub fn render(sources: &Sources, diags: &[Diagnostic], colour: bool) -> String {
+    let theme = if colour { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100).with_links(false);
+    let mut out = String::new();
+    for diag in diags {
+        let file = &sources.files[diag.span.file as usize];
+        let len = file.text.len();
+        // Clamp so a label at the very end of a file still shows.
+        let mut start = (diag.span.start as usize).min(len);
+        let mut end = (diag.span.end as usize).min(len);
+        if start == len && len > 0 {
+            start = file.text[..len].char_indices().last().map(|(i, _)| i).unwrap_or(0);
+            end = len;
+        }
+        let (line, col) = sources.line_col(diag.span);
+        let report = Report {
+            diag,
+            source: NamedSource::new(format!("{}:{}:{}", file.name, line, col), file.text.clone()),
+            span: SourceSpan::new(start.into(), end - start),
+        };
+        let _ = handler.render_report(&mut out, &report);
+        out.push('\n');
+    }
+    out
+}
+
+/// The diagnostics as one JSON object each, for editors and scripts.
+pub fn to_json(sources: &Sources, diags: &[Diagnostic]) -> serde_json::Value {
+    let items: Vec<serde_json::Value> = diags
+        .iter()
+        .map(|d| {
+            let (line, column) = sources.line_col(d.span);
+            serde_json::json!({
+                "file": sources.files[d.span.file as usize].name,
+                "span": { "start": d.span.start, "end": d.span.end },
+                "line": line,
+                "column": column,
+                "severity": d.severity,
+                "code": d.code,
+                "message": d.message,
+                "label": d.label,
+                "help": d.help,
+            })
+        })
+        .collect();
+    serde_json::Value::Array(items)
+}

@@ -1,0 +1,193 @@
+//! Running effects: the statements of `setup`, an action's `do`, and turn hooks.
+
+use super::eval::Eval;
+use super::state::{Loc, Outcome, State, NONE};
+use super::{Engine, EngineError};
+use crate::ir::{AssignOp, Stmt, Target, Value, ZoneId, NO_CELL};
+use rand::seq::SliceRandom;
+
+/// The most statements one action (with everything it triggers) may run.
+pub const MAX_STEPS_PER_ACTION: u32 = 1_000_000;
+
+pub(crate) struct Runner<'a> {
+    pub eng: &'a Engine,
+    pub me: u8,
+    pub budget: u32,
+}
+
+fn rules(msg: impl Into<String>) -> EngineError {
+    EngineError::Rules(msg.into())
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(eng: &'a Engine, me: u8) -> Runner<'a> {
+        Runner { eng, me, budget: MAX_STEPS_PER_ACTION }
+    }
+
+    fn ev(&self, s: &State, e: &crate::ir::Expr, l: &mut [Value]) -> Value {
+        Eval { eng: self.eng, s, me: self.me }.eval(e, l)
+    }
+
+    pub fn run(&mut self, s: &mut State, stmts: &[Stmt], l: &mut [Value]) -> Result<(), EngineError> {
+        for st in stmts {
+            if s.outcome.is_some() {
+                return Ok(());
+            }
+            if self.budget == 0 {
+                return Err(rules(format!("the rules make no progress: one action ran more than {MAX_STEPS_PER_ACTION} effects")));
+            }
+            self.budget -= 1;
+            match st {
+                Stmt::If(c, a, b) => {
+                    let branch = if self.ev(s, c, l).truthy() { a } else { b };
+                    self.run(s, branch, l)?;
+                }
+                Stmt::For(slot, coll, body) => {
+                    let mut items = Vec::new();
+                    Eval { eng: self.eng, s, me: self.me }.for_each(coll, l, &mut |v, _| {
+                        items.push(v);
+                        true
+                    });
+                    for v in items {
+                        l[*slot as usize] = v;
+                        self.run(s, body, l)?;
+                    }
+                }
+                Stmt::Let(slot, e) => l[*slot as usize] = self.ev(s, e, l),
+                Stmt::Move(what, to) => {
+                    let comps = self.comps_of(s, &self.ev(s, what, l));
+                    match self.ev(s, to, l) {
+                        Value::Cell(c) => {
+                            if comps.len() > 1 {
+                                return Err(rules("cannot move several cards or pieces onto one cell"));
+                            }
+                            for comp in comps {
+                                let there = s.cells[c as usize];
+                                if there != NONE && there != comp {
+                                    return Err(rules(format!("cannot move onto {}: it is occupied", self.eng.game.board.cells[c as usize].name)));
+                                }
+                                self.eng.take(s, comp);
+                                self.eng.put_cell(s, comp, c);
+                            }
+                        }
+                        Value::Zone(z, seat) => {
+                            for comp in comps {
+                                self.eng.take(s, comp);
+                                self.eng.put_zone(s, comp, z, seat);
+                            }
+                        }
+                        Value::None => {}
+                        other => return Err(rules(format!("cannot move anything to {other:?}"))),
+                    }
+                }
+                Stmt::Swap(a, b) => {
+                    if let (Value::Cell(a), Value::Cell(b)) = (self.ev(s, a, l), self.ev(s, b, l)) {
+                        let (ca, cb) = (s.cells[a as usize], s.cells[b as usize]);
+                        s.cells[a as usize] = cb;
+                        s.cells[b as usize] = ca;
+                        if ca != NONE {
+                            s.locs[ca as usize] = Loc::Cell(b);
+                        }
+                        if cb != NONE {
+                            s.locs[cb as usize] = Loc::Cell(a);
+                        }
+                    }
+                }
+                Stmt::Shift(line, dir, k) => {
+                    let line = self.ev(s, line, l);
+                    let Value::Dir(d) = self.ev(s, dir, l) else { continue };
+                    let k = self.ev(s, k, l).as_int().clamp(0, 255);
+                    let board = &self.eng.game.board;
+                    let cells = crate::ir::ops::line_cells(&line, board);
+                    let mut moving = Vec::new();
+                    for c in cells {
+                        let comp = s.cells[c as usize];
+                        if comp != NONE {
+                            s.cells[c as usize] = NONE;
+                            moving.push((comp, c));
+                        }
+                    }
+                    for (comp, from) in moving {
+                        let mut to = from;
+                        for _ in 0..k {
+                            to = board.step(to, d);
+                            if to == NO_CELL {
+                                return Err(rules("a shift would move a piece off the board"));
+                            }
+                        }
+                        if s.cells[to as usize] != NONE {
+                            return Err(rules(format!("a shift lands on occupied cell {}", board.cells[to as usize].name)));
+                        }
+                        s.cells[to as usize] = comp;
+                        s.locs[comp as usize] = Loc::Cell(to);
+                    }
+                }
+                Stmt::Shuffle(z) => {
+                    if let Value::Zone(z, seat) = self.ev(s, z, l) {
+                        let inst = self.eng.zone_instance(z, seat) as usize;
+                        let mut zone = std::mem::take(&mut s.zones[inst]);
+                        zone.shuffle(&mut s.rng);
+                        s.zones[inst] = zone;
+                    }
+                }
+                Stmt::Place(what, onto) => {
+                    let what = self.ev(s, what, l);
+                    let mut comps = self.comps_of(s, &what);
+                    if matches!(what, Value::Zone(..)) {
+                        comps.reverse(); // deal from the top
+                    }
+                    let cells = match self.ev(s, onto, l) {
+                        Value::List(v) => v,
+                        _ => vec![],
+                    };
+                    for (comp, cell) in comps.into_iter().zip(cells) {
+                        if let Value::Cell(c) = cell {
+                            if s.cells[c as usize] != NONE {
+                                return Err(rules(format!("cannot place onto {}: it is occupied", self.eng.game.board.cells[c as usize].name)));
+                            }
+                            self.eng.take(s, comp);
+                            self.eng.put_cell(s, comp, c);
+                        }
+                    }
+                }
+                Stmt::Win(p) => {
+                    if let Value::Seat(p) = self.ev(s, p, l) {
+                        s.outcome = Some(Outcome::Win(vec![p]));
+                    }
+                }
+                Stmt::Lose(p) => {
+                    if let Value::Seat(p) = self.ev(s, p, l) {
+                        self.eng.eliminate(s, p);
+                    }
+                }
+                Stmt::Draw => s.outcome = Some(Outcome::Draw),
+                Stmt::Assign(target, op, value) => {
+                    let v = self.ev(s, value, l);
+                    let slot = match target {
+                        Target::Global(i) => &mut s.globals[*i as usize],
+                        Target::Seat(se, i) => match self.ev(s, se, l) {
+                            Value::Seat(p) if p < s.players => &mut s.seat_vars[p as usize * self.eng.game.vars.len() + *i as usize],
+                            _ => continue,
+                        },
+                    };
+                    *slot = match op {
+                        AssignOp::Set => v,
+                        AssignOp::Add => Value::Int(slot.as_int().saturating_add(v.as_int())),
+                        AssignOp::Sub => Value::Int(slot.as_int().saturating_sub(v.as_int())),
+                    };
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The components a value stands for: one, a list, or a zone's contents (bottom first).
+    fn comps_of(&self, s: &State, v: &Value) -> Vec<u16> {
+        match v {
+            Value::Comp(c) if *c != NONE => vec![*c],
+            Value::List(items) => items.iter().filter_map(|i| if let Value::Comp(c) = i { Some(*c) } else { None }).collect(),
+            Value::Zone(z, seat) => s.zones[self.eng.zone_instance(*z as ZoneId, *seat) as usize].clone(),
+            _ => vec![],
+        }
+    }
+}

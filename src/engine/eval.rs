@@ -1,0 +1,336 @@
+//! Evaluating lowered expressions against a state, from one seat's point of view.
+
+use super::geometry;
+use super::state::{Loc, State, NONE, NO_SEAT};
+use super::Engine;
+use crate::ir::{ops, Agg, BinOp, Builtin, Expr, Quant, Value};
+
+pub(crate) struct Eval<'a> {
+    pub eng: &'a Engine,
+    pub s: &'a State,
+    /// The seat deciding now (`me`).
+    pub me: u8,
+}
+
+fn dirs_of(v: &Value) -> Vec<u8> {
+    match v {
+        Value::Dir(d) => vec![*d],
+        Value::List(l) => l.iter().filter_map(|d| if let Value::Dir(d) = d { Some(*d) } else { None }).collect(),
+        _ => vec![],
+    }
+}
+
+impl<'a> Eval<'a> {
+    pub fn truth(&self, e: &Expr, l: &mut [Value]) -> bool {
+        self.eval(e, l).truthy()
+    }
+
+    /// Calls `f` on each item of a collection, without building it where it can; stops
+    /// when `f` returns false.
+    pub fn for_each(&self, coll: &Expr, l: &mut [Value], f: &mut dyn FnMut(Value, &mut [Value]) -> bool) {
+        match coll {
+            Expr::Cells => {
+                for c in 0..self.eng.game.board.cells.len() as u16 {
+                    if !f(Value::Cell(c), l) {
+                        return;
+                    }
+                }
+            }
+            Expr::Seats => {
+                for p in 0..self.s.players {
+                    if !self.s.eliminated[p as usize] && !f(Value::Seat(p), l) {
+                        return;
+                    }
+                }
+            }
+            Expr::Region(r, seat) => {
+                let idx = match seat {
+                    Some(se) => self.seat_of(se, l) as usize,
+                    None => 0,
+                };
+                if let Some(cells) = self.eng.game.board.regions[*r as usize].cells.get(idx) {
+                    for &c in cells {
+                        if !f(Value::Cell(c), l) {
+                            return;
+                        }
+                    }
+                }
+            }
+            Expr::Binary(BinOp::Range, a, b) => {
+                let (a, b) = (self.eval(a, l), self.eval(b, l));
+                if let (Value::Int(lo), Value::Int(hi)) = (&a, &b) {
+                    for i in *lo..=*hi {
+                        if !f(Value::Int(i), l) {
+                            return;
+                        }
+                    }
+                } else {
+                    self.each_of(ops::binary(BinOp::Range, &a, &b, &self.eng.game.board), l, f);
+                }
+            }
+            other => {
+                let v = self.eval(other, l);
+                self.each_of(v, l, f);
+            }
+        }
+    }
+
+    fn each_of(&self, v: Value, l: &mut [Value], f: &mut dyn FnMut(Value, &mut [Value]) -> bool) {
+        match v {
+            Value::List(items) => {
+                for it in items {
+                    if !f(it, l) {
+                        return;
+                    }
+                }
+            }
+            Value::Line { .. } => {
+                for c in ops::line_cells(&v, &self.eng.game.board) {
+                    if !f(Value::Cell(c), l) {
+                        return;
+                    }
+                }
+            }
+            Value::Zone(z, seat) => {
+                let inst = self.eng.zone_instance(z, seat);
+                for &c in &self.s.zones[inst as usize] {
+                    if !f(Value::Comp(c), l) {
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn seat_of(&self, e: &Expr, l: &mut [Value]) -> u8 {
+        match self.eval(e, l) {
+            Value::Seat(s) => s,
+            _ => NO_SEAT,
+        }
+    }
+
+    fn next_seat(&self, from: u8) -> u8 {
+        let n = self.s.players;
+        if n == 0 || from == NO_SEAT {
+            return NO_SEAT;
+        }
+        for i in 1..=n {
+            let p = (from + i) % n;
+            if !self.s.eliminated[p as usize] {
+                return p;
+            }
+        }
+        from
+    }
+
+    pub fn eval(&self, e: &Expr, l: &mut [Value]) -> Value {
+        let g = &self.eng.game;
+        match e {
+            Expr::Const(v) => v.clone(),
+            Expr::Local(s) => l[*s as usize].clone(),
+            Expr::Me => Value::Seat(self.me),
+            Expr::TurnSeat => Value::Seat(self.s.turn_seat),
+            Expr::Opponent => Value::Seat(self.next_seat(self.me)),
+            Expr::CurrentPhase => Value::Phase(self.s.phase),
+            Expr::Seats | Expr::Cells | Expr::Region(..) => {
+                let mut out = Vec::new();
+                self.for_each(e, l, &mut |v, _| {
+                    out.push(v);
+                    true
+                });
+                Value::List(out)
+            }
+            Expr::SeatAttr(se, i) => match self.eval(se, l) {
+                Value::Seat(s) if (s as usize) < g.seats.len() => g.seats[s as usize].attrs[*i as usize].clone(),
+                _ => Value::None,
+            },
+            Expr::SeatVar(se, i) => match self.eval(se, l) {
+                Value::Seat(s) if s < self.s.players => self.s.seat_vars[s as usize * g.vars.len() + *i as usize].clone(),
+                _ => Value::None,
+            },
+            Expr::GlobalVar(i) => self.s.globals[*i as usize].clone(),
+            Expr::CompAttr(c, a) => match self.eval(c, l) {
+                Value::Comp(c) if c != NONE => g.components[c as usize].attrs[*a as usize].clone(),
+                _ => Value::None,
+            },
+            Expr::CompOwner(c) => match self.eval(c, l) {
+                Value::Comp(c) if self.s.owners[c as usize] != NO_SEAT => Value::Seat(self.s.owners[c as usize]),
+                _ => Value::None,
+            },
+            Expr::CompCell(c) => match self.eval(c, l) {
+                Value::Comp(c) => match self.s.locs[c as usize] {
+                    Loc::Cell(cell) => Value::Cell(cell),
+                    Loc::Zone(_) => Value::None,
+                },
+                _ => Value::None,
+            },
+            Expr::CellPiece(c) => match self.eval(c, l) {
+                Value::Cell(c) if self.s.cells[c as usize] != NONE => Value::Comp(self.s.cells[c as usize]),
+                _ => Value::None,
+            },
+            Expr::CellEmpty(c) => match self.eval(c, l) {
+                Value::Cell(c) => Value::Bool(self.s.cells[c as usize] == NONE),
+                _ => Value::Bool(false),
+            },
+            Expr::Zone(z, seat) => {
+                let s = match seat {
+                    Some(se) => self.seat_of(se, l),
+                    None => 0,
+                };
+                if s == NO_SEAT {
+                    Value::List(vec![])
+                } else {
+                    Value::Zone(*z, s)
+                }
+            }
+            Expr::Not(x) => Value::Bool(!self.truth(x, l)),
+            Expr::Neg(x) => Value::Int(self.eval(x, l).as_int().saturating_neg()),
+            Expr::Binary(op, a, b) => match op {
+                BinOp::And => Value::Bool(self.truth(a, l) && self.truth(b, l)),
+                BinOp::Or => Value::Bool(self.truth(a, l) || self.truth(b, l)),
+                BinOp::In | BinOp::NotIn => {
+                    let item = self.eval(a, l);
+                    let mut found = false;
+                    self.for_each(b, l, &mut |v, _| {
+                        found = v == item;
+                        !found
+                    });
+                    Value::Bool(found == (*op == BinOp::In))
+                }
+                _ => {
+                    let (x, y) = (self.eval(a, l), self.eval(b, l));
+                    ops::binary(*op, &x, &y, &g.board)
+                }
+            },
+            Expr::If(c, a, b) => {
+                if self.truth(c, l) {
+                    self.eval(a, l)
+                } else {
+                    self.eval(b, l)
+                }
+            }
+            Expr::Quant(q, slot, coll, body) => {
+                let mut result = *q != Quant::Any;
+                let slot = *slot as usize;
+                self.for_each(coll, l, &mut |v, l| {
+                    l[slot] = v;
+                    let t = self.truth(body, l);
+                    match q {
+                        Quant::Any if t => {
+                            result = true;
+                            false
+                        }
+                        Quant::All if !t => {
+                            result = false;
+                            false
+                        }
+                        Quant::None if t => {
+                            result = false;
+                            false
+                        }
+                        _ => true,
+                    }
+                });
+                Value::Bool(result)
+            }
+            Expr::Agg(a, slot, coll, body) => {
+                let slot = *slot as usize;
+                let mut acc: Option<i64> = None;
+                self.for_each(coll, l, &mut |v, l| {
+                    l[slot] = v;
+                    let x = self.eval(body, l);
+                    acc = Some(match a {
+                        Agg::Sum => acc.unwrap_or(0).saturating_add(x.as_int()),
+                        Agg::Count => acc.unwrap_or(0) + x.truthy() as i64,
+                        Agg::Max => acc.map_or(x.as_int(), |m| m.max(x.as_int())),
+                        Agg::Min => acc.map_or(x.as_int(), |m| m.min(x.as_int())),
+                    });
+                    true
+                });
+                Value::Int(acc.unwrap_or(0))
+            }
+            Expr::Comprehension(slot, coll, cond) => {
+                let slot = *slot as usize;
+                let mut out = Vec::new();
+                self.for_each(coll, l, &mut |v, l| {
+                    l[slot] = v.clone();
+                    if cond.as_ref().is_none_or(|c| self.truth(c, l)) {
+                        out.push(v);
+                    }
+                    true
+                });
+                Value::List(out)
+            }
+            Expr::List(items) => Value::List(items.iter().map(|i| self.eval(i, l)).collect()),
+            Expr::Call(b, args) => self.call(*b, args, l),
+        }
+    }
+
+    fn call(&self, b: Builtin, args: &[Expr], l: &mut [Value]) -> Value {
+        let board = &self.eng.game.board;
+        let occ = &self.s.cells;
+        let mut out = Vec::new();
+        match b {
+            Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach => {
+                let Value::Cell(c) = self.eval(&args[0], l) else { return Value::List(vec![]) };
+                let dirs = dirs_of(&self.eval(&args[1], l));
+                match b {
+                    Builtin::Adjacent => geometry::adjacent(board, c, &dirs, &mut out),
+                    Builtin::Slide => geometry::slide(board, occ, c, &dirs, &mut out),
+                    Builtin::Sight => geometry::sight(board, occ, c, &dirs, &mut out),
+                    _ => geometry::reach(board, occ, c, &dirs, &mut out),
+                }
+            }
+            Builtin::Runs => {
+                let mut cells = Vec::new();
+                self.for_each(&args[0], l, &mut |v, _| {
+                    if let Value::Cell(c) = v {
+                        cells.push(c);
+                    }
+                    true
+                });
+                let dirs = dirs_of(&self.eval(&args[1], l));
+                geometry::runs(board, &cells, &dirs, &mut out);
+            }
+            Builtin::Sweep => {
+                let line = self.eval(&args[0], l);
+                let Value::Dir(d) = self.eval(&args[1], l) else { return Value::List(vec![]) };
+                let k = self.eval(&args[2], l).as_int();
+                geometry::sweep(board, &line, d, k, &mut out);
+            }
+            Builtin::First | Builtin::Last => {
+                let mut found = Value::None;
+                let first = b == Builtin::First;
+                self.for_each(&args[0], l, &mut |v, _| {
+                    found = v;
+                    !first
+                });
+                return found;
+            }
+            Builtin::Size => {
+                let mut n = 0;
+                self.for_each(&args[0], l, &mut |_, _| {
+                    n += 1;
+                    true
+                });
+                return Value::Int(n);
+            }
+            Builtin::Max2 => return Value::Int(self.eval(&args[0], l).as_int().max(self.eval(&args[1], l).as_int())),
+            Builtin::Min2 => return Value::Int(self.eval(&args[0], l).as_int().min(self.eval(&args[1], l).as_int())),
+            Builtin::Abs => return Value::Int(self.eval(&args[0], l).as_int().saturating_abs()),
+            Builtin::NextSeat => {
+                let s = self.seat_of(&args[0], l);
+                let n = self.next_seat(s);
+                return if n == NO_SEAT { Value::None } else { Value::Seat(n) };
+            }
+            Builtin::Distance => {
+                return match (self.eval(&args[0], l), self.eval(&args[1], l)) {
+                    (Value::Cell(a), Value::Cell(b)) => Value::Int(geometry::distance(board, a, b)),
+                    _ => Value::None,
+                };
+            }
+        }
+        Value::List(out)
+    }
+}

@@ -1,0 +1,128 @@
+//! Board geometry over the cell/link tables: neighbours, straight lines, free paths and
+//! straight runs. The same code serves every board the IR can describe.
+
+use super::state::NONE;
+use crate::ir::{Board, Value, NO_CELL};
+
+/// Directions that stand for an axis: one of each opposite pair.
+fn canonical(board: &Board, d: u8) -> u8 {
+    let dd = &board.dirs[d as usize];
+    if dd.dx > 0 || (dd.dx == 0 && dd.dy > 0) {
+        d
+    } else {
+        board.dirs.iter().position(|o| o.dx == -dd.dx && o.dy == -dd.dy).map(|i| i as u8).unwrap_or(d)
+    }
+}
+
+pub fn adjacent(board: &Board, cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
+    for &d in dirs {
+        let n = board.step(cell, d);
+        if n != NO_CELL {
+            out.push(Value::Cell(n));
+        }
+    }
+}
+
+/// Empty cells reached by moving straight from `cell` through empty cells.
+pub fn slide(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
+    for &d in dirs {
+        let mut c = board.step(cell, d);
+        while c != NO_CELL && occ[c as usize] == NONE {
+            out.push(Value::Cell(c));
+            c = board.step(c, d);
+        }
+    }
+}
+
+/// The first occupied cell along each straight line from `cell`.
+pub fn sight(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
+    for &d in dirs {
+        let mut c = board.step(cell, d);
+        while c != NO_CELL && occ[c as usize] == NONE {
+            c = board.step(c, d);
+        }
+        if c != NO_CELL {
+            out.push(Value::Cell(c));
+        }
+    }
+}
+
+/// Empty cells reached from `cell` by any path of steps through empty cells.
+pub fn reach(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
+    let mut seen = vec![false; board.cells.len()];
+    seen[cell as usize] = true;
+    let mut queue = vec![cell];
+    let mut i = 0;
+    while i < queue.len() {
+        let c = queue[i];
+        i += 1;
+        for &d in dirs {
+            let n = board.step(c, d);
+            if n != NO_CELL && !seen[n as usize] && occ[n as usize] == NONE {
+                seen[n as usize] = true;
+                queue.push(n);
+                out.push(Value::Cell(n));
+            }
+        }
+    }
+}
+
+/// Every straight run of touching cells all drawn from `cells`, along the axes of `dirs`.
+/// A single cell is one run (listed once, with direction 0).
+pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Vec<Value>) {
+    let mut member = vec![false; board.cells.len()];
+    for &c in cells {
+        member[c as usize] = true;
+    }
+    let mut axes: Vec<u8> = dirs.iter().map(|&d| canonical(board, d)).collect();
+    axes.sort_unstable();
+    axes.dedup();
+    for &c in cells {
+        out.push(Value::Line { start: c, dir: 0, len: 1 });
+    }
+    for &a in &axes {
+        let back = board.dirs.iter().position(|o| o.dx == -board.dirs[a as usize].dx && o.dy == -board.dirs[a as usize].dy).map(|i| i as u8);
+        for &c in cells {
+            // Start only where the run cannot extend backwards.
+            if let Some(b) = back {
+                let p = board.step(c, b);
+                if p != NO_CELL && member[p as usize] {
+                    continue;
+                }
+            }
+            let mut run = vec![c];
+            let mut n = board.step(c, a);
+            while n != NO_CELL && member[n as usize] {
+                run.push(n);
+                n = board.step(n, a);
+            }
+            for i in 0..run.len() {
+                for j in i + 1..run.len() {
+                    out.push(Value::Line { start: run[i], dir: a, len: (j - i + 1).min(255) as u8 });
+                }
+            }
+        }
+    }
+}
+
+/// The cells a run passes over and lands on when shifted `k` steps in `dir`; a step off
+/// the board shows as `None`, which is never empty.
+pub fn sweep(board: &Board, line: &Value, dir: u8, k: i64, out: &mut Vec<Value>) {
+    for c in crate::ir::ops::line_cells(line, board) {
+        let mut cur = c;
+        for _ in 0..k.clamp(0, 255) {
+            cur = board.step(cur, dir);
+            if cur == NO_CELL {
+                out.push(Value::None);
+                break;
+            }
+            out.push(Value::Cell(cur));
+        }
+    }
+}
+
+/// Chebyshev distance between two cells.
+pub fn distance(board: &Board, a: u16, b: u16) -> i64 {
+    let (ca, cb) = (&board.cells[a as usize], &board.cells[b as usize]);
+    (ca.x as i64 - cb.x as i64).abs().max((ca.y as i64 - cb.y as i64).abs())
+}

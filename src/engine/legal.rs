@@ -1,0 +1,203 @@
+//! Legal actions: enumerating every way to fill an action's `choose` clauses that passes
+//! its `require`s, and applying one.
+
+use super::effects::Runner;
+use super::eval::Eval;
+use super::state::State;
+use super::{Engine, EngineError};
+use crate::ir::{Clause, StepMode, Value};
+use serde::{Deserialize, Serialize};
+
+/// Built-in action ids: end a repeated step, or skip an optional one.
+pub const DONE: u16 = u16::MAX;
+pub const SKIP: u16 = u16::MAX - 1;
+
+/// One decision: an action and the values chosen for its parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Action {
+    pub action: u16,
+    pub args: Vec<Value>,
+}
+
+impl Engine {
+    /// Every legal action of the seat that must decide now, in a fixed order.
+    pub fn legal_actions(&self, s: &State) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.legal_into(s, &mut out);
+        out
+    }
+
+    /// `legal_actions` into a caller's buffer (cleared first), to avoid allocating.
+    pub fn legal_into(&self, s: &State, out: &mut Vec<Action>) {
+        out.clear();
+        if s.outcome.is_some() {
+            return;
+        }
+        let mut locals = vec![Value::None; self.game.max_locals as usize + 1];
+        self.enumerate_step(s, &mut locals, &mut |a| {
+            out.push(a);
+            true
+        });
+    }
+
+    /// Whether the decider has any legal action (stops at the first).
+    pub fn has_legal_action(&self, s: &State) -> bool {
+        let mut any = false;
+        let mut locals = vec![Value::None; self.game.max_locals as usize + 1];
+        self.enumerate_step(s, &mut locals, &mut |_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    fn enumerate_step(&self, s: &State, locals: &mut [Value], f: &mut dyn FnMut(Action) -> bool) {
+        let phase = &self.game.phases[s.phase as usize];
+        let Some(step) = phase.steps.get(s.step as usize) else { return };
+        let me = self.step_decider(s);
+        let ev = Eval { eng: self, s, me };
+        for &a in &step.actions {
+            let mut args = Vec::new();
+            if !self.walk(&ev, a, 0, locals, &mut args, f) {
+                return;
+            }
+        }
+        match step.mode {
+            StepMode::Optional => {
+                f(Action { action: SKIP, args: vec![] });
+            }
+            StepMode::Repeat => {
+                f(Action { action: DONE, args: vec![] });
+            }
+            StepMode::One => {}
+        }
+    }
+
+    /// Fills clauses from `i` on; returns false to stop the whole enumeration.
+    fn walk(&self, ev: &Eval, a: u16, i: usize, l: &mut [Value], args: &mut Vec<Value>, f: &mut dyn FnMut(Action) -> bool) -> bool {
+        let clauses = &self.game.actions[a as usize].clauses;
+        let Some(c) = clauses.get(i) else {
+            return f(Action { action: a, args: args.clone() });
+        };
+        match c {
+            Clause::Choose { slot, domain, .. } => {
+                let mut items = Vec::new();
+                ev.for_each(domain, l, &mut |v, _| {
+                    if !items.contains(&v) {
+                        items.push(v);
+                    }
+                    true
+                });
+                for v in items {
+                    l[*slot as usize] = v.clone();
+                    args.push(v);
+                    let go_on = self.walk(ev, a, i + 1, l, args, f);
+                    args.pop();
+                    if !go_on {
+                        return false;
+                    }
+                }
+                true
+            }
+            Clause::Let { slot, value } => {
+                l[*slot as usize] = ev.eval(value, l);
+                self.walk(ev, a, i + 1, l, args, f)
+            }
+            Clause::Require { cond, .. } => {
+                if ev.truth(cond, l) {
+                    self.walk(ev, a, i + 1, l, args, f)
+                } else {
+                    true
+                }
+            }
+            Clause::Do(_) => self.walk(ev, a, i + 1, l, args, f),
+        }
+    }
+
+    /// Why an action is not legal now: the parameter whose value is not on offer, or the
+    /// `require` it fails. `None` if it is legal.
+    pub fn why_illegal(&self, s: &State, act: &Action) -> Option<String> {
+        if s.outcome.is_some() {
+            return Some("the game is over".into());
+        }
+        let step = self.game.phases[s.phase as usize].steps.get(s.step as usize)?;
+        match act.action {
+            DONE => return (step.mode != StepMode::Repeat).then(|| "there is nothing to finish: `done` ends a step of repeated actions".into()),
+            SKIP => return (step.mode != StepMode::Optional).then(|| "this step cannot be skipped".into()),
+            _ => {}
+        }
+        if !step.actions.contains(&act.action) {
+            let offered: Vec<String> = step.actions.iter().map(|a| self.game.actions[*a as usize].name.clone()).collect();
+            return Some(format!("`{}` is not offered now; the choices are: {}", self.game.actions[act.action as usize].name, offered.join(", ")));
+        }
+        let me = self.step_decider(s);
+        let ev = Eval { eng: self, s, me };
+        let def = &self.game.actions[act.action as usize];
+        let mut l = vec![Value::None; self.game.max_locals as usize + 1];
+        let mut k = 0;
+        for c in &def.clauses {
+            match c {
+                Clause::Choose { slot, domain, name, .. } => {
+                    let Some(v) = act.args.get(k) else { return Some(format!("`{name}` is missing")) };
+                    k += 1;
+                    let mut found = false;
+                    ev.for_each(domain, &mut l, &mut |x, _| {
+                        found = x == *v;
+                        !found
+                    });
+                    if !found {
+                        return Some(format!("that `{name}` is not one of the choices here"));
+                    }
+                    l[*slot as usize] = v.clone();
+                }
+                Clause::Let { slot, value } => l[*slot as usize] = ev.eval(value, &mut l),
+                Clause::Require { index, cond } => {
+                    if !ev.truth(cond, &mut l) {
+                        return Some(format!("it fails `require {}`", def.require_texts[*index as usize]));
+                    }
+                }
+                Clause::Do(_) => {}
+            }
+        }
+        None
+    }
+
+    /// Applies an action after checking that it is legal.
+    pub fn apply(&self, s: &mut State, act: &Action) -> Result<(), EngineError> {
+        if s.outcome.is_some() {
+            return Err(EngineError::Over);
+        }
+        if let Some(reason) = self.why_illegal(s, act) {
+            return Err(EngineError::Illegal { text: self.action_text(s, act), reason });
+        }
+        self.apply_listed(s, act)
+    }
+
+    /// Applies an action taken from `legal_actions` of this very state, without checking it
+    /// again (the fast path for playouts).
+    pub fn apply_listed(&self, s: &mut State, act: &Action) -> Result<(), EngineError> {
+        if s.outcome.is_some() {
+            return Err(EngineError::Over);
+        }
+        let me = self.step_decider(s);
+        let mut l = vec![Value::None; self.game.max_locals as usize + 1];
+        s.actions += 1;
+        if act.action < SKIP {
+            let def = &self.game.actions[act.action as usize];
+            let mut runner = Runner::new(self, me);
+            let mut k = 0;
+            for c in &def.clauses {
+                match c {
+                    Clause::Choose { slot, .. } => {
+                        l[*slot as usize] = act.args.get(k).cloned().unwrap_or(Value::None);
+                        k += 1;
+                    }
+                    Clause::Let { slot, value } => l[*slot as usize] = Eval { eng: self, s, me }.eval(value, &mut l),
+                    Clause::Require { .. } => {}
+                    Clause::Do(stmts) => runner.run(s, stmts, &mut l)?,
+                }
+            }
+        }
+        self.after_action(s, act.action, &mut l)
+    }
+}

@@ -1,0 +1,210 @@
+//! The engine: a generic interpreter for any IR game.
+//!
+//! The API has the shape `start / decider / legal_actions / apply / outcome / view`.
+//! Architecture invariant: nothing here knows any particular game; every rule comes from
+//! the IR.
+
+mod effects;
+mod eval;
+mod geometry;
+mod legal;
+mod notation;
+mod state;
+mod turns;
+mod view;
+
+pub use legal::Action;
+pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
+pub use view::{Seen, View};
+
+use crate::ir::{Game, Value, ZoneId};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum EngineError {
+    #[error("{game} is for {min} to {max} players, not {asked}")]
+    Players { game: String, min: u8, max: u8, asked: u8 },
+    #[error("`{text}` is not a legal action here: {reason}")]
+    Illegal { text: String, reason: String },
+    #[error("the game is over")]
+    Over,
+    #[error("rules error: {0}")]
+    Rules(String),
+}
+
+/// A loaded game, ready to play any number of states.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    pub game: Arc<Game>,
+    zone_base: Vec<u16>,
+    zone_instances: usize,
+}
+
+impl Engine {
+    pub fn new(game: Game) -> Engine {
+        let seats = game.seats.len();
+        let mut zone_base = Vec::new();
+        let mut n = 0usize;
+        for z in &game.zones {
+            zone_base.push(n as u16);
+            n += if z.per_seat { seats } else { 1 };
+        }
+        Engine { game: Arc::new(game), zone_base, zone_instances: n }
+    }
+
+    /// The index of a zone's instance for a seat (the seat is ignored for shared zones).
+    #[inline]
+    pub fn zone_instance(&self, z: ZoneId, seat: u8) -> u16 {
+        let zd = &self.game.zones[z as usize];
+        self.zone_base[z as usize] + if zd.per_seat { seat as u16 } else { 0 }
+    }
+
+    /// Which zone and seat an instance index stands for.
+    pub fn zone_of_instance(&self, inst: u16) -> (ZoneId, u8) {
+        let z = self.zone_base.iter().rposition(|&b| b <= inst).unwrap_or(0);
+        (z as ZoneId, (inst - self.zone_base[z]) as u8)
+    }
+
+    pub fn zone_instances(&self) -> usize {
+        self.zone_instances
+    }
+
+    /// A new game for `players` seats, set up with the RNG seeded by `seed`.
+    pub fn start(&self, players: u8, seed: u64) -> Result<State, EngineError> {
+        let g = &self.game;
+        if players < g.min_players || players > g.max_players {
+            return Err(EngineError::Players { game: g.title.clone(), min: g.min_players, max: g.max_players, asked: players });
+        }
+        let ncomp = g.components.len();
+        let mut s = State {
+            players,
+            cells: vec![NONE; g.board.cells.len()],
+            zones: vec![Vec::new(); self.zone_instances],
+            locs: vec![Loc::Zone(0); ncomp],
+            owners: vec![NO_SEAT; ncomp],
+            face_up: vec![true; ncomp],
+            globals: vec![Value::None; g.vars.len()],
+            seat_vars: vec![Value::None; g.vars.len() * players as usize],
+            eliminated: vec![false; players as usize],
+            phase: 0,
+            turn_seat: 0,
+            step: 0,
+            turns: 0,
+            actions: 0,
+            outcome: None,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        };
+        for (zi, z) in g.zones.iter().enumerate() {
+            for (seat, comps) in z.initial.iter().enumerate() {
+                for &c in comps {
+                    self.put_zone(&mut s, c, zi as ZoneId, seat as u8);
+                    if !z.per_seat {
+                        s.owners[c as usize] = NO_SEAT;
+                    }
+                }
+            }
+        }
+        let mut locals = vec![Value::None; g.max_locals as usize + 1];
+        for (i, v) in g.vars.iter().enumerate() {
+            if v.per_seat {
+                for p in 0..players {
+                    let val = eval::Eval { eng: self, s: &s, me: p }.eval(&v.init, &mut locals);
+                    s.seat_vars[p as usize * g.vars.len() + i] = val;
+                }
+            } else {
+                s.globals[i] = eval::Eval { eng: self, s: &s, me: 0 }.eval(&v.init, &mut locals);
+            }
+        }
+        effects::Runner::new(self, 0).run(&mut s, &g.setup, &mut locals)?;
+        self.begin_phase(&mut s, 0, &mut locals)?;
+        Ok(s)
+    }
+
+    /// Who must decide now, or `None` when the game is over.
+    pub fn decider(&self, s: &State) -> Option<u8> {
+        if s.outcome.is_some() {
+            return None;
+        }
+        Some(self.step_decider(s))
+    }
+
+    pub fn outcome<'s>(&self, s: &'s State) -> Option<&'s Outcome> {
+        s.outcome.as_ref()
+    }
+
+    // ---- component bookkeeping -------------------------------------------------
+
+    pub(crate) fn take(&self, s: &mut State, comp: u16) {
+        match s.locs[comp as usize] {
+            Loc::Cell(c) => {
+                if s.cells[c as usize] == comp {
+                    s.cells[c as usize] = NONE;
+                }
+            }
+            Loc::Zone(inst) => {
+                let z = &mut s.zones[inst as usize];
+                if let Some(i) = z.iter().rposition(|&x| x == comp) {
+                    z.remove(i);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn put_cell(&self, s: &mut State, comp: u16, cell: u16) {
+        s.cells[cell as usize] = comp;
+        s.locs[comp as usize] = Loc::Cell(cell);
+    }
+
+    pub(crate) fn put_zone(&self, s: &mut State, comp: u16, z: ZoneId, seat: u8) {
+        let inst = self.zone_instance(z, seat);
+        s.zones[inst as usize].push(comp);
+        s.locs[comp as usize] = Loc::Zone(inst);
+        if self.game.zones[z as usize].per_seat {
+            s.owners[comp as usize] = seat;
+        }
+    }
+
+    pub(crate) fn eliminate(&self, s: &mut State, p: u8) {
+        if (p as usize) < s.eliminated.len() {
+            s.eliminated[p as usize] = true;
+        }
+        let alive: Vec<u8> = (0..s.players).filter(|&q| !s.eliminated[q as usize]).collect();
+        if alive.len() == 1 {
+            s.outcome = Some(Outcome::Win(alive));
+        } else if alive.is_empty() {
+            s.outcome = Some(Outcome::Draw);
+        }
+    }
+
+    /// A component's label, as the rules file's `label` spells it.
+    pub fn label(&self, s: &State, comp: u16) -> String {
+        let g = &self.game;
+        let c = &g.components[comp as usize];
+        let mut out = String::new();
+        for part in &g.kinds[c.kind as usize].label {
+            match part {
+                crate::ir::LabelPart::Text(t) => out.push_str(t),
+                crate::ir::LabelPart::Owner => {
+                    let o = s.owners[comp as usize];
+                    if let Some(seat) = g.seats.get(o as usize) {
+                        out.extend(seat.name.chars().next());
+                    }
+                }
+                crate::ir::LabelPart::Attr(a) => out.push_str(&self.attr_text(*a, &c.attrs[*a as usize])),
+            }
+        }
+        out
+    }
+
+    /// An attribute value as text: a declared name for numbers, the short form for enums.
+    pub fn attr_text(&self, a: u16, v: &Value) -> String {
+        let def = &self.game.attrs[a as usize];
+        match (&def.ty, v) {
+            (crate::ir::AttrType::Int { lo, .. }, Value::Int(i)) => def.names.get((i - lo) as usize).cloned().unwrap_or_else(|| i.to_string()),
+            (_, Value::Enum(e, x)) => self.game.enums[*e as usize].values[*x as usize].1.clone(),
+            (_, other) => format!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! The game state: plain data, cloneable, serialisable and hashable. Its RNG lives in it,
+//! so (rules, variant, seed, actions) replays exactly.
+
+use crate::ir::{CompId, Value};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::hash::{Hash, Hasher};
+
+/// No component / no seat.
+pub const NONE: u16 = u16::MAX;
+pub const NO_SEAT: u8 = u8::MAX;
+
+/// Where a component is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Loc {
+    Cell(u16),
+    /// A zone instance (see `Engine::zone_instance`) and the position in it, 0 at the bottom.
+    Zone(u16),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Outcome {
+    /// The winning seats (one, or several sharing a win).
+    Win(Vec<u8>),
+    Draw,
+    /// Stopped by the length cap: neither a win nor a draw.
+    Capped,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub players: u8,
+    /// The component on each cell, or `NONE`.
+    pub cells: Vec<CompId>,
+    /// Each zone instance's components, bottom first.
+    pub zones: Vec<Vec<CompId>>,
+    pub locs: Vec<Loc>,
+    pub owners: Vec<u8>,
+    pub face_up: Vec<bool>,
+    pub globals: Vec<Value>,
+    /// `seat_vars[seat * vars + var]`.
+    pub seat_vars: Vec<Value>,
+    pub eliminated: Vec<bool>,
+    pub phase: u16,
+    pub turn_seat: u8,
+    pub step: u16,
+    /// Turns completed in the whole game.
+    pub turns: u32,
+    /// Actions applied in the whole game.
+    pub actions: u32,
+    pub outcome: Option<Outcome>,
+    pub rng: ChaCha8Rng,
+}
+
+impl Hash for State {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.players.hash(h);
+        self.cells.hash(h);
+        self.zones.hash(h);
+        self.locs.hash(h);
+        self.owners.hash(h);
+        self.face_up.hash(h);
+        self.globals.hash(h);
+        self.seat_vars.hash(h);
+        self.eliminated.hash(h);
+        self.phase.hash(h);
+        self.turn_seat.hash(h);
+        self.step.hash(h);
+        self.turns.hash(h);
+        self.actions.hash(h);
+        self.outcome.hash(h);
+        self.rng.get_seed().hash(h);
+        self.rng.get_word_pos().hash(h);
+    }
+}
+
+impl Eq for State {}

@@ -1,0 +1,193 @@
+//! The turn machine: phases, turns and steps; who decides; end rules and the length cap.
+
+use super::effects::Runner;
+use super::eval::Eval;
+use super::legal::DONE;
+use super::state::{Outcome, State};
+use super::{Engine, EngineError};
+use crate::ir::{StepMode, StuckRule, Value};
+
+/// How many turns in a row may pass with nothing to decide before the rules are reported
+/// as making no progress.
+const MAX_EMPTY_TURNS: u32 = 10_000;
+
+impl Engine {
+    /// The seat that decides the current step.
+    pub(crate) fn step_decider(&self, s: &State) -> u8 {
+        let phase = &self.game.phases[s.phase as usize];
+        match phase.steps.get(s.step as usize).and_then(|st| st.by.as_ref()) {
+            Some(by) => {
+                let mut l = vec![Value::None; self.game.max_locals as usize + 1];
+                match (Eval { eng: self, s, me: s.turn_seat }).eval(by, &mut l) {
+                    Value::Seat(p) if p < s.players => p,
+                    _ => s.turn_seat,
+                }
+            }
+            None => s.turn_seat,
+        }
+    }
+
+    pub(crate) fn begin_phase(&self, s: &mut State, phase: u16, l: &mut [Value]) -> Result<(), EngineError> {
+        s.phase = phase;
+        let p = &self.game.phases[phase as usize];
+        let first = match &p.start {
+            Some(e) => match (Eval { eng: self, s, me: s.turn_seat }).eval(e, l) {
+                Value::Seat(x) if x < s.players => x,
+                _ => 0,
+            },
+            None => self.next_turn_seat(s, s.players.saturating_sub(1), l).unwrap_or(0),
+        };
+        self.begin_turn(s, first, l)
+    }
+
+    /// The seat after `from` in seat order that is neither out nor skipped by the phase.
+    fn next_turn_seat(&self, s: &State, from: u8, l: &mut [Value]) -> Option<u8> {
+        let p = &self.game.phases[s.phase as usize];
+        for i in 1..=s.players {
+            let q = (from + i) % s.players;
+            if s.eliminated[q as usize] {
+                continue;
+            }
+            if let Some(skip) = &p.skip {
+                l[0] = Value::Seat(q);
+                if (Eval { eng: self, s, me: q }).truth(skip, l) {
+                    continue;
+                }
+            }
+            return Some(q);
+        }
+        None
+    }
+
+    /// Starts `seat`'s turn, and goes on to the following turns while a turn has nothing to
+    /// decide or its decider is stuck and must pass.
+    fn begin_turn(&self, s: &mut State, seat: u8, l: &mut [Value]) -> Result<(), EngineError> {
+        let mut seat = seat;
+        let mut passes = 0u32;
+        for _ in 0..MAX_EMPTY_TURNS {
+            s.turn_seat = seat;
+            s.step = 0;
+            let p = &self.game.phases[s.phase as usize];
+            Runner::new(self, seat).run(s, &p.before_turn, l)?;
+            if s.outcome.is_some() {
+                return Ok(());
+            }
+            if self.settle_step(s, l) {
+                if self.has_legal_action(s) {
+                    return Ok(());
+                }
+                if self.stuck_ends_game(s) {
+                    return Ok(());
+                }
+                passes += 1;
+                if passes > s.players as u32 {
+                    // Nobody can act: the game cannot go on.
+                    s.outcome = Some(Outcome::Draw);
+                    return Ok(());
+                }
+            }
+            match self.end_turn(s, l)? {
+                Some(next) => seat = next,
+                None => return Ok(()),
+            }
+        }
+        Err(EngineError::Rules(format!("the rules make no progress: {MAX_EMPTY_TURNS} turns passed with nothing to decide")))
+    }
+
+    /// Applies the `on stuck` rule to a decider with no legal action. True if the game is
+    /// over; false if the turn is to end (a pass, or a loss that leaves others playing).
+    fn stuck_ends_game(&self, s: &mut State) -> bool {
+        let who = self.step_decider(s);
+        match self.game.end.stuck {
+            StuckRule::Draw => s.outcome = Some(Outcome::Draw),
+            StuckRule::Lose => self.eliminate(s, who),
+            StuckRule::Pass => {}
+        }
+        s.outcome.is_some()
+    }
+
+    /// Moves past steps whose condition is false; true if a step is left to decide.
+    fn settle_step(&self, s: &mut State, l: &mut [Value]) -> bool {
+        let p = &self.game.phases[s.phase as usize];
+        while let Some(st) = p.steps.get(s.step as usize) {
+            let open = match &st.condition {
+                Some(c) => (Eval { eng: self, s, me: s.turn_seat }).truth(c, l),
+                None => true,
+            };
+            if open {
+                return true;
+            }
+            s.step += 1;
+        }
+        false
+    }
+
+    /// Finishes the turn: hooks, end rules, the cap, the phase's end. Returns the seat whose
+    /// turn is next, or `None` when the game ended or a new phase already began.
+    fn end_turn(&self, s: &mut State, l: &mut [Value]) -> Result<Option<u8>, EngineError> {
+        let p = &self.game.phases[s.phase as usize];
+        Runner::new(self, s.turn_seat).run(s, &p.after_turn, l)?;
+        s.turns += 1;
+        if self.check_end(s, l) {
+            return Ok(None);
+        }
+        if s.turns >= self.game.max_turns {
+            s.outcome = Some(Outcome::Capped);
+            return Ok(None);
+        }
+        if let Some(until) = &p.until {
+            if (Eval { eng: self, s, me: s.turn_seat }).truth(until, l) {
+                let next = p.next.unwrap_or(s.phase + 1);
+                if (next as usize) < self.game.phases.len() {
+                    self.begin_phase(s, next, l)?;
+                } else {
+                    s.outcome = Some(Outcome::Draw);
+                }
+                return Ok(None);
+            }
+        }
+        match self.next_turn_seat(s, s.turn_seat, l) {
+            Some(q) => Ok(Some(q)),
+            None => Err(EngineError::Rules(format!("no seat can take a turn in phase `{}`", p.name))),
+        }
+    }
+
+    /// The declared end rules; true if the game is now over.
+    fn check_end(&self, s: &mut State, l: &mut [Value]) -> bool {
+        if s.outcome.is_some() {
+            return true;
+        }
+        let ev = Eval { eng: self, s, me: s.turn_seat };
+        for (who, when) in &self.game.end.wins {
+            if ev.truth(when, l) {
+                if let Value::Seat(p) = ev.eval(who, l) {
+                    s.outcome = Some(Outcome::Win(vec![p]));
+                    return true;
+                }
+            }
+        }
+        if self.game.end.draws.iter().any(|d| ev.truth(d, l)) {
+            s.outcome = Some(Outcome::Draw);
+            return true;
+        }
+        false
+    }
+
+    pub(crate) fn after_action(&self, s: &mut State, action: u16, l: &mut [Value]) -> Result<(), EngineError> {
+        if self.check_end(s, l) {
+            return Ok(());
+        }
+        let p = &self.game.phases[s.phase as usize];
+        let mode = p.steps.get(s.step as usize).map(|st| st.mode).unwrap_or(StepMode::One);
+        if action == DONE || mode != StepMode::Repeat {
+            s.step += 1;
+        }
+        if self.settle_step(s, l) && (self.has_legal_action(s) || self.stuck_ends_game(s)) {
+            return Ok(());
+        }
+        if let Some(next) = self.end_turn(s, l)? {
+            self.begin_turn(s, next, l)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,142 @@
+//! Expressions and effects in lowered form: slots instead of names, ids instead of strings.
+
+use super::{Value, ZoneId};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Range,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum Quant {
+    Any,
+    All,
+    None,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum Agg {
+    Sum,
+    Max,
+    Min,
+    Count,
+}
+
+/// Functions built into the language. Each is a general idea about boards, collections
+/// or numbers; none belongs to one game.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum Builtin {
+    /// `adjacent(cell, dirs)`: the neighbouring cells in those directions.
+    Adjacent,
+    /// `slide(cell, dirs)`: empty cells reached by moving straight through empty cells.
+    Slide,
+    /// `sight(cell, dirs)`: the first occupied cell along each straight line.
+    Sight,
+    /// `reach(cell, dirs)`: empty cells reached by any path of steps through empty cells.
+    Reach,
+    /// `runs(cells, dirs)`: every straight run of touching cells drawn from `cells`.
+    Runs,
+    /// `sweep(run, dir, n)`: the cells a run passes over and lands on when shifted n steps.
+    Sweep,
+    /// `first(list)`: the first item, or none.
+    First,
+    /// `last(list)`: the last item, or none.
+    Last,
+    /// `size(list)`: how many items.
+    Size,
+    /// `max(a, b)` and `min(a, b)` of two numbers.
+    Max2,
+    Min2,
+    /// `abs(n)`.
+    Abs,
+    /// `next(seat)`: the next seat in turn order.
+    NextSeat,
+    /// `distance(a, b)`: the Chebyshev distance between two grid cells.
+    Distance,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Expr {
+    Const(Value),
+    Local(u16),
+    /// The seat deciding now.
+    Me,
+    /// The seat whose turn it is.
+    TurnSeat,
+    /// The next seat after the one deciding.
+    Opponent,
+    /// All seats still in the game, in seat order.
+    Seats,
+    /// All cells of the board.
+    Cells,
+    CurrentPhase,
+    SeatAttr(Box<Expr>, u16),
+    SeatVar(Box<Expr>, u16),
+    GlobalVar(u16),
+    CompAttr(Box<Expr>, u16),
+    CompOwner(Box<Expr>),
+    /// The cell a component stands on, or none.
+    CompCell(Box<Expr>),
+    CellPiece(Box<Expr>),
+    CellEmpty(Box<Expr>),
+    /// A zone; per-seat zones take the seat.
+    Zone(ZoneId, Option<Box<Expr>>),
+    /// A region's cells; per-seat regions take the seat.
+    Region(u16, Option<Box<Expr>>),
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Quant(Quant, u16, Box<Expr>, Box<Expr>),
+    Agg(Agg, u16, Box<Expr>, Box<Expr>),
+    Comprehension(u16, Box<Expr>, Option<Box<Expr>>),
+    List(Vec<Expr>),
+    Call(Builtin, Vec<Expr>),
+}
+
+/// A variable to assign.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Target {
+    Global(u16),
+    Seat(Expr, u16),
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Stmt {
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    For(u16, Expr, Vec<Stmt>),
+    Let(u16, Expr),
+    /// Move a component (or a list of them) onto a cell or into a zone.
+    Move(Expr, Expr),
+    Swap(Expr, Expr),
+    Shift(Expr, Expr, Expr),
+    Shuffle(Expr),
+    Place(Expr, Expr),
+    Win(Expr),
+    Lose(Expr),
+    Draw,
+    Assign(Target, AssignOp, Expr),
+}

@@ -1,0 +1,218 @@
+//! The IR: plain serde data with integer ids. The one contract between the front end
+//! (`crate::check`, which produces it) and the engine (`crate::engine`, which runs it).
+//! Names survive only for display and notation; nothing on a hot path compares strings.
+
+mod expr;
+pub mod ops;
+mod value;
+
+pub use expr::*;
+pub use value::*;
+use serde::{Deserialize, Serialize};
+
+/// Bumped whenever the shape of the IR changes.
+pub const FORMAT_VERSION: u32 = 1;
+
+pub type SeatId = u8;
+pub type CellId = u16;
+pub type CompId = u16;
+pub type ZoneId = u16;
+pub type ActionId = u16;
+pub type PhaseId = u16;
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Game {
+    pub format_version: u32,
+    pub title: String,
+    pub variant: Option<String>,
+    pub min_players: u8,
+    pub max_players: u8,
+    pub max_turns: u32,
+    pub seats: Vec<SeatDef>,
+    /// Names of the attributes every seat declares, in the order of `SeatDef::attrs`.
+    pub seat_attrs: Vec<String>,
+    pub enums: Vec<EnumDef>,
+    /// Component attributes, shared by name across kinds; `Component::attrs` is indexed by these.
+    pub attrs: Vec<AttrDef>,
+    pub kinds: Vec<KindDef>,
+    pub components: Vec<Component>,
+    pub board: Board,
+    pub zones: Vec<ZoneDef>,
+    pub vars: Vec<VarDef>,
+    pub setup: Vec<Stmt>,
+    pub phases: Vec<Phase>,
+    pub actions: Vec<ActionDef>,
+    pub end: EndRules,
+    /// The most local slots any rule uses at once; the engine sizes one buffer by it.
+    pub max_locals: u16,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SeatDef {
+    pub name: String,
+    pub attrs: Vec<Value>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct EnumDef {
+    pub name: String,
+    /// Each value's name and its short display text.
+    pub values: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct KindDef {
+    pub name: String,
+    /// Which of the game's attributes this kind has.
+    pub attrs: Vec<u16>,
+    pub label: Vec<LabelPart>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AttrDef {
+    pub name: String,
+    pub ty: AttrType,
+    /// Display names for integer values, from the range's low end.
+    pub names: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum AttrType {
+    Int { lo: i64, hi: i64 },
+    Enum(u16),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum LabelPart {
+    Text(String),
+    Attr(u16),
+    Owner,
+}
+
+/// One physical component (card or piece). Its attributes never change.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Component {
+    pub kind: u16,
+    pub attrs: Vec<Value>,
+}
+
+/// The board: cells, the directions between them, and named regions.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct Board {
+    pub width: u16,
+    pub height: u16,
+    pub cells: Vec<CellDef>,
+    pub dirs: Vec<DirDef>,
+    /// `links[cell * dirs.len() + dir]` is the neighbouring cell, or `NO_CELL`.
+    pub links: Vec<CellId>,
+    pub regions: Vec<RegionDef>,
+}
+
+pub const NO_CELL: CellId = CellId::MAX;
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CellDef {
+    pub name: String,
+    pub x: u16,
+    pub y: u16,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct DirDef {
+    pub name: String,
+    pub dx: i8,
+    pub dy: i8,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RegionDef {
+    pub name: String,
+    pub per_seat: bool,
+    /// One ordered list of cells, or one per seat.
+    pub cells: Vec<Vec<CellId>>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum Visibility {
+    Public,
+    Owner,
+    Hidden,
+    Top,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ZoneDef {
+    pub name: String,
+    pub per_seat: bool,
+    pub visibility: Visibility,
+    /// Components that start here: one list, or one per seat for a per-seat zone.
+    pub initial: Vec<Vec<CompId>>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct VarDef {
+    pub name: String,
+    pub per_seat: bool,
+    pub init: Expr,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Phase {
+    pub name: String,
+    /// Seats for whom this is true are passed over when the turn moves on (`Local(0)` is the seat).
+    pub skip: Option<Expr>,
+    pub start: Option<Expr>,
+    pub steps: Vec<Step>,
+    pub before_turn: Vec<Stmt>,
+    pub after_turn: Vec<Stmt>,
+    pub until: Option<Expr>,
+    pub next: Option<PhaseId>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum StepMode {
+    One,
+    Optional,
+    Repeat,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Step {
+    pub by: Option<Expr>,
+    pub mode: StepMode,
+    pub actions: Vec<ActionId>,
+    pub condition: Option<Expr>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ActionDef {
+    pub name: String,
+    /// Local slots the action uses (parameters, lets and loop variables).
+    pub locals: u16,
+    pub clauses: Vec<Clause>,
+    /// The source text of each `require`, for telling a player why a move is refused.
+    pub require_texts: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Clause {
+    /// A parameter: its slot, its type and the set it is chosen from.
+    Choose { slot: u16, name: String, ty: Type, domain: Expr },
+    Let { slot: u16, value: Expr },
+    Require { index: u16, cond: Expr },
+    Do(Vec<Stmt>),
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum StuckRule {
+    Draw,
+    Pass,
+    Lose,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct EndRules {
+    pub wins: Vec<(Expr, Expr)>,
+    pub draws: Vec<Expr>,
+    pub stuck: StuckRule,
+}

@@ -1,0 +1,91 @@
+//! Pure operations on values, shared by the checker (constant folding) and the engine.
+
+use super::{BinOp, Board, Value};
+
+/// Whether `item` is in the collection `coll` (a list, or a run of cells on `board`).
+pub fn contains(coll: &Value, item: &Value, board: &Board) -> bool {
+    match coll {
+        Value::List(items) => items.contains(item),
+        Value::Line { .. } => match item {
+            Value::Cell(c) => line_cells(coll, board).contains(c),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The cells of a run, in order.
+pub fn line_cells(line: &Value, board: &Board) -> Vec<u16> {
+    let mut out = Vec::new();
+    if let Value::Line { start, dir, len } = *line {
+        let mut c = start;
+        for i in 0..len {
+            if i > 0 {
+                c = board.step(c, dir);
+                if c == super::NO_CELL {
+                    break;
+                }
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Applies a binary operator. Collections for `in` are handled by `contains`.
+pub fn binary(op: BinOp, a: &Value, b: &Value, board: &Board) -> Value {
+    use Value::*;
+    match op {
+        BinOp::Or => Bool(a.truthy() || b.truthy()),
+        BinOp::And => Bool(a.truthy() && b.truthy()),
+        BinOp::Eq => Bool(a == b),
+        BinOp::Ne => Bool(a != b),
+        BinOp::Lt => Bool(order(a, b).is_some_and(|o| o.is_lt())),
+        BinOp::Le => Bool(order(a, b).is_some_and(|o| o.is_le())),
+        BinOp::Gt => Bool(order(a, b).is_some_and(|o| o.is_gt())),
+        BinOp::Ge => Bool(order(a, b).is_some_and(|o| o.is_ge())),
+        BinOp::In => Bool(contains(b, a, board)),
+        BinOp::NotIn => Bool(!contains(b, a, board)),
+        BinOp::Range => match (a, b) {
+            (Int(x), Int(y)) => List((*x..=*y).take(100_000).map(Int).collect()),
+            (Cell(x), Cell(y)) => {
+                let (cx, cy) = (&board.cells[*x as usize], &board.cells[*y as usize]);
+                let (x0, x1) = (cx.x.min(cy.x), cx.x.max(cy.x));
+                let (y0, y1) = (cx.y.min(cy.y), cx.y.max(cy.y));
+                let mut cells = Vec::new();
+                for yy in y0..=y1 {
+                    for xx in x0..=x1 {
+                        cells.push(Cell(board.cell_at(xx, yy)));
+                    }
+                }
+                List(cells)
+            }
+            _ => List(vec![]),
+        },
+        BinOp::Add => Int(a.as_int().saturating_add(b.as_int())),
+        BinOp::Sub => Int(a.as_int().saturating_sub(b.as_int())),
+        BinOp::Mul => Int(a.as_int().saturating_mul(b.as_int())),
+        BinOp::Div => Int(a.as_int().checked_div(b.as_int()).unwrap_or(0)),
+        BinOp::Rem => Int(a.as_int().checked_rem(b.as_int()).unwrap_or(0)),
+    }
+}
+
+fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (Value::Cell(x), Value::Cell(y)) => Some(x.cmp(y)),
+        (Value::Seat(x), Value::Seat(y)) => Some(x.cmp(y)),
+        _ => None,
+    }
+}
+
+impl Board {
+    /// The neighbour of `cell` in direction `dir`, or `NO_CELL`.
+    #[inline]
+    pub fn step(&self, cell: u16, dir: u8) -> u16 {
+        self.links[cell as usize * self.dirs.len() + dir as usize]
+    }
+    pub fn cell_at(&self, x: u16, y: u16) -> u16 {
+        y * self.width + x
+    }
+}

@@ -1,0 +1,78 @@
+//! Runtime values and their static types.
+
+use super::{CellId, CompId, PhaseId, SeatId, ZoneId};
+use serde::{Deserialize, Serialize};
+
+/// A value the rules compute with. Scalars are small and cheap to copy; lists own their items.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Value {
+    #[default]
+    None,
+    Bool(bool),
+    Int(i64),
+    Seat(SeatId),
+    Cell(CellId),
+    Comp(CompId),
+    Dir(u8),
+    Enum(u16, u16),
+    Phase(PhaseId),
+    /// A straight run of cells: its first cell, its direction and its length.
+    Line { start: CellId, dir: u8, len: u8 },
+    /// A zone, with its seat for a per-seat zone.
+    Zone(ZoneId, SeatId),
+    Str(String),
+    List(Vec<Value>),
+}
+
+impl Value {
+    pub fn as_int(&self) -> i64 {
+        match self {
+            Value::Int(i) => *i,
+            Value::Bool(b) => *b as i64,
+            _ => 0,
+        }
+    }
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::Bool(b) => *b,
+            Value::None => false,
+            Value::Int(i) => *i != 0,
+            Value::List(l) => !l.is_empty(),
+            _ => true,
+        }
+    }
+}
+
+/// Static types, as the checker infers them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub enum Type {
+    Int,
+    Bool,
+    Seat,
+    Cell,
+    Comp,
+    Dir,
+    Enum(u16),
+    Phase,
+    Line,
+    Zone,
+    Str,
+    List(Box<Type>),
+    /// `none`, which fits any seat, cell or component.
+    Nothing,
+    /// A type the checker could not work out because of an earlier error.
+    Unknown,
+}
+
+impl Type {
+    /// The element type when iterated over, if this is a collection.
+    pub fn element(&self) -> Option<Type> {
+        match self {
+            Type::List(t) => Some((**t).clone()),
+            Type::Line => Some(Type::Cell),
+            Type::Zone => Some(Type::Comp),
+            Type::Unknown => Some(Type::Unknown),
+            _ => None,
+        }
+    }
+}

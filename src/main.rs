@@ -1,0 +1,1 @@
+fn main() { std::process::exit(muster::cli::main()) }

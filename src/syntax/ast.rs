@@ -1,0 +1,304 @@
+//! The spanned abstract syntax tree: what a rules file says, before any checking.
+
+use std::fmt;
+
+/// A byte range in one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub file: u16,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: u16, start: usize, end: usize) -> Span {
+        Span { file, start: start as u32, end: end as u32 }
+    }
+    pub fn to(self, other: Span) -> Span {
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+/// A name as written, with where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+impl fmt::Display for Ident {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Item {
+    pub kind: ItemKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ItemKind {
+    Import(String),
+    Game(GameDecl),
+    Seat { name: Ident, fields: Vec<Field> },
+    Enum { name: Ident, values: Vec<(Ident, Option<String>)> },
+    Kind(KindDecl),
+    Label { kind: Ident, template: String },
+    Deck { name: Ident, kind: Ident, body: Vec<DeckEntry> },
+    Board(BoardDecl),
+    Zone(ZoneDecl),
+    Var { name: Ident, per_seat: bool, init: Expr },
+    Def { name: Ident, params: Vec<Ident>, body: Expr },
+    Setup(Block),
+    Phase(PhaseDecl),
+    Action(ActionDecl),
+    End(Vec<EndRule>),
+    Variant { name: Ident, items: Vec<Item> },
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct GameDecl {
+    pub title: String,
+    pub players: Option<(u32, u32, Span)>,
+    pub max_turns: Option<(u32, Span)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: Ident,
+    pub value: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct KindDecl {
+    pub name: Ident,
+    pub attrs: Vec<AttrDecl>,
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct AttrDecl {
+    pub name: Ident,
+    pub ty: AttrType,
+    pub names: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub enum AttrType {
+    Range(i64, i64, Span),
+    Named(Ident),
+}
+
+#[derive(Clone, Debug)]
+pub enum DeckEntry {
+    For { var: Ident, domain: Expr, body: Vec<DeckEntry> },
+    Card { copies: u32, fields: Vec<Field>, span: Span },
+}
+
+#[derive(Clone, Debug)]
+pub struct BoardDecl {
+    pub width: u32,
+    pub height: u32,
+    pub size_span: Span,
+    pub regions: Vec<RegionDecl>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RegionDecl {
+    pub name: Ident,
+    pub seat: Option<Ident>,
+    pub cells: Expr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    Public,
+    Owner,
+    Hidden,
+    Top,
+}
+
+#[derive(Clone, Debug)]
+pub struct ZoneDecl {
+    pub name: Ident,
+    pub per_seat: bool,
+    pub visibility: Visibility,
+    pub holds: Vec<(u32, Ident)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PhaseDecl {
+    pub name: Ident,
+    pub skip: Option<(Ident, Expr)>,
+    pub start: Option<Expr>,
+    pub steps: Vec<StepDecl>,
+    pub before_turn: Option<Block>,
+    pub after_turn: Option<Block>,
+    pub until: Option<Expr>,
+    pub next: Option<Ident>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepMode {
+    One,
+    Optional,
+    Repeat,
+}
+
+#[derive(Clone, Debug)]
+pub struct StepDecl {
+    pub by: Option<Expr>,
+    pub mode: StepMode,
+    pub actions: Vec<Ident>,
+    pub condition: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionDecl {
+    pub name: Ident,
+    pub clauses: Vec<Clause>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Clause {
+    Choose { var: Ident, domain: Expr },
+    Let { var: Ident, value: Expr },
+    Require(Expr),
+    Do(Block),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StuckRule {
+    Draw,
+    Pass,
+    Lose,
+}
+
+#[derive(Clone, Debug)]
+pub enum EndRule {
+    Win { who: Expr, when: Expr },
+    Draw { when: Expr },
+    Stuck(StuckRule, Span),
+}
+
+pub type Block = Vec<Stmt>;
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    If { cond: Expr, then: Block, otherwise: Block },
+    For { var: Ident, domain: Expr, body: Block },
+    Let { var: Ident, value: Expr },
+    Move { what: Expr, to: Expr },
+    Swap(Expr, Expr),
+    Shift { what: Expr, dir: Expr, steps: Expr },
+    Shuffle(Expr),
+    Place { what: Expr, onto: Expr },
+    Win(Expr),
+    Lose(Expr),
+    Draw,
+    Assign { target: Vec<Ident>, op: AssignOp, value: Expr },
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Range,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::In => "in",
+            BinOp::NotIn => "not in",
+            BinOp::Range => "..",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quant {
+    Any,
+    All,
+    None,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agg {
+    Sum,
+    Max,
+    Min,
+    Count,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Str(String),
+    Bool(bool),
+    None,
+    Name(Ident),
+    Call(Ident, Vec<Expr>),
+    Field(Box<Expr>, Ident),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Quant(Quant, Ident, Box<Expr>, Box<Expr>),
+    Agg(Agg, Ident, Box<Expr>, Box<Expr>),
+    Comprehension(Ident, Box<Expr>, Option<Box<Expr>>),
+    List(Vec<Expr>),
+}

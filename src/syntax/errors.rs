@@ -1,0 +1,108 @@
+//! pest's errors, rewritten in the words a designer uses.
+
+use super::ast::Span;
+use super::parser::Rule;
+use crate::diagnostic::Diagnostic;
+use pest::error::{Error, ErrorVariant, InputLocation};
+
+/// What a grammar rule is, in plain words.
+fn words(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "the end of the file",
+        Rule::item | Rule::import | Rule::game | Rule::seat | Rule::enum_decl | Rule::kind | Rule::deck
+        | Rule::board | Rule::zone | Rule::var_decl | Rule::def | Rule::setup | Rule::phase | Rule::action
+        | Rule::end_block | Rule::label_decl | Rule::variant => {
+            "a declaration (`game`, `seat`, `board`, `zone`, `var`, `def`, `setup`, `phase`, `action`, `end`, ...)"
+        }
+        Rule::players | Rule::max_turns => "a game property (`players`, `max_turns`)",
+        Rule::field | Rule::field_list => "a field such as `name: value`",
+        Rule::enum_value => "an enum value",
+        Rule::attr | Rule::kind_label => "an attribute such as `rank: 1..13`, or a `label`",
+        Rule::attr_type | Rule::int_range => "an attribute type (a range such as `1..13`, or an enum name)",
+        Rule::names => "`named [...]`",
+        Rule::deck_body | Rule::deck_for | Rule::deck_card => "`card { ... }` or `for x in ... { ... }`",
+        Rule::region => "`region name = cells`",
+        Rule::zone_scope => "`shared` or `per seat`",
+        Rule::visibility => "a visibility (`public`, `owner`, `hidden` or `top`)",
+        Rule::holds => "`holds deck`",
+        Rule::per_seat => "`per seat`",
+        Rule::phase_item | Rule::order | Rule::start | Rule::turn | Rule::before_turn | Rule::after_turn
+        | Rule::until | Rule::next => "a phase part (`order`, `start`, `turn`, `before turn`, `after turn`, `until`, `next`)",
+        Rule::step | Rule::by => "a turn step such as `one of march, swap`",
+        Rule::step_mode => "`one`, `optional` or `repeat`",
+        Rule::step_if => "`if condition`",
+        Rule::clause | Rule::choose | Rule::let_clause | Rule::require | Rule::do_clause => {
+            "an action clause (`choose`, `let`, `require`, `do`)"
+        }
+        Rule::end_rule | Rule::win_when | Rule::draw_when | Rule::on_stuck => {
+            "an end rule (`win ... when ...`, `draw when ...`, `on stuck ...`)"
+        }
+        Rule::stuck_result => "`draw`, `pass` or `lose`",
+        Rule::block => "a block `{ ... }`",
+        Rule::stmt | Rule::if_stmt | Rule::for_stmt | Rule::move_stmt | Rule::swap_stmt | Rule::shift_stmt
+        | Rule::shuffle_stmt | Rule::place_stmt | Rule::win_stmt | Rule::lose_stmt | Rule::draw_stmt
+        | Rule::assign => "an effect (`move`, `swap`, `shift`, `if`, `for`, `win`, an assignment, ...)",
+        Rule::place_ref => "a variable to assign",
+        Rule::assign_op => "`=`, `+=` or `-=`",
+        Rule::expr | Rule::primary | Rule::if_expr | Rule::quantifier | Rule::aggregate | Rule::comprehension
+        | Rule::list | Rule::call | Rule::boolean | Rule::none_lit | Rule::prefix | Rule::not | Rule::neg => {
+            "an expression"
+        }
+        Rule::infix | Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt
+        | Rule::not_in | Rule::in_op | Rule::range | Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem => {
+            "an operator"
+        }
+        Rule::postfix | Rule::field_access => "`.field`",
+        Rule::quant_kind => "`any`, `all` or `none`",
+        Rule::agg_kind => "`sum`, `max`, `min` or `count`",
+        Rule::name | Rule::word => "a name",
+        Rule::int => "a number",
+        Rule::string | Rule::string_inner => "a quoted string",
+        _ => return None,
+    })
+}
+
+pub(super) fn describe_parse_error(file: u16, text: &str, e: Error<Rule>) -> Diagnostic {
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let mut expected: Vec<&str> = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives.iter().filter_map(|r| words(*r)).collect(),
+        ErrorVariant::CustomError { .. } => vec![],
+    };
+    expected.sort();
+    expected.dedup();
+    // The token at the error, for the message.
+    let rest = &text[pos.min(text.len())..];
+    let token: String = if rest.is_empty() {
+        String::new()
+    } else {
+        let first = rest.chars().next().unwrap();
+        if first.is_alphanumeric() || first == '_' {
+            rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()
+        } else {
+            first.to_string()
+        }
+    };
+    let end = (pos + token.len()).min(text.len());
+    let span = Span::new(file, pos, end.max(pos));
+    let found = if token.is_empty() {
+        "the file ends here".to_string()
+    } else if token.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        format!("found `{token}`")
+    } else {
+        format!("found `{}`", token.escape_debug())
+    };
+    let message = if token.is_empty() { "the rules file ends too early".to_string() } else { format!("unexpected `{}`", token.escape_debug()) };
+    let mut d = Diagnostic::error("muster::syntax", span, message).label(found);
+    d = match expected.len() {
+        0 => d.help("check the spelling and the brackets around here"),
+        1 => d.help(format!("expected {}", expected[0])),
+        _ => {
+            let (last, rest) = expected.split_last().unwrap();
+            d.help(format!("expected {} or {}", rest.join(", "), last))
+        }
+    };
+    d
+}

@@ -1,0 +1,532 @@
+//! pest pairs to the spanned AST.
+
+use super::ast::*;
+use super::errors::describe_parse_error;
+use crate::diagnostic::Diagnostic;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/muster.pest"]
+struct MusterParser;
+
+/// The deepest nesting of brackets and blocks a rules file may use.
+pub const MAX_NESTING: usize = 64;
+
+/// Parses one source file (its index in `Sources` is `file`).
+pub fn parse(file: u16, text: &str) -> Result<Vec<Item>, Diagnostic> {
+    if let Some(d) = too_deep(file, text) {
+        return Err(d);
+    }
+    let pairs = MusterParser::parse(Rule::file, text).map_err(|e| describe_parse_error(file, text, e))?;
+    let b = Builder { file, pratt: pratt() };
+    let file_pair = pairs.into_iter().next().expect("file rule");
+    Ok(file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect())
+}
+
+/// Refuses absurd nesting before pest recurses into it.
+fn too_deep(file: u16, text: &str) -> Option<Diagnostic> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(
+                        Diagnostic::error("muster::too-deep", Span::new(file, i, i + 1), "brackets are nested too deeply")
+                            .label("this bracket")
+                            .help(format!("a rules file may nest brackets and blocks at most {MAX_NESTING} deep")),
+                    );
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn pratt() -> PrattParser<Rule> {
+    {
+        PrattParser::new()
+            .op(Op::infix(Rule::or, Assoc::Left))
+            .op(Op::infix(Rule::and, Assoc::Left))
+            .op(Op::prefix(Rule::not))
+            .op(Op::infix(Rule::eq, Assoc::Left)
+                | Op::infix(Rule::ne, Assoc::Left)
+                | Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left)
+                | Op::infix(Rule::in_op, Assoc::Left)
+                | Op::infix(Rule::not_in, Assoc::Left))
+            .op(Op::infix(Rule::range, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::prefix(Rule::neg))
+            .op(Op::postfix(Rule::field_access))
+    }
+}
+
+struct Builder {
+    file: u16,
+    pratt: PrattParser<Rule>,
+}
+
+fn string_value(p: Pair<Rule>) -> String {
+    let inner = p.into_inner().next().map(|p| p.as_str()).unwrap_or("");
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some(o) => out.push(o),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn int_value(p: &Pair<Rule>) -> i64 {
+    // The grammar admits only digits; saturate absurdly long numbers.
+    p.as_str().parse::<i64>().unwrap_or(i64::MAX)
+}
+
+impl Builder {
+    fn span(&self, p: &Pair<Rule>) -> Span {
+        let s = p.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn ident(&self, p: Pair<Rule>) -> Ident {
+        Ident { name: p.as_str().to_string(), span: self.span(&p) }
+    }
+
+    fn item(&self, p: Pair<Rule>) -> Item {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = p.into_inner();
+        let kind = match rule {
+            Rule::import => ItemKind::Import(string_value(it.next().unwrap())),
+            Rule::game => {
+                let mut g = GameDecl { title: string_value(it.next().unwrap()), ..Default::default() };
+                for prop in it {
+                    let ps = self.span(&prop);
+                    match prop.as_rule() {
+                        Rule::players => {
+                            let nums: Vec<u32> = prop.into_inner().map(|n| int_value(&n).min(u32::MAX as i64) as u32).collect();
+                            g.players = Some((nums[0], *nums.get(1).unwrap_or(&nums[0]), ps));
+                        }
+                        Rule::max_turns => {
+                            let n = prop.into_inner().next().unwrap();
+                            g.max_turns = Some((int_value(&n).min(u32::MAX as i64) as u32, ps));
+                        }
+                        _ => unreachable!(),
+                    }
+                }
+                ItemKind::Game(g)
+            }
+            Rule::seat => {
+                let name = self.ident(it.next().unwrap());
+                let fields = it.next().map(|f| self.fields(f)).unwrap_or_default();
+                ItemKind::Seat { name, fields }
+            }
+            Rule::enum_decl => {
+                let name = self.ident(it.next().unwrap());
+                let values = it
+                    .map(|v| {
+                        let mut vi = v.into_inner();
+                        let n = self.ident(vi.next().unwrap());
+                        (n, vi.next().map(string_value))
+                    })
+                    .collect();
+                ItemKind::Enum { name, values }
+            }
+            Rule::kind => {
+                let name = self.ident(it.next().unwrap());
+                let mut k = KindDecl { name, attrs: vec![], label: None };
+                for part in it {
+                    match part.as_rule() {
+                        Rule::attr => {
+                            let mut ai = part.into_inner();
+                            let name = self.ident(ai.next().unwrap());
+                            let ty_pair = ai.next().unwrap().into_inner().next().unwrap();
+                            let ty = match ty_pair.as_rule() {
+                                Rule::int_range => {
+                                    let sp = self.span(&ty_pair);
+                                    let mut r = ty_pair.into_inner();
+                                    let lo = int_value(&r.next().unwrap());
+                                    let hi = int_value(&r.next().unwrap());
+                                    AttrType::Range(lo, hi, sp)
+                                }
+                                _ => AttrType::Named(self.ident(ty_pair)),
+                            };
+                            let names = ai.next().map(|n| n.into_inner().map(string_value).collect()).unwrap_or_default();
+                            k.attrs.push(AttrDecl { name, ty, names });
+                        }
+                        Rule::kind_label => k.label = Some(string_value(part.into_inner().next().unwrap())),
+                        _ => unreachable!(),
+                    }
+                }
+                ItemKind::Kind(k)
+            }
+            Rule::label_decl => {
+                let kind = self.ident(it.next().unwrap());
+                ItemKind::Label { kind, template: string_value(it.next().unwrap()) }
+            }
+            Rule::deck => {
+                let name = self.ident(it.next().unwrap());
+                let kind = self.ident(it.next().unwrap());
+                ItemKind::Deck { name, kind, body: self.deck_body(it.next().unwrap()) }
+            }
+            Rule::board => {
+                let w = it.next().unwrap();
+                let h = it.next().unwrap();
+                let size_span = self.span(&w).to(self.span(&h));
+                let regions = it
+                    .map(|r| {
+                        let mut ri = r.into_inner();
+                        let name = self.ident(ri.next().unwrap());
+                        let mut next = ri.next().unwrap();
+                        let seat = if next.as_rule() == Rule::name {
+                            let s = self.ident(next);
+                            next = ri.next().unwrap();
+                            Some(s)
+                        } else {
+                            None
+                        };
+                        RegionDecl { name, seat, cells: self.expr(next) }
+                    })
+                    .collect();
+                ItemKind::Board(BoardDecl {
+                    width: int_value(&w).min(u32::MAX as i64) as u32,
+                    height: int_value(&h).min(u32::MAX as i64) as u32,
+                    size_span,
+                    regions,
+                })
+            }
+            Rule::zone => {
+                let name = self.ident(it.next().unwrap());
+                let per_seat = it.next().unwrap().as_str().starts_with("per");
+                let mut z = ZoneDecl { name, per_seat, visibility: Visibility::Public, holds: vec![] };
+                for part in it {
+                    match part.as_rule() {
+                        Rule::visibility => {
+                            z.visibility = match part.as_str() {
+                                "public" => Visibility::Public,
+                                "owner" => Visibility::Owner,
+                                "hidden" => Visibility::Hidden,
+                                _ => Visibility::Top,
+                            }
+                        }
+                        Rule::holds => {
+                            let mut hi = part.into_inner().peekable();
+                            let copies = if hi.peek().map(|p| p.as_rule()) == Some(Rule::int) {
+                                int_value(&hi.next().unwrap()).clamp(0, u32::MAX as i64) as u32
+                            } else {
+                                1
+                            };
+                            z.holds.push((copies, self.ident(hi.next().unwrap())));
+                        }
+                        _ => unreachable!(),
+                    }
+                }
+                ItemKind::Zone(z)
+            }
+            Rule::var_decl => {
+                let name = self.ident(it.next().unwrap());
+                let mut next = it.next().unwrap();
+                let per_seat = next.as_rule() == Rule::per_seat;
+                if per_seat {
+                    next = it.next().unwrap();
+                }
+                ItemKind::Var { name, per_seat, init: self.expr(next) }
+            }
+            Rule::def => {
+                let mut parts: Vec<Pair<Rule>> = it.collect();
+                let body = self.expr(parts.pop().unwrap());
+                let mut names = parts.into_iter().map(|p| self.ident(p));
+                let name = names.next().unwrap();
+                ItemKind::Def { name, params: names.collect(), body }
+            }
+            Rule::setup => ItemKind::Setup(self.block(it.next().unwrap())),
+            Rule::phase => ItemKind::Phase(self.phase(it)),
+            Rule::action => {
+                let name = self.ident(it.next().unwrap());
+                ItemKind::Action(ActionDecl { name, clauses: it.map(|c| self.clause(c)).collect() })
+            }
+            Rule::end_block => ItemKind::End(
+                it.map(|r| {
+                    let sp = self.span(&r);
+                    match r.as_rule() {
+                        Rule::win_when => {
+                            let mut ri = r.into_inner();
+                            EndRule::Win { who: self.expr(ri.next().unwrap()), when: self.expr(ri.next().unwrap()) }
+                        }
+                        Rule::draw_when => EndRule::Draw { when: self.expr(r.into_inner().next().unwrap()) },
+                        _ => {
+                            let rule = match r.into_inner().next().unwrap().as_str() {
+                                "draw" => StuckRule::Draw,
+                                "pass" => StuckRule::Pass,
+                                _ => StuckRule::Lose,
+                            };
+                            EndRule::Stuck(rule, sp)
+                        }
+                    }
+                })
+                .collect(),
+            ),
+            Rule::variant => {
+                let name = self.ident(it.next().unwrap());
+                ItemKind::Variant { name, items: it.map(|i| self.item(i)).collect() }
+            }
+            r => unreachable!("item rule {r:?}"),
+        };
+        Item { kind, span }
+    }
+
+    fn fields(&self, p: Pair<Rule>) -> Vec<Field> {
+        p.into_inner()
+            .map(|f| {
+                let mut fi = f.into_inner();
+                Field { name: self.ident(fi.next().unwrap()), value: self.expr(fi.next().unwrap()) }
+            })
+            .collect()
+    }
+
+    fn deck_body(&self, p: Pair<Rule>) -> Vec<DeckEntry> {
+        p.into_inner()
+            .map(|e| match e.as_rule() {
+                Rule::deck_for => {
+                    let mut ei = e.into_inner();
+                    DeckEntry::For {
+                        var: self.ident(ei.next().unwrap()),
+                        domain: self.expr(ei.next().unwrap()),
+                        body: self.deck_body(ei.next().unwrap()),
+                    }
+                }
+                _ => {
+                    let span = self.span(&e);
+                    let mut ei = e.into_inner().peekable();
+                    let copies = if ei.peek().map(|p| p.as_rule()) == Some(Rule::int) {
+                        int_value(&ei.next().unwrap()).clamp(0, u32::MAX as i64) as u32
+                    } else {
+                        1
+                    };
+                    DeckEntry::Card { copies, fields: self.fields(ei.next().unwrap()), span }
+                }
+            })
+            .collect()
+    }
+
+    fn phase(&self, mut it: Pairs<Rule>) -> PhaseDecl {
+        let name = self.ident(it.next().unwrap());
+        let mut ph = PhaseDecl {
+            name,
+            skip: None,
+            start: None,
+            steps: vec![],
+            before_turn: None,
+            after_turn: None,
+            until: None,
+            next: None,
+        };
+        for part in it {
+            match part.as_rule() {
+                Rule::order => {
+                    let mut oi = part.into_inner();
+                    if let Some(v) = oi.next() {
+                        ph.skip = Some((self.ident(v), self.expr(oi.next().unwrap())));
+                    }
+                }
+                Rule::start => ph.start = Some(self.expr(part.into_inner().next().unwrap())),
+                Rule::turn => ph.steps = part.into_inner().map(|s| self.step(s)).collect(),
+                Rule::before_turn => ph.before_turn = Some(self.block(part.into_inner().next().unwrap())),
+                Rule::after_turn => ph.after_turn = Some(self.block(part.into_inner().next().unwrap())),
+                Rule::until => ph.until = Some(self.expr(part.into_inner().next().unwrap())),
+                Rule::next => ph.next = Some(self.ident(part.into_inner().next().unwrap())),
+                r => unreachable!("phase item {r:?}"),
+            }
+        }
+        ph
+    }
+
+    fn step(&self, p: Pair<Rule>) -> StepDecl {
+        let span = self.span(&p);
+        let mut st = StepDecl { by: None, mode: StepMode::One, actions: vec![], condition: None, span };
+        for part in p.into_inner() {
+            match part.as_rule() {
+                Rule::by => st.by = Some(self.expr(part.into_inner().next().unwrap())),
+                Rule::step_mode => {
+                    st.mode = match part.as_str() {
+                        "one" => StepMode::One,
+                        "optional" => StepMode::Optional,
+                        _ => StepMode::Repeat,
+                    }
+                }
+                Rule::word => st.actions.push(self.ident(part)),
+                Rule::step_if => st.condition = Some(self.expr(part.into_inner().next().unwrap())),
+                r => unreachable!("step part {r:?}"),
+            }
+        }
+        st
+    }
+
+    fn clause(&self, p: Pair<Rule>) -> Clause {
+        let rule = p.as_rule();
+        let mut it = p.into_inner();
+        match rule {
+            Rule::choose => Clause::Choose { var: self.ident(it.next().unwrap()), domain: self.expr(it.next().unwrap()) },
+            Rule::let_clause => Clause::Let { var: self.ident(it.next().unwrap()), value: self.expr(it.next().unwrap()) },
+            Rule::require => Clause::Require(self.expr(it.next().unwrap())),
+            Rule::do_clause => Clause::Do(self.block(it.next().unwrap())),
+            r => unreachable!("clause {r:?}"),
+        }
+    }
+
+    fn block(&self, p: Pair<Rule>) -> Block {
+        p.into_inner().map(|s| self.stmt(s)).collect()
+    }
+
+    fn stmt(&self, p: Pair<Rule>) -> Stmt {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = p.into_inner();
+        let mut e = || self.expr(it.next().unwrap());
+        let kind = match rule {
+            Rule::if_stmt => return self.if_stmt(span, it),
+            Rule::for_stmt => {
+                let var = self.ident(it.next().unwrap());
+                StmtKind::For { var, domain: self.expr(it.next().unwrap()), body: self.block(it.next().unwrap()) }
+            }
+            Rule::let_clause => StmtKind::Let { var: self.ident(it.next().unwrap()), value: self.expr(it.next().unwrap()) },
+            Rule::move_stmt => StmtKind::Move { what: e(), to: e() },
+            Rule::swap_stmt => StmtKind::Swap(e(), e()),
+            Rule::shift_stmt => StmtKind::Shift { what: e(), dir: e(), steps: e() },
+            Rule::shuffle_stmt => StmtKind::Shuffle(e()),
+            Rule::place_stmt => StmtKind::Place { what: e(), onto: e() },
+            Rule::win_stmt => StmtKind::Win(e()),
+            Rule::lose_stmt => StmtKind::Lose(e()),
+            Rule::draw_stmt => StmtKind::Draw,
+            Rule::assign => {
+                let target = it.next().unwrap().into_inner().map(|n| self.ident(n)).collect();
+                let op = match it.next().unwrap().as_str() {
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    _ => AssignOp::Set,
+                };
+                StmtKind::Assign { target, op, value: self.expr(it.next().unwrap()) }
+            }
+            r => unreachable!("statement {r:?}"),
+        };
+        Stmt { kind, span }
+    }
+
+    fn if_stmt(&self, span: Span, mut it: Pairs<Rule>) -> Stmt {
+        let cond = self.expr(it.next().unwrap());
+        let then = self.block(it.next().unwrap());
+        let otherwise = match it.next() {
+            None => vec![],
+            Some(p) if p.as_rule() == Rule::if_stmt => {
+                let sp = self.span(&p);
+                vec![self.if_stmt(sp, p.into_inner())]
+            }
+            Some(p) => self.block(p),
+        };
+        Stmt { kind: StmtKind::If { cond, then, otherwise }, span }
+    }
+
+    fn expr(&self, p: Pair<Rule>) -> Expr {
+        let file = &self.file;
+        self.pratt
+            .map_primary(|p| self.primary(p))
+            .map_prefix(|op, rhs| {
+                let s = op.as_span();
+                let span = Span::new(*file, s.start(), s.end()).to(rhs.span);
+                let u = if op.as_rule() == Rule::not { UnOp::Not } else { UnOp::Neg };
+                Expr { kind: ExprKind::Unary(u, Box::new(rhs)), span }
+            })
+            .map_postfix(|lhs, op| {
+                let s = op.as_span();
+                let span = lhs.span.to(Span::new(*file, s.start(), s.end()));
+                let name = self.ident(op.into_inner().next().unwrap());
+                Expr { kind: ExprKind::Field(Box::new(lhs), name), span }
+            })
+            .map_infix(|lhs, op, rhs| {
+                let b = match op.as_rule() {
+                    Rule::or => BinOp::Or,
+                    Rule::and => BinOp::And,
+                    Rule::eq => BinOp::Eq,
+                    Rule::ne => BinOp::Ne,
+                    Rule::lt => BinOp::Lt,
+                    Rule::le => BinOp::Le,
+                    Rule::gt => BinOp::Gt,
+                    Rule::ge => BinOp::Ge,
+                    Rule::in_op => BinOp::In,
+                    Rule::not_in => BinOp::NotIn,
+                    Rule::range => BinOp::Range,
+                    Rule::add => BinOp::Add,
+                    Rule::sub => BinOp::Sub,
+                    Rule::mul => BinOp::Mul,
+                    Rule::div => BinOp::Div,
+                    _ => BinOp::Rem,
+                };
+                let span = lhs.span.to(rhs.span);
+                Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span }
+            })
+            .parse(p.into_inner())
+    }
+
+    fn primary(&self, p: Pair<Rule>) -> Expr {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let kind = match rule {
+            Rule::expr => return self.expr(p),
+            Rule::int => ExprKind::Int(int_value(&p)),
+            Rule::string => ExprKind::Str(string_value(p)),
+            Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
+            Rule::none_lit => ExprKind::None,
+            Rule::name => ExprKind::Name(self.ident(p)),
+            Rule::call => {
+                let mut it = p.into_inner();
+                let f = self.ident(it.next().unwrap());
+                ExprKind::Call(f, it.map(|a| self.expr(a)).collect())
+            }
+            Rule::list => ExprKind::List(p.into_inner().map(|a| self.expr(a)).collect()),
+            Rule::if_expr => {
+                let mut it = p.into_inner();
+                let mut e = || Box::new(self.expr(it.next().unwrap()));
+                ExprKind::If(e(), e(), e())
+            }
+            Rule::quantifier | Rule::aggregate => {
+                let mut it = p.into_inner();
+                let k = it.next().unwrap().as_str().to_string();
+                let var = self.ident(it.next().unwrap());
+                let coll = Box::new(self.expr(it.next().unwrap()));
+                let body = Box::new(self.expr(it.next().unwrap()));
+                match k.as_str() {
+                    "any" => ExprKind::Quant(Quant::Any, var, coll, body),
+                    "all" => ExprKind::Quant(Quant::All, var, coll, body),
+                    "none" => ExprKind::Quant(Quant::None, var, coll, body),
+                    "sum" => ExprKind::Agg(Agg::Sum, var, coll, body),
+                    "max" => ExprKind::Agg(Agg::Max, var, coll, body),
+                    "min" => ExprKind::Agg(Agg::Min, var, coll, body),
+                    _ => ExprKind::Agg(Agg::Count, var, coll, body),
+                }
+            }
+            Rule::comprehension => {
+                let mut it = p.into_inner();
+                let var = self.ident(it.next().unwrap());
+                let coll = Box::new(self.expr(it.next().unwrap()));
+                ExprKind::Comprehension(var, coll, it.next().map(|w| Box::new(self.expr(w))))
+            }
+            r => unreachable!("primary {r:?}"),
+        };
+        Expr { kind, span }
+    }
+}
