@@ -20,19 +20,29 @@ pub struct Sources {
 
 impl Sources {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> u16 {
-        self.files.push(SourceFile { name: name.into(), text: text.into() });
+        self.files.push(SourceFile {
+            name: name.into(),
+            text: text.into(),
+        });
         (self.files.len() - 1) as u16
     }
     pub fn text(&self, span: Span) -> &str {
         let f = &self.files[span.file as usize];
-        f.text.get(span.start as usize..span.end as usize).unwrap_or("")
+        f.text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
     }
     /// 1-based line and column of a span's start.
     pub fn line_col(&self, span: Span) -> (usize, usize) {
         let text = &self.files[span.file as usize].text;
         let upto = &text[..(span.start as usize).min(text.len())];
         let line = upto.matches('\n').count() + 1;
-        let col = upto.rsplit('\n').next().map(|s| s.chars().count()).unwrap_or(0) + 1;
+        let col = upto
+            .rsplit('\n')
+            .next()
+            .map(|s| s.chars().count())
+            .unwrap_or(0)
+            + 1;
         (line, col)
     }
 }
@@ -68,7 +78,10 @@ impl Diagnostic {
         }
     }
     pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, span, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
     }
     pub fn label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = label.into();
@@ -113,22 +126,37 @@ impl miette::Diagnostic for Report<'_> {
         })
     }
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.diag
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         Some(&self.source)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let label = if self.diag.label.is_empty() { None } else { Some(self.diag.label.clone()) };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(label, self.span))))
+        let label = if self.diag.label.is_empty() {
+            None
+        } else {
+            Some(self.diag.label.clone())
+        };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            label, self.span,
+        ))))
     }
 }
 
 /// Renders diagnostics as text: with colour when `colour` is set, else miette's plain
 /// theme at a fixed width (stable for snapshots).
 pub fn render(sources: &Sources, diags: &[Diagnostic], colour: bool) -> String {
-    let theme = if colour { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100).with_links(false);
+    let theme = if colour {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .with_links(false);
     let mut out = String::new();
     for diag in diags {
         let file = &sources.files[diag.span.file as usize];
@@ -137,7 +165,11 @@ pub fn render(sources: &Sources, diags: &[Diagnostic], colour: bool) -> String {
         let mut start = (diag.span.start as usize).min(len);
         let mut end = (diag.span.end as usize).min(len);
         if start == len && len > 0 {
-            start = file.text[..len].char_indices().last().map(|(i, _)| i).unwrap_or(0);
+            start = file.text[..len]
+                .char_indices()
+                .last()
+                .map(|(i, _)| i)
+                .unwrap_or(0);
             end = len;
         }
         let (line, col) = sources.line_col(diag.span);

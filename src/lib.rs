@@ -17,8 +17,8 @@
 #![forbid(unsafe_code)]
 
 pub mod agents;
-pub mod cli;
 pub mod check;
+pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod ir;

@@ -1,1 +1,3 @@
-fn main() { std::process::exit(muster::cli::main()) }
+fn main() {
+    std::process::exit(muster::cli::main())
+}

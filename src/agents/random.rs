@@ -11,7 +11,9 @@ pub struct RandomAgent {
 
 impl RandomAgent {
     pub fn new(seed: u64) -> RandomAgent {
-        RandomAgent { rng: ChaCha8Rng::seed_from_u64(seed) }
+        RandomAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 }
 

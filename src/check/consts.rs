@@ -8,8 +8,18 @@ pub fn eval(e: &Expr, locals: &[Value], board: &Board) -> Option<Value> {
     Some(match e {
         Expr::Const(v) => v.clone(),
         Expr::Local(s) => locals.get(*s as usize)?.clone(),
-        Expr::List(items) => Value::List(items.iter().map(|i| eval(i, locals, board)).collect::<Option<_>>()?),
-        Expr::Binary(op, a, b) => ops::binary(*op, &eval(a, locals, board)?, &eval(b, locals, board)?, board),
+        Expr::List(items) => Value::List(
+            items
+                .iter()
+                .map(|i| eval(i, locals, board))
+                .collect::<Option<_>>()?,
+        ),
+        Expr::Binary(op, a, b) => ops::binary(
+            *op,
+            &eval(a, locals, board)?,
+            &eval(b, locals, board)?,
+            board,
+        ),
         Expr::If(c, a, b) => {
             if eval(c, locals, board)?.truthy() {
                 eval(a, locals, board)?

@@ -17,8 +17,16 @@ impl<'a> Ctx<'a> {
     pub fn expect(&mut self, e: &ast::Expr, want: &Type, what: &str) -> ir::Expr {
         let (x, ty) = self.expr(e);
         if !fits(want, &ty) {
-            let d = Diagnostic::error("muster::type", e.span, format!("{what} must be {}, but this is {}", describe(self, want), describe(self, &ty)))
-                .label(format!("this is {}", describe(self, &ty)));
+            let d = Diagnostic::error(
+                "muster::type",
+                e.span,
+                format!(
+                    "{what} must be {}, but this is {}",
+                    describe(self, want),
+                    describe(self, &ty)
+                ),
+            )
+            .label(format!("this is {}", describe(self, &ty)));
             self.error(d);
         }
         x
@@ -49,8 +57,22 @@ impl<'a> Ctx<'a> {
             ExprKind::Call(f, args) => self.call(f, args, e.span),
             ExprKind::Field(base, field) => self.field(base, field),
             ExprKind::Unary(op, inner) => match op {
-                ast::UnOp::Not => (ir::Expr::Not(Box::new(self.expect(inner, &Type::Bool, "the operand of `not`"))), Type::Bool),
-                ast::UnOp::Neg => (ir::Expr::Neg(Box::new(self.expect(inner, &Type::Int, "the operand of `-`"))), Type::Int),
+                ast::UnOp::Not => (
+                    ir::Expr::Not(Box::new(self.expect(
+                        inner,
+                        &Type::Bool,
+                        "the operand of `not`",
+                    ))),
+                    Type::Bool,
+                ),
+                ast::UnOp::Neg => (
+                    ir::Expr::Neg(Box::new(self.expect(
+                        inner,
+                        &Type::Int,
+                        "the operand of `-`",
+                    ))),
+                    Type::Int,
+                ),
             },
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
             ExprKind::If(c, a, b) => {
@@ -58,8 +80,16 @@ impl<'a> Ctx<'a> {
                 let (a, ta) = self.expr(a);
                 let (bx, tb) = self.expr(b);
                 if !fits(&ta, &tb) {
-                    let d = Diagnostic::error("muster::type", e.span, format!("the two branches of this `if` differ: {} and {}", describe(self, &ta), describe(self, &tb)))
-                        .label("branches of different types");
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        e.span,
+                        format!(
+                            "the two branches of this `if` differ: {} and {}",
+                            describe(self, &ta),
+                            describe(self, &tb)
+                        ),
+                    )
+                    .label("branches of different types");
                     self.error(d);
                 }
                 let ty = if ta == Type::Nothing { tb } else { ta };
@@ -76,13 +106,20 @@ impl<'a> Ctx<'a> {
                     ast::Quant::All => ir::Quant::All,
                     ast::Quant::None => ir::Quant::None,
                 };
-                (ir::Expr::Quant(q, slot, Box::new(c), Box::new(b)), Type::Bool)
+                (
+                    ir::Expr::Quant(q, slot, Box::new(c), Box::new(b)),
+                    Type::Bool,
+                )
             }
             ExprKind::Agg(a, var, coll, body) => {
                 let (c, el) = self.collection(coll, "the collection after `in`");
                 let mark = self.mark();
                 let slot = self.push_local(&var.name, el);
-                let (want, what) = if *a == ast::Agg::Count { (Type::Bool, "the condition of `count`") } else { (Type::Int, "the value after `:`") };
+                let (want, what) = if *a == ast::Agg::Count {
+                    (Type::Bool, "the condition of `count`")
+                } else {
+                    (Type::Int, "the value after `:`")
+                };
                 let b = self.expect(body, &want, what);
                 self.release(mark);
                 let a = match a {
@@ -97,9 +134,14 @@ impl<'a> Ctx<'a> {
                 let (c, el) = self.collection(coll, "the collection after `in`");
                 let mark = self.mark();
                 let slot = self.push_local(&var.name, el.clone());
-                let w = cond.as_ref().map(|w| Box::new(self.expect(w, &Type::Bool, "the condition after `where`")));
+                let w = cond
+                    .as_ref()
+                    .map(|w| Box::new(self.expect(w, &Type::Bool, "the condition after `where`")));
                 self.release(mark);
-                (ir::Expr::Comprehension(slot, Box::new(c), w), Type::List(Box::new(el)))
+                (
+                    ir::Expr::Comprehension(slot, Box::new(c), w),
+                    Type::List(Box::new(el)),
+                )
             }
             ExprKind::List(items) => {
                 let mut ty = Type::Nothing;
@@ -145,17 +187,32 @@ impl<'a> Ctx<'a> {
             if params.is_empty() {
                 return self.call(id, &[], id.span);
             }
-            let d = Diagnostic::error("muster::arity", id.span, format!("`{n}` takes {} argument(s)", params.len()))
-                .label("used without arguments")
-                .help(format!("call it as `{n}({})`", params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")));
+            let d = Diagnostic::error(
+                "muster::arity",
+                id.span,
+                format!("`{n}` takes {} argument(s)", params.len()),
+            )
+            .label("used without arguments")
+            .help(format!(
+                "call it as `{n}({})`",
+                params
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
             self.error(d);
             return unknown();
         }
         if let Some(v) = self.vars.get(n).cloned() {
             if v.per_seat {
-                let d = Diagnostic::error("muster::per-seat", id.span, format!("`{n}` is kept per seat: say whose"))
-                    .label("whose?")
-                    .help(format!("write `me.{n}` or `p.{n}` for a seat `p`"));
+                let d = Diagnostic::error(
+                    "muster::per-seat",
+                    id.span,
+                    format!("`{n}` is kept per seat: say whose"),
+                )
+                .label("whose?")
+                .help(format!("write `me.{n}` or `p.{n}` for a seat `p`"));
                 self.error(d);
                 return unknown();
             }
@@ -163,9 +220,13 @@ impl<'a> Ctx<'a> {
         }
         if let Some(&(z, per_seat)) = self.zones.get(n) {
             if per_seat {
-                let d = Diagnostic::error("muster::per-seat", id.span, format!("zone `{n}` exists once per seat: say whose"))
-                    .label("whose?")
-                    .help(format!("write `{n}(me)` or `{n}(p)` for a seat `p`"));
+                let d = Diagnostic::error(
+                    "muster::per-seat",
+                    id.span,
+                    format!("zone `{n}` exists once per seat: say whose"),
+                )
+                .label("whose?")
+                .help(format!("write `{n}(me)` or `{n}(p)` for a seat `p`"));
                 self.error(d);
                 return unknown();
             }
@@ -173,9 +234,13 @@ impl<'a> Ctx<'a> {
         }
         if let Some(&(r, per_seat)) = self.regions.get(n) {
             if per_seat {
-                let d = Diagnostic::error("muster::per-seat", id.span, format!("region `{n}` is given per seat: say whose"))
-                    .label("whose?")
-                    .help(format!("write `{n}(me)` or `{n}(p)` for a seat `p`"));
+                let d = Diagnostic::error(
+                    "muster::per-seat",
+                    id.span,
+                    format!("region `{n}` is given per seat: say whose"),
+                )
+                .label("whose?")
+                .help(format!("write `{n}(me)` or `{n}(p)` for a seat `p`"));
                 self.error(d);
                 return unknown();
             }
@@ -200,7 +265,10 @@ impl<'a> Ctx<'a> {
                     .filter_map(|dn| self.board.dirs.iter().position(|d| d.name == *dn))
                     .map(|d| Value::Dir(d as u8))
                     .collect();
-                return (ir::Expr::Const(Value::List(dirs)), Type::List(Box::new(Type::Dir)));
+                return (
+                    ir::Expr::Const(Value::List(dirs)),
+                    Type::List(Box::new(Type::Dir)),
+                );
             }
         }
         if let Some(&c) = self.cell_ids.get(n) {
@@ -208,10 +276,20 @@ impl<'a> Ctx<'a> {
         }
         if let Some(&e) = self.enum_ids.get(n) {
             // An enum's name stands for all its values, in order.
-            let vals = (0..self.enums[e as usize].values.len() as u16).map(|v| Value::Enum(e, v)).collect();
-            return (ir::Expr::Const(Value::List(vals)), Type::List(Box::new(Type::Enum(e))));
+            let vals = (0..self.enums[e as usize].values.len() as u16)
+                .map(|v| Value::Enum(e, v))
+                .collect();
+            return (
+                ir::Expr::Const(Value::List(vals)),
+                Type::List(Box::new(Type::Enum(e))),
+            );
         }
-        let mut d = Diagnostic::error("muster::unknown-name", id.span, format!("unknown name `{n}`")).label("not declared anywhere");
+        let mut d = Diagnostic::error(
+            "muster::unknown-name",
+            id.span,
+            format!("unknown name `{n}`"),
+        )
+        .label("not declared anywhere");
         let known = self.known_names();
         if let Some(h) = suggest(n, known.iter().copied()) {
             d = d.help(h);
@@ -228,7 +306,10 @@ impl<'a> Ctx<'a> {
             Type::Unknown => unknown(),
             Type::Seat => {
                 if let Some(i) = self.seat_attrs.iter().position(|(n, _)| n == f) {
-                    return (ir::Expr::SeatAttr(bx, i as u16), self.seat_attrs[i].1.clone());
+                    return (
+                        ir::Expr::SeatAttr(bx, i as u16),
+                        self.seat_attrs[i].1.clone(),
+                    );
                 }
                 if let Some(v) = self.vars.get(f).cloned() {
                     if v.per_seat {
@@ -236,8 +317,14 @@ impl<'a> Ctx<'a> {
                         return (ir::Expr::SeatVar(bx, v.id), v.ty);
                     }
                 }
-                let mut known: Vec<String> = self.seat_attrs.iter().map(|(n, _)| n.clone()).collect();
-                known.extend(self.vars.iter().filter(|(_, v)| v.per_seat).map(|(n, _)| n.clone()));
+                let mut known: Vec<String> =
+                    self.seat_attrs.iter().map(|(n, _)| n.clone()).collect();
+                known.extend(
+                    self.vars
+                        .iter()
+                        .filter(|(_, v)| v.per_seat)
+                        .map(|(n, _)| n.clone()),
+                );
                 self.no_field(field, "a seat", &known)
             }
             Type::Comp | Type::Nothing => match f {
@@ -262,8 +349,15 @@ impl<'a> Ctx<'a> {
                 _ => self.no_field(field, "a cell", &["piece".into(), "empty".into()]),
             },
             other => {
-                let d = Diagnostic::error("muster::type", field.span, format!("{} has no fields, so `.{f}` means nothing here", describe(self, &other)))
-                    .label("no such field");
+                let d = Diagnostic::error(
+                    "muster::type",
+                    field.span,
+                    format!(
+                        "{} has no fields, so `.{f}` means nothing here",
+                        describe(self, &other)
+                    ),
+                )
+                .label("no such field");
                 self.error(d);
                 unknown()
             }
@@ -271,7 +365,12 @@ impl<'a> Ctx<'a> {
     }
 
     fn no_field(&mut self, field: &Ident, what: &str, known: &[String]) -> Lowered {
-        let mut d = Diagnostic::error("muster::unknown-field", field.span, format!("{what} has no field `{}`", field.name)).label("unknown field");
+        let mut d = Diagnostic::error(
+            "muster::unknown-field",
+            field.span,
+            format!("{what} has no field `{}`", field.name),
+        )
+        .label("unknown field");
         if let Some(h) = suggest(&field.name, known.iter().map(|s| s.as_str())) {
             d = d.help(h);
         }
@@ -315,14 +414,32 @@ impl<'a> Ctx<'a> {
                 let (x, tx) = self.expr(a);
                 let (y, ty) = self.expr(b);
                 if !fits(&tx, &ty) {
-                    let d = Diagnostic::error("muster::type", span, format!("cannot compare {} with {}", describe(self, &tx), describe(self, &ty)))
-                        .label(format!("{} `{sym}` {}", describe(self, &tx), describe(self, &ty)))
-                        .help("both sides of a comparison must be the same kind of thing");
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        span,
+                        format!(
+                            "cannot compare {} with {}",
+                            describe(self, &tx),
+                            describe(self, &ty)
+                        ),
+                    )
+                    .label(format!(
+                        "{} `{sym}` {}",
+                        describe(self, &tx),
+                        describe(self, &ty)
+                    ))
+                    .help("both sides of a comparison must be the same kind of thing");
                     self.error(d);
-                } else if matches!(op, B::Lt | B::Le | B::Gt | B::Ge) && !matches!(tx, Type::Int | Type::Cell | Type::Seat | Type::Unknown) {
-                    let d = Diagnostic::error("muster::type", span, format!("{} cannot be ordered with `{sym}`", describe(self, &tx)))
-                        .label("not orderable")
-                        .help("`<`, `<=`, `>` and `>=` compare numbers, cells or seats");
+                } else if matches!(op, B::Lt | B::Le | B::Gt | B::Ge)
+                    && !matches!(tx, Type::Int | Type::Cell | Type::Seat | Type::Unknown)
+                {
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        span,
+                        format!("{} cannot be ordered with `{sym}`", describe(self, &tx)),
+                    )
+                    .label("not orderable")
+                    .help("`<`, `<=`, `>` and `>=` compare numbers, cells or seats");
                     self.error(d);
                 }
                 (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Bool)
@@ -331,8 +448,16 @@ impl<'a> Ctx<'a> {
                 let (x, tx) = self.expr(a);
                 let (y, el) = self.collection(b, &format!("the right side of `{sym}`"));
                 if !fits(&el, &tx) {
-                    let d = Diagnostic::error("muster::type", span, format!("{} can never be in a collection of {}", describe(self, &tx), describe(self, &el)))
-                        .label("types do not match");
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        span,
+                        format!(
+                            "{} can never be in a collection of {}",
+                            describe(self, &tx),
+                            describe(self, &el)
+                        ),
+                    )
+                    .label("types do not match");
                     self.error(d);
                 }
                 (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Bool)
@@ -351,7 +476,10 @@ impl<'a> Ctx<'a> {
                         Type::Unknown
                     }
                 };
-                (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::List(Box::new(el)))
+                (
+                    ir::Expr::Binary(irop, Box::new(x), Box::new(y)),
+                    Type::List(Box::new(el)),
+                )
             }
         };
         (x, ty)
@@ -362,16 +490,32 @@ impl<'a> Ctx<'a> {
         self.used.insert(n.to_string());
         if let Some((params, body)) = self.defs.get(n).copied() {
             if params.len() != args.len() {
-                let d = Diagnostic::error("muster::arity", span, format!("`{n}` takes {} argument(s), but {} were given", params.len(), args.len()))
-                    .label("wrong number of arguments")
-                    .help(format!("it is declared as `{n}({})`", params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")));
+                let d = Diagnostic::error(
+                    "muster::arity",
+                    span,
+                    format!(
+                        "`{n}` takes {} argument(s), but {} were given",
+                        params.len(),
+                        args.len()
+                    ),
+                )
+                .label("wrong number of arguments")
+                .help(format!(
+                    "it is declared as `{n}({})`",
+                    params
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
                 self.error(d);
                 return unknown();
             }
             if self.def_stack.iter().any(|d| d == n) {
-                let d = Diagnostic::error("muster::recursive", f.span, format!("`{n}` uses itself"))
-                    .label("recursive use")
-                    .help("a definition may not refer to itself, directly or through others");
+                let d =
+                    Diagnostic::error("muster::recursive", f.span, format!("`{n}` uses itself"))
+                        .label("recursive use")
+                        .help("a definition may not refer to itself, directly or through others");
                 self.error(d);
                 return unknown();
             }
@@ -379,7 +523,9 @@ impl<'a> Ctx<'a> {
             // The body sees only its parameters and the game's names, not the caller's locals.
             let saved = std::mem::take(&mut self.scope.names);
             for (p, (x, t)) in params.iter().zip(lowered) {
-                self.scope.names.push((p.name.clone(), Binding::Subst(x, t)));
+                self.scope
+                    .names
+                    .push((p.name.clone(), Binding::Subst(x, t)));
             }
             self.def_stack.push(n.to_string());
             let out = self.expr(body);
@@ -398,13 +544,21 @@ impl<'a> Ctx<'a> {
         if let Some(&(r, per_seat)) = self.regions.get(n) {
             return if per_seat && args.len() == 1 {
                 let s = self.expect(&args[0], &Type::Seat, &format!("the seat of region `{n}`"));
-                (ir::Expr::Region(r, Some(Box::new(s))), Type::List(Box::new(Type::Cell)))
+                (
+                    ir::Expr::Region(r, Some(Box::new(s))),
+                    Type::List(Box::new(Type::Cell)),
+                )
             } else {
                 self.bad_arity(n, if per_seat { 1 } else { 0 }, args.len(), span, "region")
             };
         }
         let Some(&(_, arity)) = BUILTIN_FUNCTIONS.iter().find(|(b, _)| *b == n) else {
-            let mut d = Diagnostic::error("muster::unknown-name", f.span, format!("unknown function `{n}`")).label("not a function, zone or region");
+            let mut d = Diagnostic::error(
+                "muster::unknown-name",
+                f.span,
+                format!("unknown function `{n}`"),
+            )
+            .label("not a function, zone or region");
             let mut known: Vec<&str> = BUILTIN_FUNCTIONS.iter().map(|(b, _)| *b).collect();
             known.extend(self.defs.keys().map(|s| s.as_str()));
             known.extend(self.zones.keys().map(|s| s.as_str()));
@@ -421,7 +575,11 @@ impl<'a> Ctx<'a> {
         let cells = Type::List(Box::new(Type::Cell));
         let (b, out, xs) = match n {
             "adjacent" | "slide" | "sight" | "reach" => {
-                let c = self.expect(&args[0], &Type::Cell, &format!("the first argument of `{n}`"));
+                let c = self.expect(
+                    &args[0],
+                    &Type::Cell,
+                    &format!("the first argument of `{n}`"),
+                );
                 let d = self.dirs_arg(&args[1], n);
                 let b = match n {
                     "adjacent" => Builtin::Adjacent,
@@ -442,9 +600,22 @@ impl<'a> Ctx<'a> {
                 let k = self.expect(&args[2], &Type::Int, "the third argument of `sweep`");
                 (Builtin::Sweep, cells, vec![r, d, k])
             }
+            "shifts" => {
+                let r = self.expect(&args[0], &Type::Line, "the first argument of `shifts`");
+                let d = self.expect(&args[1], &Type::Dir, "the second argument of `shifts`");
+                (Builtin::Shifts, Type::List(Box::new(Type::Int)), vec![r, d])
+            }
             "first" | "last" => {
                 let (c, el) = self.collection(&args[0], &format!("the argument of `{n}`"));
-                (if n == "first" { Builtin::First } else { Builtin::Last }, el, vec![c])
+                (
+                    if n == "first" {
+                        Builtin::First
+                    } else {
+                        Builtin::Last
+                    },
+                    el,
+                    vec![c],
+                )
             }
             "size" | "count" => {
                 let (c, _) = self.collection(&args[0], &format!("the argument of `{n}`"));
@@ -453,10 +624,26 @@ impl<'a> Ctx<'a> {
             "max" | "min" => {
                 let a = self.expect(&args[0], &Type::Int, &format!("the arguments of `{n}`"));
                 let b2 = self.expect(&args[1], &Type::Int, &format!("the arguments of `{n}`"));
-                (if n == "max" { Builtin::Max2 } else { Builtin::Min2 }, Type::Int, vec![a, b2])
+                (
+                    if n == "max" {
+                        Builtin::Max2
+                    } else {
+                        Builtin::Min2
+                    },
+                    Type::Int,
+                    vec![a, b2],
+                )
             }
-            "abs" => (Builtin::Abs, Type::Int, vec![self.expect(&args[0], &Type::Int, "the argument of `abs`")]),
-            "next" => (Builtin::NextSeat, Type::Seat, vec![self.expect(&args[0], &Type::Seat, "the argument of `next`")]),
+            "abs" => (
+                Builtin::Abs,
+                Type::Int,
+                vec![self.expect(&args[0], &Type::Int, "the argument of `abs`")],
+            ),
+            "next" => (
+                Builtin::NextSeat,
+                Type::Seat,
+                vec![self.expect(&args[0], &Type::Seat, "the argument of `next`")],
+            ),
             _ => {
                 let a = self.expect(&args[0], &Type::Cell, "the arguments of `distance`");
                 let b2 = self.expect(&args[1], &Type::Cell, "the arguments of `distance`");
@@ -483,9 +670,19 @@ impl<'a> Ctx<'a> {
     }
 
     fn bad_arity(&mut self, n: &str, want: usize, got: usize, span: Span, what: &str) -> Lowered {
-        let d = Diagnostic::error("muster::arity", span, format!("{what} `{n}` takes {want} argument(s), but {got} were given"))
-            .label("wrong number of arguments")
-            .help(if what == "function" { format!("`{n}` takes {want}") } else if want == 1 { format!("write `{n}(seat)`") } else { format!("write `{n}` without arguments") });
+        let d = Diagnostic::error(
+            "muster::arity",
+            span,
+            format!("{what} `{n}` takes {want} argument(s), but {got} were given"),
+        )
+        .label("wrong number of arguments")
+        .help(if what == "function" {
+            format!("`{n}` takes {want}")
+        } else if want == 1 {
+            format!("write `{n}(seat)`")
+        } else {
+            format!("write `{n}` without arguments")
+        });
         self.error(d);
         unknown()
     }

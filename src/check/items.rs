@@ -48,13 +48,21 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
 }
 
 /// The base items with a variant's items laid over them.
-fn apply_variant<'a>(items: &'a [Item], variant: Option<&str>, diags: &mut Vec<Diagnostic>) -> Vec<&'a Item> {
+fn apply_variant<'a>(
+    items: &'a [Item],
+    variant: Option<&str>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<&'a Item> {
     let mut out: Vec<&Item> = Vec::new();
     let mut seen: HashMap<(&'static str, String), usize> = HashMap::new();
     for item in items {
         if let Some(k) = key(item) {
             if let Some(&prev) = seen.get(&k) {
-                let what = if k.1.is_empty() { format!("`{}`", k.0) } else { format!("{} `{}`", k.0, k.1) };
+                let what = if k.1.is_empty() {
+                    format!("`{}`", k.0)
+                } else {
+                    format!("{} `{}`", k.0, k.1)
+                };
                 let (pl, pc) = (out[prev].span.start, out[prev].span.file);
                 diags.push(
                     Diagnostic::error("muster::duplicate", item.span, format!("{what} is declared twice"))
@@ -68,13 +76,30 @@ fn apply_variant<'a>(items: &'a [Item], variant: Option<&str>, diags: &mut Vec<D
         }
     }
     let Some(v) = variant else { return out };
-    let Some(var) = items.iter().find(|i| matches!(&i.kind, ItemKind::Variant { name, .. } if name.name == v)) else {
+    let Some(var) = items
+        .iter()
+        .find(|i| matches!(&i.kind, ItemKind::Variant { name, .. } if name.name == v))
+    else {
         let names = variant_names(items);
-        let help = if names.is_empty() { "this game declares no variants".to_string() } else { format!("known variants: {}", names.join(", ")) };
-        diags.push(Diagnostic::error("muster::unknown-variant", Span::default(), format!("unknown variant `{v}`")).label("asked for here").help(help));
+        let help = if names.is_empty() {
+            "this game declares no variants".to_string()
+        } else {
+            format!("known variants: {}", names.join(", "))
+        };
+        diags.push(
+            Diagnostic::error(
+                "muster::unknown-variant",
+                Span::default(),
+                format!("unknown variant `{v}`"),
+            )
+            .label("asked for here")
+            .help(help),
+        );
         return out;
     };
-    let ItemKind::Variant { items: vitems, .. } = &var.kind else { unreachable!() };
+    let ItemKind::Variant { items: vitems, .. } = &var.kind else {
+        unreachable!()
+    };
     for vi in vitems {
         match key(vi) {
             Some(k) => match seen.get(&k) {
@@ -85,19 +110,29 @@ fn apply_variant<'a>(items: &'a [Item], variant: Option<&str>, diags: &mut Vec<D
                 }
             },
             None => diags.push(
-                Diagnostic::error("muster::variant", vi.span, "a variant cannot hold imports or other variants")
-                    .label("not allowed inside a variant")
-                    .help("put imports at the top of the file, and each variant at the top level"),
+                Diagnostic::error(
+                    "muster::variant",
+                    vi.span,
+                    "a variant cannot hold imports or other variants",
+                )
+                .label("not allowed inside a variant")
+                .help("put imports at the top of the file, and each variant at the top level"),
             ),
         }
     }
     out
 }
 
-pub fn lower(loaded: &Loaded, variant: Option<&str>) -> Result<(ir::Game, Vec<Diagnostic>), Vec<Diagnostic>> {
+pub fn lower(
+    loaded: &Loaded,
+    variant: Option<&str>,
+) -> Result<(ir::Game, Vec<Diagnostic>), Vec<Diagnostic>> {
     let mut pre = Vec::new();
     let items = apply_variant(&loaded.items, variant, &mut pre);
-    let mut cx = Ctx { diags: pre, ..Default::default() };
+    let mut cx = Ctx {
+        diags: pre,
+        ..Default::default()
+    };
     let game = lower_items(&mut cx, &items, variant);
     let mut diags = cx.diags;
     // Errors first, in file order; warnings after.
@@ -112,29 +147,60 @@ pub fn lower(loaded: &Loaded, variant: Option<&str>) -> Result<(ir::Game, Vec<Di
 
 fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) -> ir::Game {
     // Game header.
-    let games: Vec<&ast::GameDecl> = items.iter().filter_map(|i| if let ItemKind::Game(g) = &i.kind { Some(g) } else { None }).collect();
+    let games: Vec<&ast::GameDecl> = items
+        .iter()
+        .filter_map(|i| {
+            if let ItemKind::Game(g) = &i.kind {
+                Some(g)
+            } else {
+                None
+            }
+        })
+        .collect();
     let header = games.first().cloned().cloned().unwrap_or_default();
     if games.is_empty() {
         cx.error(
-            Diagnostic::error("muster::no-game", Span::default(), "this rules file declares no game")
-                .label("expected `game \"Name\" { players N }`")
-                .help("start the file with `game \"My Game\" { players 2 }`"),
+            Diagnostic::error(
+                "muster::no-game",
+                Span::default(),
+                "this rules file declares no game",
+            )
+            .label("expected `game \"Name\" { players N }`")
+            .help("start the file with `game \"My Game\" { players 2 }`"),
         );
     }
     let (min_p, max_p) = match header.players {
         Some((lo, hi, sp)) => {
             if lo == 0 || hi < lo || hi > MAX_SEATS {
                 cx.error(
-                    Diagnostic::error("muster::players", sp, format!("`players {lo}..{hi}` is not a player count Muster can seat"))
-                        .label("bad player count")
-                        .help(format!("give a count from 1 to {MAX_SEATS}, or a range such as `3..6`")),
+                    Diagnostic::error(
+                        "muster::players",
+                        sp,
+                        format!("`players {lo}..{hi}` is not a player count Muster can seat"),
+                    )
+                    .label("bad player count")
+                    .help(format!(
+                        "give a count from 1 to {MAX_SEATS}, or a range such as `3..6`"
+                    )),
                 );
             }
-            (lo.clamp(1, MAX_SEATS) as u8, hi.clamp(lo.clamp(1, MAX_SEATS), MAX_SEATS) as u8)
+            (
+                lo.clamp(1, MAX_SEATS) as u8,
+                hi.clamp(lo.clamp(1, MAX_SEATS), MAX_SEATS) as u8,
+            )
         }
         None => {
             if !games.is_empty() {
-                cx.error(Diagnostic::error("muster::players", Span::default(), "the game does not say how many players it has").help("add `players 2` (or a range such as `players 3..6`) to the `game` block"));
+                cx.error(
+                    Diagnostic::error(
+                        "muster::players",
+                        Span::default(),
+                        "the game does not say how many players it has",
+                    )
+                    .help(
+                        "add `players 2` (or a range such as `players 3..6`) to the `game` block",
+                    ),
+                );
             }
             (2, 2)
         }
@@ -178,7 +244,14 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
     let actions = lower_actions(cx, items, &mut max_locals);
     let end = lower_end(cx, items, &mut max_locals);
     if phases.is_empty() && !games.is_empty() {
-        cx.error(Diagnostic::error("muster::no-phase", Span::default(), "the game has no phase, so no one can ever act").help("add `phase play { turn { one of some_action } }`"));
+        cx.error(
+            Diagnostic::error(
+                "muster::no-phase",
+                Span::default(),
+                "the game has no phase, so no one can ever act",
+            )
+            .help("add `phase play { turn { one of some_action } }`"),
+        );
     }
     warn_unoffered(cx, items, &phases);
 
@@ -214,16 +287,33 @@ fn lower_enums(cx: &mut Ctx, items: &[&Item]) {
             let mut vals = Vec::new();
             for (i, (v, short)) in values.iter().enumerate() {
                 if let Some(&(other, _)) = cx.enum_values.get(&v.name) {
-                    let d = Diagnostic::error("muster::duplicate", v.span, format!("`{}` is already a value of enum `{}`", v.name, cx.enums.get(other as usize).map(|e| e.name.as_str()).unwrap_or(&name.name)))
-                        .label("declared again")
-                        .help("enum values share one namespace: give this one another name");
+                    let d = Diagnostic::error(
+                        "muster::duplicate",
+                        v.span,
+                        format!(
+                            "`{}` is already a value of enum `{}`",
+                            v.name,
+                            cx.enums
+                                .get(other as usize)
+                                .map(|e| e.name.as_str())
+                                .unwrap_or(&name.name)
+                        ),
+                    )
+                    .label("declared again")
+                    .help("enum values share one namespace: give this one another name");
                     cx.error(d);
                     continue;
                 }
                 cx.enum_values.insert(v.name.clone(), (id, i as u16));
-                vals.push((v.name.clone(), short.clone().unwrap_or_else(|| v.name.clone())));
+                vals.push((
+                    v.name.clone(),
+                    short.clone().unwrap_or_else(|| v.name.clone()),
+                ));
             }
-            cx.enums.push(ir::EnumDef { name: name.name.clone(), values: vals });
+            cx.enums.push(ir::EnumDef {
+                name: name.name.clone(),
+                values: vals,
+            });
         }
     }
 }
@@ -236,7 +326,14 @@ fn parse_label(cx: &mut Ctx, template: &str, span: Span, kind_attrs: &[u16]) -> 
             parts.push(ir::LabelPart::Text(rest[..open].to_string()));
         }
         let Some(close) = rest[open..].find('}') else {
-            cx.error(Diagnostic::error("muster::label", span, "a label has a `{` with no matching `}`").label("unclosed `{`"));
+            cx.error(
+                Diagnostic::error(
+                    "muster::label",
+                    span,
+                    "a label has a `{` with no matching `}`",
+                )
+                .label("unclosed `{`"),
+            );
             return parts;
         };
         let name = &rest[open + 1..open + close];
@@ -245,8 +342,17 @@ fn parse_label(cx: &mut Ctx, template: &str, span: Span, kind_attrs: &[u16]) -> 
         } else if let Some(&a) = cx.attr_ids.get(name).filter(|a| kind_attrs.contains(a)) {
             parts.push(ir::LabelPart::Attr(a));
         } else {
-            let known: Vec<String> = kind_attrs.iter().map(|a| cx.attrs[*a as usize].name.clone()).chain(["owner".to_string()]).collect();
-            let mut d = Diagnostic::error("muster::label", span, format!("the label names `{{{name}}}`, which is not an attribute of this kind")).label("in this label");
+            let known: Vec<String> = kind_attrs
+                .iter()
+                .map(|a| cx.attrs[*a as usize].name.clone())
+                .chain(["owner".to_string()])
+                .collect();
+            let mut d = Diagnostic::error(
+                "muster::label",
+                span,
+                format!("the label names `{{{name}}}`, which is not an attribute of this kind"),
+            )
+            .label("in this label");
             if let Some(h) = suggest(name, known.iter().map(|s| s.as_str())) {
                 d = d.help(h);
             }
@@ -262,26 +368,43 @@ fn parse_label(cx: &mut Ctx, template: &str, span: Span, kind_attrs: &[u16]) -> 
 
 fn lower_kinds(cx: &mut Ctx, items: &[&Item]) {
     for item in items {
-        let ItemKind::Kind(k) = &item.kind else { continue };
+        let ItemKind::Kind(k) = &item.kind else {
+            continue;
+        };
         let mut own = Vec::new();
         for a in &k.attrs {
             let ty = match &a.ty {
                 ast::AttrType::Range(lo, hi, sp) => {
                     if hi < lo {
-                        cx.error(Diagnostic::error("muster::range", *sp, format!("the range {lo}..{hi} is empty")).label("empty range").help("write the low end first"));
+                        cx.error(
+                            Diagnostic::error(
+                                "muster::range",
+                                *sp,
+                                format!("the range {lo}..{hi} is empty"),
+                            )
+                            .label("empty range")
+                            .help("write the low end first"),
+                        );
                     }
                     ir::AttrType::Int { lo: *lo, hi: *hi }
                 }
-                ast::AttrType::Named(n) => match cx.enum_ids.get(&n.name) {
-                    Some(&e) => ir::AttrType::Enum(e),
-                    None => {
-                        let mut d = Diagnostic::error("muster::unknown-name", n.span, format!("unknown type `{}`", n.name)).label("not an enum");
-                        let known: Vec<String> = cx.enum_ids.keys().cloned().collect();
-                        d = d.help(suggest(&n.name, known.iter().map(|s| s.as_str())).unwrap_or_else(|| "an attribute is a range such as `1..13` or the name of an enum".into()));
-                        cx.error(d);
-                        ir::AttrType::Int { lo: 0, hi: 0 }
+                ast::AttrType::Named(n) => {
+                    match cx.enum_ids.get(&n.name) {
+                        Some(&e) => ir::AttrType::Enum(e),
+                        None => {
+                            let mut d = Diagnostic::error(
+                                "muster::unknown-name",
+                                n.span,
+                                format!("unknown type `{}`", n.name),
+                            )
+                            .label("not an enum");
+                            let known: Vec<String> = cx.enum_ids.keys().cloned().collect();
+                            d = d.help(suggest(&n.name, known.iter().map(|s| s.as_str())).unwrap_or_else(|| "an attribute is a range such as `1..13` or the name of an enum".into()));
+                            cx.error(d);
+                            ir::AttrType::Int { lo: 0, hi: 0 }
+                        }
                     }
-                },
+                }
             };
             let id = match cx.attr_ids.get(&a.name.name) {
                 Some(&id) => {
@@ -293,7 +416,11 @@ fn lower_kinds(cx: &mut Ctx, items: &[&Item]) {
                 None => {
                     let id = cx.attrs.len() as u16;
                     cx.attr_ids.insert(a.name.name.clone(), id);
-                    cx.attrs.push(ir::AttrDef { name: a.name.name.clone(), ty, names: a.names.clone() });
+                    cx.attrs.push(ir::AttrDef {
+                        name: a.name.name.clone(),
+                        ty,
+                        names: a.names.clone(),
+                    });
                     id
                 }
             };
@@ -303,11 +430,18 @@ fn lower_kinds(cx: &mut Ctx, items: &[&Item]) {
             Some(t) => parse_label(cx, t, item.span, &own),
             None => vec![ir::LabelPart::Text(k.name.name.clone())],
         };
-        cx.kind_ids.insert(k.name.name.clone(), cx.kinds.len() as u16);
-        cx.kinds.push(ir::KindDef { name: k.name.name.clone(), attrs: own, label });
+        cx.kind_ids
+            .insert(k.name.name.clone(), cx.kinds.len() as u16);
+        cx.kinds.push(ir::KindDef {
+            name: k.name.name.clone(),
+            attrs: own,
+            label,
+        });
     }
     for item in items {
-        let ItemKind::Label { kind, template } = &item.kind else { continue };
+        let ItemKind::Label { kind, template } = &item.kind else {
+            continue;
+        };
         match cx.kind_ids.get(&kind.name) {
             Some(&k) => {
                 let own = cx.kinds[k as usize].attrs.clone();
@@ -316,7 +450,12 @@ fn lower_kinds(cx: &mut Ctx, items: &[&Item]) {
             }
             None => {
                 let known: Vec<String> = cx.kind_ids.keys().cloned().collect();
-                let mut d = Diagnostic::error("muster::unknown-name", kind.span, format!("unknown kind `{}`", kind.name)).label("no such kind");
+                let mut d = Diagnostic::error(
+                    "muster::unknown-name",
+                    kind.span,
+                    format!("unknown kind `{}`", kind.name),
+                )
+                .label("no such kind");
                 if let Some(h) = suggest(&kind.name, known.iter().map(|s| s.as_str())) {
                     d = d.help(h);
                 }
@@ -326,21 +465,59 @@ fn lower_kinds(cx: &mut Ctx, items: &[&Item]) {
     }
 }
 
-const GRID_DIRS: [(&str, i8, i8); 8] = [("n", 0, 1), ("ne", 1, 1), ("e", 1, 0), ("se", 1, -1), ("s", 0, -1), ("sw", -1, -1), ("w", -1, 0), ("nw", -1, 1)];
+const GRID_DIRS: [(&str, i8, i8); 8] = [
+    ("n", 0, 1),
+    ("ne", 1, 1),
+    ("e", 1, 0),
+    ("se", 1, -1),
+    ("s", 0, -1),
+    ("sw", -1, -1),
+    ("w", -1, 0),
+    ("nw", -1, 1),
+];
 
 fn lower_board(cx: &mut Ctx, items: &[&Item]) {
-    let Some(b) = items.iter().find_map(|i| if let ItemKind::Board(b) = &i.kind { Some(b) } else { None }) else { return };
+    let Some(b) = items.iter().find_map(|i| {
+        if let ItemKind::Board(b) = &i.kind {
+            Some(b)
+        } else {
+            None
+        }
+    }) else {
+        return;
+    };
     if b.width == 0 || b.height == 0 || b.width > MAX_BOARD_SIDE || b.height > MAX_BOARD_SIDE * 2 {
         cx.error(
-            Diagnostic::error("muster::board", b.size_span, format!("a {} x {} grid is outside what Muster supports", b.width, b.height))
-                .label("board size")
-                .help(format!("a grid has 1 to {MAX_BOARD_SIDE} files and 1 to {} ranks", MAX_BOARD_SIDE * 2)),
+            Diagnostic::error(
+                "muster::board",
+                b.size_span,
+                format!(
+                    "a {} x {} grid is outside what Muster supports",
+                    b.width, b.height
+                ),
+            )
+            .label("board size")
+            .help(format!(
+                "a grid has 1 to {MAX_BOARD_SIDE} files and 1 to {} ranks",
+                MAX_BOARD_SIDE * 2
+            )),
         );
         return;
     }
     let (w, h) = (b.width as u16, b.height as u16);
-    let mut board = ir::Board { width: w, height: h, ..Default::default() };
-    board.dirs = GRID_DIRS.iter().map(|(n, dx, dy)| ir::DirDef { name: n.to_string(), dx: *dx, dy: *dy }).collect();
+    let mut board = ir::Board {
+        width: w,
+        height: h,
+        ..Default::default()
+    };
+    board.dirs = GRID_DIRS
+        .iter()
+        .map(|(n, dx, dy)| ir::DirDef {
+            name: n.to_string(),
+            dx: *dx,
+            dy: *dy,
+        })
+        .collect();
     for y in 0..h {
         for x in 0..w {
             let name = format!("{}{}", (b'a' + x as u8) as char, y + 1);
@@ -352,24 +529,55 @@ fn lower_board(cx: &mut Ctx, items: &[&Item]) {
         let (x, y) = (board.cells[c].x as i32, board.cells[c].y as i32);
         for (_, dx, dy) in GRID_DIRS {
             let (nx, ny) = (x + dx as i32, y + dy as i32);
-            board.links.push(if nx >= 0 && ny >= 0 && nx < w as i32 && ny < h as i32 { (ny as u16) * w + nx as u16 } else { ir::NO_CELL });
+            board
+                .links
+                .push(if nx >= 0 && ny >= 0 && nx < w as i32 && ny < h as i32 {
+                    (ny as u16) * w + nx as u16
+                } else {
+                    ir::NO_CELL
+                });
         }
     }
     cx.board = board;
 }
 
 fn lower_seats(cx: &mut Ctx, items: &[&Item], max_p: u8) -> (Vec<ir::SeatDef>, Vec<String>) {
-    let decls: Vec<(&ast::Ident, &Vec<ast::Field>)> = items.iter().filter_map(|i| if let ItemKind::Seat { name, fields } = &i.kind { Some((name, fields)) } else { None }).collect();
+    let decls: Vec<(&ast::Ident, &Vec<ast::Field>)> = items
+        .iter()
+        .filter_map(|i| {
+            if let ItemKind::Seat { name, fields } = &i.kind {
+                Some((name, fields))
+            } else {
+                None
+            }
+        })
+        .collect();
     if decls.is_empty() {
         cx.seats = (1..=max_p).map(|i| format!("P{i}")).collect();
-        return (cx.seats.iter().map(|n| ir::SeatDef { name: n.clone(), attrs: vec![] }).collect(), vec![]);
+        return (
+            cx.seats
+                .iter()
+                .map(|n| ir::SeatDef {
+                    name: n.clone(),
+                    attrs: vec![],
+                })
+                .collect(),
+            vec![],
+        );
     }
     cx.seats = decls.iter().map(|(n, _)| n.name.clone()).collect();
     if decls.len() < max_p as usize {
         cx.error(
-            Diagnostic::error("muster::seats", decls[decls.len() - 1].0.span, format!("the game seats up to {max_p} players but declares {} seat(s)", decls.len()))
-                .label("last seat declared")
-                .help("declare one `seat` for each player the game can have"),
+            Diagnostic::error(
+                "muster::seats",
+                decls[decls.len() - 1].0.span,
+                format!(
+                    "the game seats up to {max_p} players but declares {} seat(s)",
+                    decls.len()
+                ),
+            )
+            .label("last seat declared")
+            .help("declare one `seat` for each player the game can have"),
         );
     }
     // Attribute names: the union over seats, in first-seen order.
@@ -392,29 +600,64 @@ fn lower_seats(cx: &mut Ctx, items: &[&Item], max_p: u8) -> (Vec<ir::SeatDef>, V
                     if types[i] == Type::Unknown {
                         types[i] = t;
                     } else if !fits(&types[i], &t) {
-                        let d = Diagnostic::error("muster::type", f.value.span, format!("seat attribute `{n}` is {} here but {} for another seat", describe(cx, &t), describe(cx, &types[i]))).label("type differs");
+                        let d = Diagnostic::error(
+                            "muster::type",
+                            f.value.span,
+                            format!(
+                                "seat attribute `{n}` is {} here but {} for another seat",
+                                describe(cx, &t),
+                                describe(cx, &types[i])
+                            ),
+                        )
+                        .label("type differs");
                         cx.error(d);
                     }
                     match consts::eval(&x, &[], &cx.board) {
                         Some(v) => attrs[i] = v,
-                        None => cx.error(Diagnostic::error("muster::not-constant", f.value.span, "a seat attribute must be fixed before play").label("depends on the game's state").help("use a number, a cell, an enum value or a list of them")),
+                        None => cx.error(
+                            Diagnostic::error(
+                                "muster::not-constant",
+                                f.value.span,
+                                "a seat attribute must be fixed before play",
+                            )
+                            .label("depends on the game's state")
+                            .help("use a number, a cell, an enum value or a list of them"),
+                        ),
                     }
                 }
                 None => cx.error(
-                    Diagnostic::error("muster::seats", name.span, format!("seat `{}` does not give `{n}`, which other seats give", name.name))
-                        .label("missing attribute")
-                        .help(format!("add `{n}: ...` to this seat")),
+                    Diagnostic::error(
+                        "muster::seats",
+                        name.span,
+                        format!(
+                            "seat `{}` does not give `{n}`, which other seats give",
+                            name.name
+                        ),
+                    )
+                    .label("missing attribute")
+                    .help(format!("add `{n}: ...` to this seat")),
                 ),
             }
         }
-        seats.push(ir::SeatDef { name: name.name.clone(), attrs });
+        seats.push(ir::SeatDef {
+            name: name.name.clone(),
+            attrs,
+        });
     }
     cx.seat_attrs = names.iter().cloned().zip(types).collect();
     (seats, names)
 }
 
 fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
-    let Some(b) = items.iter().find_map(|i| if let ItemKind::Board(b) = &i.kind { Some(b) } else { None }) else { return };
+    let Some(b) = items.iter().find_map(|i| {
+        if let ItemKind::Board(b) = &i.kind {
+            Some(b)
+        } else {
+            None
+        }
+    }) else {
+        return;
+    };
     let mut order: Vec<&str> = Vec::new();
     let mut parts: HashMap<&str, Vec<&ast::RegionDecl>> = HashMap::new();
     for r in &b.regions {
@@ -426,11 +669,23 @@ fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
     for name in order {
         let decls = &parts[name];
         let per_seat = decls[0].seat.is_some();
-        let mut lists = if per_seat { vec![Vec::new(); cx.seats.len()] } else { vec![Vec::new()] };
+        let mut lists = if per_seat {
+            vec![Vec::new(); cx.seats.len()]
+        } else {
+            vec![Vec::new()]
+        };
         let mut given = vec![false; lists.len()];
         for r in decls {
             if r.seat.is_some() != per_seat {
-                cx.error(Diagnostic::error("muster::region", r.name.span, format!("region `{name}` is given both per seat and for everyone")).label("mixed").help("give it for every seat, `region name(Seat) = ...`, or once for all"));
+                cx.error(
+                    Diagnostic::error(
+                        "muster::region",
+                        r.name.span,
+                        format!("region `{name}` is given both per seat and for everyone"),
+                    )
+                    .label("mixed")
+                    .help("give it for every seat, `region name(Seat) = ...`, or once for all"),
+                );
                 continue;
             }
             let idx = match &r.seat {
@@ -439,7 +694,12 @@ fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
                     Some(i) => i,
                     None => {
                         let known = cx.seats.clone();
-                        let mut d = Diagnostic::error("muster::unknown-name", s.span, format!("unknown seat `{}`", s.name)).label("not a seat");
+                        let mut d = Diagnostic::error(
+                            "muster::unknown-name",
+                            s.span,
+                            format!("unknown seat `{}`", s.name),
+                        )
+                        .label("not a seat");
                         if let Some(h) = suggest(&s.name, known.iter().map(|s| s.as_str())) {
                             d = d.help(h);
                         }
@@ -449,35 +709,77 @@ fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
                 },
             };
             if given[idx] {
-                cx.error(Diagnostic::error("muster::duplicate", r.name.span, format!("region `{name}` is given twice for the same seat")).label("again"));
+                cx.error(
+                    Diagnostic::error(
+                        "muster::duplicate",
+                        r.name.span,
+                        format!("region `{name}` is given twice for the same seat"),
+                    )
+                    .label("again"),
+                );
             }
             given[idx] = true;
             let x = cx.expect(&r.cells, &Type::List(Box::new(Type::Cell)), "a region");
             match consts::eval(&x, &[], &cx.board) {
-                Some(Value::List(vs)) => lists[idx] = vs.iter().filter_map(|v| if let Value::Cell(c) = v { Some(*c) } else { None }).collect(),
-                _ => cx.error(Diagnostic::error("muster::not-constant", r.cells.span, "a region's cells must be fixed before play").label("not a fixed list of cells")),
+                Some(Value::List(vs)) => {
+                    lists[idx] = vs
+                        .iter()
+                        .filter_map(|v| {
+                            if let Value::Cell(c) = v {
+                                Some(*c)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect()
+                }
+                _ => cx.error(
+                    Diagnostic::error(
+                        "muster::not-constant",
+                        r.cells.span,
+                        "a region's cells must be fixed before play",
+                    )
+                    .label("not a fixed list of cells"),
+                ),
             }
         }
         if per_seat {
             for (i, g) in given.iter().enumerate() {
                 if !g {
-                    let d = Diagnostic::error("muster::region", decls[0].name.span, format!("region `{name}` is not given for seat `{}`", cx.seats[i])).label("given for some seats only").help(format!("add `region {name}({}) = ...`", cx.seats[i]));
+                    let d = Diagnostic::error(
+                        "muster::region",
+                        decls[0].name.span,
+                        format!("region `{name}` is not given for seat `{}`", cx.seats[i]),
+                    )
+                    .label("given for some seats only")
+                    .help(format!("add `region {name}({}) = ...`", cx.seats[i]));
                     cx.error(d);
                 }
             }
         }
         let id = cx.board.regions.len() as u16;
         cx.regions.insert(name.to_string(), (id, per_seat));
-        cx.board.regions.push(ir::RegionDef { name: name.to_string(), per_seat, cells: lists });
+        cx.board.regions.push(ir::RegionDef {
+            name: name.to_string(),
+            per_seat,
+            cells: lists,
+        });
     }
 }
 
 fn lower_decks(cx: &mut Ctx, items: &[&Item]) {
     for item in items {
-        let ItemKind::Deck { name, kind, body } = &item.kind else { continue };
+        let ItemKind::Deck { name, kind, body } = &item.kind else {
+            continue;
+        };
         let Some(&k) = cx.kind_ids.get(&kind.name) else {
             let known: Vec<String> = cx.kind_ids.keys().cloned().collect();
-            let mut d = Diagnostic::error("muster::unknown-name", kind.span, format!("unknown kind `{}`", kind.name)).label("no such kind");
+            let mut d = Diagnostic::error(
+                "muster::unknown-name",
+                kind.span,
+                format!("unknown kind `{}`", kind.name),
+            )
+            .label("no such kind");
             if let Some(h) = suggest(&kind.name, known.iter().map(|s| s.as_str())) {
                 d = d.help(h);
             }
@@ -494,13 +796,27 @@ fn lower_decks(cx: &mut Ctx, items: &[&Item]) {
 
 /// Expands a deck's `for` loops and `card` entries into components (kept in `cx.components`
 /// only when a zone holds the deck; here they are templates).
-fn deck_entries(cx: &mut Ctx, kind: u16, body: &[ast::DeckEntry], locals: &mut Vec<Value>, out: &mut Vec<ir::CompId>) {
+fn deck_entries(
+    cx: &mut Ctx,
+    kind: u16,
+    body: &[ast::DeckEntry],
+    locals: &mut Vec<Value>,
+    out: &mut Vec<ir::CompId>,
+) {
     for e in body {
         match e {
             ast::DeckEntry::For { var, domain, body } => {
                 let (x, el) = cx.collection(domain, "the collection of a deck's `for`");
                 let Some(Value::List(vals)) = consts::eval(&x, locals, &cx.board) else {
-                    cx.error(Diagnostic::error("muster::not-constant", domain.span, "a deck's `for` must run over a fixed list").label("not fixed before play").help("use a range such as `1..13` or an enum's name"));
+                    cx.error(
+                        Diagnostic::error(
+                            "muster::not-constant",
+                            domain.span,
+                            "a deck's `for` must run over a fixed list",
+                        )
+                        .label("not fixed before play")
+                        .help("use a range such as `1..13` or an enum's name"),
+                    );
                     continue;
                 };
                 let mark = cx.mark();
@@ -518,14 +834,29 @@ fn deck_entries(cx: &mut Ctx, kind: u16, body: &[ast::DeckEntry], locals: &mut V
                 cx.release(mark);
                 cx.scope.next_slot = slot;
             }
-            ast::DeckEntry::Card { copies, fields, span } => {
+            ast::DeckEntry::Card {
+                copies,
+                fields,
+                span,
+            } => {
                 let kd = cx.kinds[kind as usize].attrs.clone();
                 let mut attrs = vec![Value::None; cx.attrs.len()];
                 let mut ok = true;
                 for f in fields {
                     let Some(&a) = cx.attr_ids.get(&f.name.name).filter(|a| kd.contains(a)) else {
-                        let known: Vec<String> = kd.iter().map(|a| cx.attrs[*a as usize].name.clone()).collect();
-                        let mut d = Diagnostic::error("muster::unknown-field", f.name.span, format!("kind `{}` has no attribute `{}`", cx.kinds[kind as usize].name, f.name.name)).label("unknown attribute");
+                        let known: Vec<String> = kd
+                            .iter()
+                            .map(|a| cx.attrs[*a as usize].name.clone())
+                            .collect();
+                        let mut d = Diagnostic::error(
+                            "muster::unknown-field",
+                            f.name.span,
+                            format!(
+                                "kind `{}` has no attribute `{}`",
+                                cx.kinds[kind as usize].name, f.name.name
+                            ),
+                        )
+                        .label("unknown attribute");
                         if let Some(h) = suggest(&f.name.name, known.iter().map(|s| s.as_str())) {
                             d = d.help(h);
                         }
@@ -540,33 +871,75 @@ fn deck_entries(cx: &mut Ctx, kind: u16, body: &[ast::DeckEntry], locals: &mut V
                     let x = cx.expect(&f.value, &want, &format!("attribute `{}`", f.name.name));
                     match consts::eval(&x, locals, &cx.board) {
                         Some(v) => {
-                            if let (ir::AttrType::Int { lo, hi }, Value::Int(i)) = (&cx.attrs[a as usize].ty, &v) {
+                            if let (ir::AttrType::Int { lo, hi }, Value::Int(i)) =
+                                (&cx.attrs[a as usize].ty, &v)
+                            {
                                 if i < lo || i > hi {
-                                    cx.error(Diagnostic::error("muster::range", f.value.span, format!("`{}` is {i} here, outside its range {lo}..{hi}", f.name.name)).label("out of range"));
+                                    cx.error(
+                                        Diagnostic::error(
+                                            "muster::range",
+                                            f.value.span,
+                                            format!(
+                                                "`{}` is {i} here, outside its range {lo}..{hi}",
+                                                f.name.name
+                                            ),
+                                        )
+                                        .label("out of range"),
+                                    );
                                 }
                             }
                             attrs[a as usize] = v;
                         }
                         None => {
-                            cx.error(Diagnostic::error("muster::not-constant", f.value.span, "a card's attributes must be fixed before play").label("not fixed"));
+                            cx.error(
+                                Diagnostic::error(
+                                    "muster::not-constant",
+                                    f.value.span,
+                                    "a card's attributes must be fixed before play",
+                                )
+                                .label("not fixed"),
+                            );
                             ok = false;
                         }
                     }
                 }
                 for a in &kd {
-                    if ok && attrs[*a as usize] == Value::None && !fields.iter().any(|f| f.name.name == cx.attrs[*a as usize].name) {
+                    if ok
+                        && attrs[*a as usize] == Value::None
+                        && !fields
+                            .iter()
+                            .any(|f| f.name.name == cx.attrs[*a as usize].name)
+                    {
                         let n = cx.attrs[*a as usize].name.clone();
-                        cx.error(Diagnostic::error("muster::missing-field", *span, format!("this card does not give its `{n}`")).label("incomplete card").help(format!("add `{n}: ...`")));
+                        cx.error(
+                            Diagnostic::error(
+                                "muster::missing-field",
+                                *span,
+                                format!("this card does not give its `{n}`"),
+                            )
+                            .label("incomplete card")
+                            .help(format!("add `{n}: ...`")),
+                        );
                         ok = false;
                     }
                 }
                 if cx.components.len() + *copies as usize > MAX_COMPONENTS {
-                    cx.error(Diagnostic::error("muster::limit", *span, format!("a game may have at most {MAX_COMPONENTS} cards and pieces")).label("too many"));
+                    cx.error(
+                        Diagnostic::error(
+                            "muster::limit",
+                            *span,
+                            format!("a game may have at most {MAX_COMPONENTS} cards and pieces"),
+                        )
+                        .label("too many"),
+                    );
                     return;
                 }
                 for _ in 0..*copies {
                     out.push(cx.components.len() as u16);
-                    cx.components.push(ir::Component { kind, attrs: attrs.clone() });
+                    cx.components.push(ir::Component {
+                        kind,
+                        attrs: attrs.clone(),
+                    });
                 }
             }
         }
@@ -579,14 +952,21 @@ fn lower_zones(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::ZoneDef> {
     let templates = std::mem::take(&mut cx.components);
     let mut zones = Vec::new();
     for item in items {
-        let ItemKind::Zone(z) = &item.kind else { continue };
+        let ItemKind::Zone(z) = &item.kind else {
+            continue;
+        };
         let instances = if z.per_seat { cx.seats.len() } else { 1 };
         let mut initial = vec![Vec::new(); instances];
         for list in initial.iter_mut() {
             for (copies, deck) in &z.holds {
                 let Some(cards) = cx.decks.get(&deck.name).cloned() else {
                     let known: Vec<String> = cx.decks.keys().cloned().collect();
-                    let mut d = Diagnostic::error("muster::unknown-name", deck.span, format!("unknown deck `{}`", deck.name)).label("no such deck");
+                    let mut d = Diagnostic::error(
+                        "muster::unknown-name",
+                        deck.span,
+                        format!("unknown deck `{}`", deck.name),
+                    )
+                    .label("no such deck");
                     if let Some(h) = suggest(&deck.name, known.iter().map(|s| s.as_str())) {
                         d = d.help(h);
                     }
@@ -614,7 +994,12 @@ fn lower_zones(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::ZoneDef> {
             ast::Visibility::Hidden => ir::Visibility::Hidden,
             ast::Visibility::Top => ir::Visibility::Top,
         };
-        zones.push(ir::ZoneDef { name: z.name.name.clone(), per_seat: z.per_seat, visibility, initial });
+        zones.push(ir::ZoneDef {
+            name: z.name.name.clone(),
+            per_seat: z.per_seat,
+            visibility,
+            initial,
+        });
     }
     zones
 }
@@ -622,12 +1007,30 @@ fn lower_zones(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::ZoneDef> {
 fn lower_vars(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::VarDef> {
     let mut vars = Vec::new();
     for item in items {
-        let ItemKind::Var { name, per_seat, init } = &item.kind else { continue };
+        let ItemKind::Var {
+            name,
+            per_seat,
+            init,
+        } = &item.kind
+        else {
+            continue;
+        };
         let (x, ty) = cx.expr(init);
         cx.reset_scope();
         let id = vars.len() as u16;
-        cx.vars.insert(name.name.clone(), VarInfo { id, per_seat: *per_seat, ty });
-        vars.push(ir::VarDef { name: name.name.clone(), per_seat: *per_seat, init: x });
+        cx.vars.insert(
+            name.name.clone(),
+            VarInfo {
+                id,
+                per_seat: *per_seat,
+                ty,
+            },
+        );
+        vars.push(ir::VarDef {
+            name: name.name.clone(),
+            per_seat: *per_seat,
+            init: x,
+        });
     }
     vars
 }
@@ -637,7 +1040,12 @@ fn find_action(cx: &mut Ctx, n: &ast::Ident) -> Option<u16> {
         Some(&a) => Some(a),
         None => {
             let known: Vec<String> = cx.actions.keys().cloned().collect();
-            let mut d = Diagnostic::error("muster::unknown-name", n.span, format!("unknown action `{}`", n.name)).label("no such action");
+            let mut d = Diagnostic::error(
+                "muster::unknown-name",
+                n.span,
+                format!("unknown action `{}`", n.name),
+            )
+            .label("no such action");
             if let Some(h) = suggest(&n.name, known.iter().map(|s| s.as_str())) {
                 d = d.help(h);
             }
@@ -650,40 +1058,81 @@ fn find_action(cx: &mut Ctx, n: &ast::Ident) -> Option<u16> {
 fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::Phase> {
     let mut phases = Vec::new();
     for item in items {
-        let ItemKind::Phase(p) = &item.kind else { continue };
+        let ItemKind::Phase(p) = &item.kind else {
+            continue;
+        };
         let skip = p.skip.as_ref().map(|(v, e)| {
             cx.push_local(&v.name, Type::Seat);
             let x = cx.expect(e, &Type::Bool, "the `skip ... when` condition");
             *max_locals = (*max_locals).max(cx.reset_scope());
             x
         });
-        let start = p.start.as_ref().map(|e| cx.expect(e, &Type::Seat, "a phase's `start`"));
+        let start = p
+            .start
+            .as_ref()
+            .map(|e| cx.expect(e, &Type::Seat, "a phase's `start`"));
         let mut steps = Vec::new();
         for s in &p.steps {
             let by = s.by.as_ref().map(|e| cx.expect(e, &Type::Seat, "`by`"));
-            let actions = s.actions.iter().filter_map(|a| find_action(cx, a)).collect();
-            let condition = s.condition.as_ref().map(|e| cx.expect(e, &Type::Bool, "a step's `if`"));
+            let actions = s
+                .actions
+                .iter()
+                .filter_map(|a| find_action(cx, a))
+                .collect();
+            let condition = s
+                .condition
+                .as_ref()
+                .map(|e| cx.expect(e, &Type::Bool, "a step's `if`"));
             let mode = match s.mode {
                 ast::StepMode::One => ir::StepMode::One,
                 ast::StepMode::Optional => ir::StepMode::Optional,
                 ast::StepMode::Repeat => ir::StepMode::Repeat,
             };
-            steps.push(ir::Step { by, mode, actions, condition });
+            steps.push(ir::Step {
+                by,
+                mode,
+                actions,
+                condition,
+            });
         }
         if steps.is_empty() {
-            cx.error(Diagnostic::error("muster::no-turn", p.name.span, format!("phase `{}` has no turn, so no one acts in it", p.name.name)).label("empty phase").help("add `turn { one of some_action }`"));
+            cx.error(
+                Diagnostic::error(
+                    "muster::no-turn",
+                    p.name.span,
+                    format!("phase `{}` has no turn, so no one acts in it", p.name.name),
+                )
+                .label("empty phase")
+                .help("add `turn { one of some_action }`"),
+            );
         }
-        let before_turn = p.before_turn.as_ref().map(|b| cx.block(b)).unwrap_or_default();
+        let before_turn = p
+            .before_turn
+            .as_ref()
+            .map(|b| cx.block(b))
+            .unwrap_or_default();
         *max_locals = (*max_locals).max(cx.reset_scope());
-        let after_turn = p.after_turn.as_ref().map(|b| cx.block(b)).unwrap_or_default();
+        let after_turn = p
+            .after_turn
+            .as_ref()
+            .map(|b| cx.block(b))
+            .unwrap_or_default();
         *max_locals = (*max_locals).max(cx.reset_scope());
-        let until = p.until.as_ref().map(|e| cx.expect(e, &Type::Bool, "a phase's `until`"));
+        let until = p
+            .until
+            .as_ref()
+            .map(|e| cx.expect(e, &Type::Bool, "a phase's `until`"));
         *max_locals = (*max_locals).max(cx.reset_scope());
         let next = p.next.as_ref().and_then(|n| match cx.phases.get(&n.name) {
             Some(&id) => Some(id),
             None => {
                 let known: Vec<String> = cx.phases.keys().cloned().collect();
-                let mut d = Diagnostic::error("muster::unknown-name", n.span, format!("unknown phase `{}`", n.name)).label("no such phase");
+                let mut d = Diagnostic::error(
+                    "muster::unknown-name",
+                    n.span,
+                    format!("unknown phase `{}`", n.name),
+                )
+                .label("no such phase");
                 if let Some(h) = suggest(&n.name, known.iter().map(|s| s.as_str())) {
                     d = d.help(h);
                 }
@@ -691,7 +1140,16 @@ fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::
                 None
             }
         });
-        phases.push(ir::Phase { name: p.name.name.clone(), skip, start, steps, before_turn, after_turn, until, next });
+        phases.push(ir::Phase {
+            name: p.name.name.clone(),
+            skip,
+            start,
+            steps,
+            before_turn,
+            after_turn,
+            until,
+            next,
+        });
     }
     phases
 }
@@ -699,7 +1157,9 @@ fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::
 fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::ActionDef> {
     let mut actions = Vec::new();
     for item in items {
-        let ItemKind::Action(a) = &item.kind else { continue };
+        let ItemKind::Action(a) = &item.kind else {
+            continue;
+        };
         let mut clauses = Vec::new();
         let mut require_texts = Vec::new();
         for c in &a.clauses {
@@ -707,7 +1167,12 @@ fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir:
                 ast::Clause::Choose { var, domain } => {
                     let (d, el) = cx.collection(domain, "what `choose` picks from");
                     let slot = cx.push_local(&var.name, el.clone());
-                    clauses.push(ir::Clause::Choose { slot, name: var.name.clone(), ty: el, domain: d });
+                    clauses.push(ir::Clause::Choose {
+                        slot,
+                        name: var.name.clone(),
+                        ty: el,
+                        domain: d,
+                    });
                 }
                 ast::Clause::Let { var, value } => {
                     let (x, t) = cx.expr(value);
@@ -716,7 +1181,10 @@ fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir:
                 }
                 ast::Clause::Require(e) => {
                     let x = cx.expect(e, &Type::Bool, "a `require`");
-                    clauses.push(ir::Clause::Require { index: require_texts.len() as u16, cond: x });
+                    clauses.push(ir::Clause::Require {
+                        index: require_texts.len() as u16,
+                        cond: x,
+                    });
                     require_texts.push(source_text(e));
                 }
                 ast::Clause::Do(b) => clauses.push(ir::Clause::Do(cx.block(b))),
@@ -724,7 +1192,12 @@ fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir:
         }
         let locals = cx.reset_scope();
         *max_locals = (*max_locals).max(locals);
-        actions.push(ir::ActionDef { name: a.name.name.clone(), locals, clauses, require_texts });
+        actions.push(ir::ActionDef {
+            name: a.name.name.clone(),
+            locals,
+            clauses,
+            require_texts,
+        });
     }
     actions
 }
@@ -738,29 +1211,79 @@ fn source_text(e: &ast::Expr) -> String {
         K::Bool(b) => b.to_string(),
         K::None => "none".into(),
         K::Name(n) => n.name.clone(),
-        K::Call(f, a) => format!("{}({})", f.name, a.iter().map(source_text).collect::<Vec<_>>().join(", ")),
+        K::Call(f, a) => format!(
+            "{}({})",
+            f.name,
+            a.iter().map(source_text).collect::<Vec<_>>().join(", ")
+        ),
         K::Field(b, f) => format!("{}.{}", source_text(b), f.name),
         K::Unary(ast::UnOp::Not, x) => format!("not {}", source_text(x)),
         K::Unary(ast::UnOp::Neg, x) => format!("-{}", source_text(x)),
         K::Binary(op, a, b) => {
-            let wrap = |x: &ast::Expr| if matches!(x.kind, K::Binary(..)) { format!("({})", source_text(x)) } else { source_text(x) };
+            let wrap = |x: &ast::Expr| {
+                if matches!(x.kind, K::Binary(..)) {
+                    format!("({})", source_text(x))
+                } else {
+                    source_text(x)
+                }
+            };
             format!("{} {} {}", wrap(a), op.symbol(), wrap(b))
         }
-        K::If(c, a, b) => format!("if {} then {} else {}", source_text(c), source_text(a), source_text(b)),
-        K::Quant(q, v, c, b) => format!("{} {} in {}: {}", match q { ast::Quant::Any => "any", ast::Quant::All => "all", ast::Quant::None => "none" }, v.name, source_text(c), source_text(b)),
-        K::Agg(a, v, c, b) => format!("{} {} in {}: {}", match a { ast::Agg::Sum => "sum", ast::Agg::Max => "max", ast::Agg::Min => "min", ast::Agg::Count => "count" }, v.name, source_text(c), source_text(b)),
+        K::If(c, a, b) => format!(
+            "if {} then {} else {}",
+            source_text(c),
+            source_text(a),
+            source_text(b)
+        ),
+        K::Quant(q, v, c, b) => format!(
+            "{} {} in {}: {}",
+            match q {
+                ast::Quant::Any => "any",
+                ast::Quant::All => "all",
+                ast::Quant::None => "none",
+            },
+            v.name,
+            source_text(c),
+            source_text(b)
+        ),
+        K::Agg(a, v, c, b) => format!(
+            "{} {} in {}: {}",
+            match a {
+                ast::Agg::Sum => "sum",
+                ast::Agg::Max => "max",
+                ast::Agg::Min => "min",
+                ast::Agg::Count => "count",
+            },
+            v.name,
+            source_text(c),
+            source_text(b)
+        ),
         K::Comprehension(v, c, w) => match w {
-            Some(w) => format!("[{} in {} where {}]", v.name, source_text(c), source_text(w)),
+            Some(w) => format!(
+                "[{} in {} where {}]",
+                v.name,
+                source_text(c),
+                source_text(w)
+            ),
             None => format!("[{} in {}]", v.name, source_text(c)),
         },
-        K::List(items) => format!("[{}]", items.iter().map(source_text).collect::<Vec<_>>().join(", ")),
+        K::List(items) => format!(
+            "[{}]",
+            items.iter().map(source_text).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
 fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> ir::EndRules {
-    let mut end = ir::EndRules { wins: vec![], draws: vec![], stuck: ir::StuckRule::Pass };
+    let mut end = ir::EndRules {
+        wins: vec![],
+        draws: vec![],
+        stuck: ir::StuckRule::Pass,
+    };
     for item in items {
-        let ItemKind::End(rules) = &item.kind else { continue };
+        let ItemKind::End(rules) = &item.kind else {
+            continue;
+        };
         for r in rules {
             match r {
                 ast::EndRule::Win { who, when } => {
@@ -768,7 +1291,10 @@ fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> ir::EndRule
                     let c = cx.expect(when, &Type::Bool, "a `win ... when` condition");
                     end.wins.push((w, c));
                 }
-                ast::EndRule::Draw { when } => end.draws.push(cx.expect(when, &Type::Bool, "a `draw when` condition")),
+                ast::EndRule::Draw { when } => {
+                    end.draws
+                        .push(cx.expect(when, &Type::Bool, "a `draw when` condition"))
+                }
                 ast::EndRule::Stuck(s, _) => {
                     end.stuck = match s {
                         ast::StuckRule::Draw => ir::StuckRule::Draw,
@@ -786,13 +1312,27 @@ fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> ir::EndRule
 /// Warns about actions that no phase ever offers.
 fn warn_unoffered(cx: &mut Ctx, items: &[&Item], phases: &[ir::Phase]) {
     for item in items {
-        let ItemKind::Action(a) = &item.kind else { continue };
-        let Some(&id) = cx.actions.get(&a.name.name) else { continue };
-        if !phases.iter().any(|p| p.steps.iter().any(|s| s.actions.contains(&id))) {
+        let ItemKind::Action(a) = &item.kind else {
+            continue;
+        };
+        let Some(&id) = cx.actions.get(&a.name.name) else {
+            continue;
+        };
+        if !phases
+            .iter()
+            .any(|p| p.steps.iter().any(|s| s.actions.contains(&id)))
+        {
             cx.error(
-                Diagnostic::warning("muster::unused-action", a.name.span, format!("action `{}` is never offered", a.name.name))
-                    .label("no phase's turn lists it")
-                    .help(format!("add it to a turn step, e.g. `turn {{ one of {} }}`, or remove it", a.name.name)),
+                Diagnostic::warning(
+                    "muster::unused-action",
+                    a.name.span,
+                    format!("action `{}` is never offered", a.name.name),
+                )
+                .label("no phase's turn lists it")
+                .help(format!(
+                    "add it to a turn step, e.g. `turn {{ one of {} }}`, or remove it",
+                    a.name.name
+                )),
             );
         }
     }

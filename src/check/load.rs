@@ -27,24 +27,46 @@ fn io_failure(path: &Path, msg: String) -> Failed {
     let f = sources.add(path.display().to_string(), "");
     Failed {
         sources,
-        diagnostics: vec![Diagnostic::error("muster::io", crate::syntax::ast::Span::new(f, 0, 0), msg)],
+        diagnostics: vec![Diagnostic::error(
+            "muster::io",
+            crate::syntax::ast::Span::new(f, 0, 0),
+            msg,
+        )],
     }
 }
 
 /// Reads a file as UTF-8 text, refusing binary junk and huge files with a plain message.
 pub fn read_text(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {}", path.display(), plain_io(&e)))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read `{}`: {}", path.display(), plain_io(&e)))?;
     if meta.is_dir() {
-        return Err(format!("`{}` is a folder, not a rules file", path.display()));
+        return Err(format!(
+            "`{}` is a folder, not a rules file",
+            path.display()
+        ));
     }
     if meta.len() as usize > MAX_FILE_BYTES {
-        return Err(format!("`{}` is too large for a rules file ({} bytes; the limit is {MAX_FILE_BYTES})", path.display(), meta.len()));
+        return Err(format!(
+            "`{}` is too large for a rules file ({} bytes; the limit is {MAX_FILE_BYTES})",
+            path.display(),
+            meta.len()
+        ));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {}", path.display(), plain_io(&e)))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("cannot read `{}`: {}", path.display(), plain_io(&e)))?;
     if bytes.contains(&0) {
-        return Err(format!("`{}` is not a text file (it contains NUL bytes)", path.display()));
+        return Err(format!(
+            "`{}` is not a text file (it contains NUL bytes)",
+            path.display()
+        ));
     }
-    String::from_utf8(bytes).map_err(|e| format!("`{}` is not UTF-8 text (bad byte at offset {})", path.display(), e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "`{}` is not UTF-8 text (bad byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 fn plain_io(e: &std::io::Error) -> String {
@@ -61,9 +83,20 @@ pub fn load_source(name: &str, text: &str, dir: Option<&Path>) -> Result<Loaded,
     let mut items = Vec::new();
     let mut diags = Vec::new();
     let mut stack = Vec::new();
-    load_into(&mut sources, &mut items, &mut diags, &mut stack, name, text, dir);
+    load_into(
+        &mut sources,
+        &mut items,
+        &mut diags,
+        &mut stack,
+        name,
+        text,
+        dir,
+    );
     if diags.iter().any(|d| d.is_error()) {
-        return Err(Failed { sources, diagnostics: diags });
+        return Err(Failed {
+            sources,
+            diagnostics: diags,
+        });
     }
     Ok(Loaded { sources, items })
 }
@@ -87,13 +120,19 @@ fn load_into(
     };
     for item in parsed {
         if let ItemKind::Import(rel) = &item.kind {
-            let path = dir.map(|d| d.join(rel)).unwrap_or_else(|| PathBuf::from(rel));
+            let path = dir
+                .map(|d| d.join(rel))
+                .unwrap_or_else(|| PathBuf::from(rel));
             let key = path.canonicalize().unwrap_or_else(|_| path.clone());
             if stack.contains(&key) {
                 diags.push(
-                    Diagnostic::error("muster::import-cycle", item.span, format!("`{rel}` imports itself, directly or through other files"))
-                        .label("this import closes a cycle")
-                        .help("remove one of the imports in the cycle"),
+                    Diagnostic::error(
+                        "muster::import-cycle",
+                        item.span,
+                        format!("`{rel}` imports itself, directly or through other files"),
+                    )
+                    .label("this import closes a cycle")
+                    .help("remove one of the imports in the cycle"),
                 );
                 continue;
             }
@@ -103,7 +142,15 @@ fn load_into(
             match read_text(&path) {
                 Ok(t) => {
                     stack.push(key);
-                    load_into(sources, items, diags, stack, &path.display().to_string(), &t, path.parent());
+                    load_into(
+                        sources,
+                        items,
+                        diags,
+                        stack,
+                        &path.display().to_string(),
+                        &t,
+                        path.parent(),
+                    );
                     stack.pop();
                 }
                 Err(msg) => diags.push(

@@ -64,7 +64,14 @@ pub fn check_all(loaded: &Loaded) -> Vec<Diagnostic> {
 
 pub fn compile(loaded: Loaded, variant: Option<&str>) -> Result<Compiled, Failed> {
     match items::lower(&loaded, variant) {
-        Ok((game, warnings)) => Ok(Compiled { game, sources: loaded.sources, warnings }),
-        Err(diagnostics) => Err(Failed { sources: loaded.sources, diagnostics }),
+        Ok((game, warnings)) => Ok(Compiled {
+            game,
+            sources: loaded.sources,
+            warnings,
+        }),
+        Err(diagnostics) => Err(Failed {
+            sources: loaded.sources,
+            diagnostics,
+        }),
     }
 }

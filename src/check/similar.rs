@@ -18,7 +18,13 @@ pub fn suggest<'a>(name: &str, known: impl IntoIterator<Item = &'a str> + Clone)
     }
     let all: Vec<&str> = known.into_iter().collect();
     if !all.is_empty() && all.len() <= 8 {
-        return Some(format!("known names here: {}", all.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")));
+        return Some(format!(
+            "known names here: {}",
+            all.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     None
 }

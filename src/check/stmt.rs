@@ -15,7 +15,11 @@ impl<'a> Ctx<'a> {
 
     fn stmt(&mut self, s: &ast::Stmt) -> ir::Stmt {
         match &s.kind {
-            StmtKind::If { cond, then, otherwise } => {
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 let c = self.expect(cond, &Type::Bool, "the condition of `if`");
                 ir::Stmt::If(c, self.block(then), self.block(otherwise))
             }
@@ -34,31 +38,63 @@ impl<'a> Ctx<'a> {
             }
             StmtKind::Move { what, to } => {
                 let (w, tw) = self.expr(what);
-                if !matches!(tw, Type::Comp | Type::Zone | Type::Unknown) && !fits(&Type::List(Box::new(Type::Comp)), &tw) {
+                if !matches!(tw, Type::Comp | Type::Zone | Type::Unknown)
+                    && !fits(&Type::List(Box::new(Type::Comp)), &tw)
+                {
                     let d = Diagnostic::error("muster::type", what.span, format!("`move` moves a card or piece, a list of them, or a zone's contents, but this is {}", describe(self, &tw))).label("cannot be moved");
                     self.error(d);
                 }
                 let (t, tt) = self.expr(to);
                 if !matches!(tt, Type::Cell | Type::Zone | Type::Unknown) {
-                    let d = Diagnostic::error("muster::type", to.span, format!("`move ... to` needs a cell or a zone, but this is {}", describe(self, &tt))).label("not a place");
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        to.span,
+                        format!(
+                            "`move ... to` needs a cell or a zone, but this is {}",
+                            describe(self, &tt)
+                        ),
+                    )
+                    .label("not a place");
                     self.error(d);
                 }
                 ir::Stmt::Move(w, t)
             }
-            StmtKind::Swap(a, b) => ir::Stmt::Swap(self.expect(a, &Type::Cell, "each side of `swap`"), self.expect(b, &Type::Cell, "each side of `swap`")),
+            StmtKind::Swap(a, b) => ir::Stmt::Swap(
+                self.expect(a, &Type::Cell, "each side of `swap`"),
+                self.expect(b, &Type::Cell, "each side of `swap`"),
+            ),
             StmtKind::Shift { what, dir, steps } => ir::Stmt::Shift(
                 self.expect(what, &Type::Line, "what `shift` moves"),
                 self.expect(dir, &Type::Dir, "the direction of `shift`"),
                 self.expect(steps, &Type::Int, "the distance of `shift`"),
             ),
-            StmtKind::Shuffle(z) => ir::Stmt::Shuffle(self.expect(z, &Type::Zone, "what `shuffle` shuffles")),
+            StmtKind::Shuffle(z) => {
+                ir::Stmt::Shuffle(self.expect(z, &Type::Zone, "what `shuffle` shuffles"))
+            }
             StmtKind::Place { what, onto } => {
                 let (w, tw) = self.expr(what);
-                if !matches!(tw, Type::Zone | Type::Unknown) && !fits(&Type::List(Box::new(Type::Comp)), &tw) {
-                    let d = Diagnostic::error("muster::type", what.span, format!("`place` lays out a zone or a list of cards, but this is {}", describe(self, &tw))).label("cannot be placed");
+                if !matches!(tw, Type::Zone | Type::Unknown)
+                    && !fits(&Type::List(Box::new(Type::Comp)), &tw)
+                {
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        what.span,
+                        format!(
+                            "`place` lays out a zone or a list of cards, but this is {}",
+                            describe(self, &tw)
+                        ),
+                    )
+                    .label("cannot be placed");
                     self.error(d);
                 }
-                ir::Stmt::Place(w, self.expect(onto, &Type::List(Box::new(Type::Cell)), "where `place` lays cards (`onto`)"))
+                ir::Stmt::Place(
+                    w,
+                    self.expect(
+                        onto,
+                        &Type::List(Box::new(Type::Cell)),
+                        "where `place` lays cards (`onto`)",
+                    ),
+                )
             }
             StmtKind::Win(e) => ir::Stmt::Win(self.expect(e, &Type::Seat, "who wins")),
             StmtKind::Lose(e) => ir::Stmt::Lose(self.expect(e, &Type::Seat, "who loses")),
@@ -67,7 +103,13 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn assign(&mut self, target: &[ast::Ident], op: ast::AssignOp, value: &ast::Expr, span: ast::Span) -> ir::Stmt {
+    fn assign(
+        &mut self,
+        target: &[ast::Ident],
+        op: ast::AssignOp,
+        value: &ast::Expr,
+        span: ast::Span,
+    ) -> ir::Stmt {
         let op = match op {
             ast::AssignOp::Set => ir::AssignOp::Set,
             ast::AssignOp::Add => ir::AssignOp::Add,
@@ -78,33 +120,77 @@ impl<'a> Ctx<'a> {
         self.used.insert(last.name.clone());
         let Some(var) = var else {
             let known: Vec<String> = self.vars.keys().cloned().collect();
-            let mut d = Diagnostic::error("muster::unknown-name", last.span, format!("`{}` is not a variable", last.name)).label("cannot assign here");
-            d = d.help(super::similar::suggest(&last.name, known.iter().map(|s| s.as_str())).unwrap_or_else(|| "declare it first: `var name = 0` (or `var name per seat = 0`)".into()));
+            let mut d = Diagnostic::error(
+                "muster::unknown-name",
+                last.span,
+                format!("`{}` is not a variable", last.name),
+            )
+            .label("cannot assign here");
+            d = d.help(
+                super::similar::suggest(&last.name, known.iter().map(|s| s.as_str()))
+                    .unwrap_or_else(|| {
+                        "declare it first: `var name = 0` (or `var name per seat = 0`)".into()
+                    }),
+            );
             self.error(d);
             return ir::Stmt::Draw;
         };
-        let want = if op == ir::AssignOp::Set { var.ty.clone() } else { Type::Int };
+        let want = if op == ir::AssignOp::Set {
+            var.ty.clone()
+        } else {
+            Type::Int
+        };
         if op != ir::AssignOp::Set && !fits(&Type::Int, &var.ty) {
-            let d = Diagnostic::error("muster::type", span, format!("`+=` and `-=` work on numbers, but `{}` is {}", last.name, describe(self, &var.ty))).label("not a number");
+            let d = Diagnostic::error(
+                "muster::type",
+                span,
+                format!(
+                    "`+=` and `-=` work on numbers, but `{}` is {}",
+                    last.name,
+                    describe(self, &var.ty)
+                ),
+            )
+            .label("not a number");
             self.error(d);
         }
         let x = self.expect(value, &want, &format!("the value given to `{}`", last.name));
         if target.len() == 1 {
             if var.per_seat {
-                let d = Diagnostic::error("muster::per-seat", last.span, format!("`{}` is kept per seat: say whose", last.name)).label("whose?").help(format!("write `me.{}` or `p.{}`", last.name, last.name));
+                let d = Diagnostic::error(
+                    "muster::per-seat",
+                    last.span,
+                    format!("`{}` is kept per seat: say whose", last.name),
+                )
+                .label("whose?")
+                .help(format!("write `me.{}` or `p.{}`", last.name, last.name));
                 self.error(d);
             }
             return ir::Stmt::Assign(ir::Target::Global(var.id), op, x);
         }
         // `a.b.var`: everything before the last name must be a seat.
-        let mut base = ast::Expr { kind: ExprKind::Name(target[0].clone()), span: target[0].span };
+        let mut base = ast::Expr {
+            kind: ExprKind::Name(target[0].clone()),
+            span: target[0].span,
+        };
         for f in &target[1..target.len() - 1] {
             let sp = base.span.to(f.span);
-            base = ast::Expr { kind: ExprKind::Field(Box::new(base), f.clone()), span: sp };
+            base = ast::Expr {
+                kind: ExprKind::Field(Box::new(base), f.clone()),
+                span: sp,
+            };
         }
         let seat = self.expect(&base, &Type::Seat, "the owner of a per-seat variable");
         if !var.per_seat {
-            let d = Diagnostic::error("muster::per-seat", last.span, format!("`{}` is one variable for the whole game, not per seat", last.name)).label("not per seat").help(format!("write `{} = ...`", last.name));
+            let d = Diagnostic::error(
+                "muster::per-seat",
+                last.span,
+                format!(
+                    "`{}` is one variable for the whole game, not per seat",
+                    last.name
+                ),
+            )
+            .label("not per seat")
+            .help(format!("write `{} = ...`", last.name));
             self.error(d);
         }
         ir::Stmt::Assign(ir::Target::Seat(seat, var.id), op, x)

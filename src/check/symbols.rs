@@ -65,7 +65,9 @@ impl<'a> Ctx<'a> {
         let slot = self.scope.next_slot;
         self.scope.next_slot += 1;
         self.scope.max_slot = self.scope.max_slot.max(self.scope.next_slot);
-        self.scope.names.push((name.to_string(), Binding::Slot(slot, ty)));
+        self.scope
+            .names
+            .push((name.to_string(), Binding::Slot(slot, ty)));
         slot
     }
 
@@ -85,7 +87,12 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn lookup_local(&self, name: &str) -> Option<&Binding> {
-        self.scope.names.iter().rev().find(|(n, _)| n == name).map(|(_, b)| b)
+        self.scope
+            .names
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b)
     }
 
     /// Every name that could be meant at an expression position, for suggestions.
@@ -113,13 +120,14 @@ impl<'a> Ctx<'a> {
 pub const BUILTIN_NAMES: [&str; 6] = ["me", "opponent", "seats", "cells", "phase", "turn_seat"];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 15] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 16] = [
     ("adjacent", 2),
     ("slide", 2),
     ("sight", 2),
     ("reach", 2),
     ("runs", 2),
     ("sweep", 3),
+    ("shifts", 2),
     ("first", 1),
     ("last", 1),
     ("size", 1),
@@ -147,7 +155,13 @@ pub fn describe(ctx: &Ctx, ty: &Type) -> String {
         Type::Cell => "a cell".into(),
         Type::Comp => "a card or piece".into(),
         Type::Dir => "a direction".into(),
-        Type::Enum(e) => format!("a {}", ctx.enums.get(*e as usize).map(|e| e.name.as_str()).unwrap_or("value")),
+        Type::Enum(e) => format!(
+            "a {}",
+            ctx.enums
+                .get(*e as usize)
+                .map(|e| e.name.as_str())
+                .unwrap_or("value")
+        ),
         Type::Phase => "a phase".into(),
         Type::Line => "a run of cells".into(),
         Type::Zone => "a zone".into(),
@@ -175,7 +189,10 @@ fn plural(ctx: &Ctx, ty: &Type) -> String {
 pub fn fits(want: &Type, have: &Type) -> bool {
     match (want, have) {
         (Type::Unknown, _) | (_, Type::Unknown) => true,
-        (Type::Seat | Type::Cell | Type::Comp | Type::Enum(_) | Type::Phase | Type::Nothing, Type::Nothing) => true,
+        (
+            Type::Seat | Type::Cell | Type::Comp | Type::Enum(_) | Type::Phase | Type::Nothing,
+            Type::Nothing,
+        ) => true,
         (Type::Nothing, Type::Seat | Type::Cell | Type::Comp | Type::Enum(_) | Type::Phase) => true,
         (Type::List(a), Type::List(b)) => fits(a, b),
         (a, b) => a == b,

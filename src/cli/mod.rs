@@ -1,1 +1,268 @@
-pub fn main() -> i32 { 0 }
+//! The `muster` command line: one module per subcommand. `main.rs` only calls [`main`].
+
+mod bench;
+mod board;
+mod dump;
+mod log;
+mod moves;
+mod play;
+mod replay;
+mod simulate;
+mod validate;
+
+pub use board::render_view;
+pub use log::{GameLog, LogEntry};
+
+use crate::check::{self, Compiled};
+use crate::diagnostic;
+use crate::engine::Engine;
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Exit codes: all well, invalid input (rules, logs, moves), and usage or I/O errors.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_INVALID: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "muster",
+    version,
+    about = "Check and play board and card games written as rules files"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options shared by every command that starts a game.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameOpts {
+    /// A variant declared in the rules file.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// How many players (for games with a range of player counts).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// The seed of every random choice (shuffles, dice, random agents).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop automated games after this many turns (default: the game's own `max_turns`).
+    #[arg(long)]
+    pub max_turns: Option<u32>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Parse and check rules files, printing every diagnostic.
+    Validate {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// `text` (default) or `json` (one object per diagnostic, on stdout).
+        #[arg(long, default_value = "text")]
+        format: String,
+    },
+    /// Play in the terminal: people at the prompt, agents for the other seats.
+    Play {
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameOpts,
+        /// One agent per seat, e.g. `human,random` (default: seat 1 human, the rest random).
+        #[arg(long)]
+        agents: Option<String>,
+        /// Write the game's log here as it goes (and at the end).
+        #[arg(long)]
+        save: Option<PathBuf>,
+        /// Show everything, hidden cards included (debugging, watching agents).
+        #[arg(long)]
+        reveal: bool,
+    },
+    /// Replay a saved game and print the final position.
+    Replay {
+        file: PathBuf,
+        log: PathBuf,
+        /// Print every position, not only the last.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// Print the legal actions at the start, or after a log.
+    Moves {
+        file: PathBuf,
+        #[arg(long)]
+        log: Option<PathBuf>,
+        #[command(flatten)]
+        game: GameOpts,
+    },
+    /// Print the lowered IR as RON.
+    Dump {
+        file: PathBuf,
+        #[arg(long)]
+        variant: Option<String>,
+    },
+    /// Play many games between agents and report the results.
+    Simulate {
+        file: PathBuf,
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// One agent per seat, e.g. `random,random` (default: random everywhere).
+        #[arg(long)]
+        agents: Option<String>,
+        #[command(flatten)]
+        game: GameOpts,
+        /// Worker threads (default: all cores). Results do not depend on it.
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Print the report as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure random playouts per second and legal-action queries per second.
+    Bench {
+        file: PathBuf,
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+        #[command(flatten)]
+        game: GameOpts,
+    },
+}
+
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let _ = e.print();
+            return code;
+        }
+    };
+    run(cli)
+}
+
+pub fn run(cli: Cli) -> i32 {
+    match cli.command {
+        Command::Validate { files, format } => validate::run(&files, &format),
+        Command::Play {
+            file,
+            game,
+            agents,
+            save,
+            reveal,
+        } => play::run(&file, &game, agents.as_deref(), save.as_deref(), reveal),
+        Command::Replay { file, log, verbose } => replay::run(&file, &log, verbose),
+        Command::Moves { file, log, game } => moves::run(&file, log.as_deref(), &game),
+        Command::Dump { file, variant } => dump::run(&file, variant.as_deref()),
+        Command::Simulate {
+            file,
+            games,
+            agents,
+            game,
+            jobs,
+            json,
+        } => simulate::run(&file, games, agents.as_deref(), &game, jobs, json),
+        Command::Bench {
+            file,
+            seconds,
+            game,
+        } => bench::run(&file, seconds, &game),
+    }
+}
+
+/// Whether to colour output on stderr.
+pub fn colour_stderr() -> bool {
+    std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
+}
+
+/// Compiles a rules file, printing diagnostics on failure; `Err` holds the exit code.
+pub fn load(path: &Path, variant: Option<&str>) -> Result<Compiled, i32> {
+    match check::compile_file(path, variant) {
+        Ok(c) => Ok(c),
+        Err(failed) => {
+            eprint!(
+                "{}",
+                diagnostic::render(&failed.sources, &failed.diagnostics, colour_stderr())
+            );
+            let io = failed.diagnostics.iter().any(|d| d.code == "muster::io");
+            let variant_missing = failed
+                .diagnostics
+                .iter()
+                .any(|d| d.code == "muster::unknown-variant");
+            Err(if io || variant_missing {
+                EXIT_USAGE
+            } else {
+                EXIT_INVALID
+            })
+        }
+    }
+}
+
+/// The player count to use: the one asked for, or the game's smallest.
+pub fn player_count(engine: &Engine, asked: Option<u8>) -> Result<u8, i32> {
+    let g = &engine.game;
+    match asked {
+        None => Ok(g.min_players),
+        Some(n) if n >= g.min_players && n <= g.max_players => Ok(n),
+        Some(n) => {
+            let range = if g.min_players == g.max_players {
+                format!("{}", g.min_players)
+            } else {
+                format!("{} to {}", g.min_players, g.max_players)
+            };
+            eprintln!("error: {} is for {range} players, not {n}", g.title);
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// Builds the engine for a game, applying `--max-turns`.
+pub fn engine_for(mut compiled: Compiled, max_turns: Option<u32>) -> Engine {
+    if let Some(m) = max_turns {
+        compiled.game.max_turns = m;
+    }
+    Engine::new(compiled.game)
+}
+
+/// Splits `--agents a,b,...` into one name per seat, checking each name.
+pub fn agent_list(
+    spec: Option<&str>,
+    players: u8,
+    default: impl Fn(u8) -> String,
+) -> Result<Vec<String>, i32> {
+    let names: Vec<String> = match spec {
+        None => (0..players).map(default).collect(),
+        Some(s) => s.split(',').map(|x| x.trim().to_lowercase()).collect(),
+    };
+    if names.len() != players as usize {
+        eprintln!(
+            "error: --agents gives {} agent(s) but the game has {players} seats",
+            names.len()
+        );
+        return Err(EXIT_USAGE);
+    }
+    for n in &names {
+        if n != "human" && !crate::agents::AGENT_NAMES.contains(&n.as_str()) {
+            eprintln!(
+                "error: unknown agent `{n}`; known agents: human, {}",
+                crate::agents::AGENT_NAMES.join(", ")
+            );
+            return Err(EXIT_USAGE);
+        }
+    }
+    Ok(names)
+}
+
+/// The result of a game in words.
+pub fn outcome_text(engine: &Engine, outcome: Option<&crate::engine::Outcome>) -> String {
+    use crate::engine::Outcome;
+    let name = |s: &u8| engine.game.seats[*s as usize].name.clone();
+    match outcome {
+        Some(Outcome::Win(w)) if w.len() == 1 => format!("{} wins", name(&w[0])),
+        Some(Outcome::Win(w)) => format!(
+            "{} share the win",
+            w.iter().map(name).collect::<Vec<_>>().join(", ")
+        ),
+        Some(Outcome::Draw) => "a draw".into(),
+        Some(Outcome::Capped) => "stopped by the length cap (no result)".into(),
+        None => "still in play".into(),
+    }
+}

@@ -21,14 +21,28 @@ fn rules(msg: impl Into<String>) -> EngineError {
 
 impl<'a> Runner<'a> {
     pub fn new(eng: &'a Engine, me: u8) -> Runner<'a> {
-        Runner { eng, me, budget: MAX_STEPS_PER_ACTION }
+        Runner {
+            eng,
+            me,
+            budget: MAX_STEPS_PER_ACTION,
+        }
     }
 
     fn ev(&self, s: &State, e: &crate::ir::Expr, l: &mut [Value]) -> Value {
-        Eval { eng: self.eng, s, me: self.me }.eval(e, l)
+        Eval {
+            eng: self.eng,
+            s,
+            me: self.me,
+        }
+        .eval(e, l)
     }
 
-    pub fn run(&mut self, s: &mut State, stmts: &[Stmt], l: &mut [Value]) -> Result<(), EngineError> {
+    pub fn run(
+        &mut self,
+        s: &mut State,
+        stmts: &[Stmt],
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
         for st in stmts {
             if s.outcome.is_some() {
                 return Ok(());
@@ -44,7 +58,12 @@ impl<'a> Runner<'a> {
                 }
                 Stmt::For(slot, coll, body) => {
                     let mut items = Vec::new();
-                    Eval { eng: self.eng, s, me: self.me }.for_each(coll, l, &mut |v, _| {
+                    Eval {
+                        eng: self.eng,
+                        s,
+                        me: self.me,
+                    }
+                    .for_each(coll, l, &mut |v, _| {
                         items.push(v);
                         true
                     });
@@ -59,12 +78,17 @@ impl<'a> Runner<'a> {
                     match self.ev(s, to, l) {
                         Value::Cell(c) => {
                             if comps.len() > 1 {
-                                return Err(rules("cannot move several cards or pieces onto one cell"));
+                                return Err(rules(
+                                    "cannot move several cards or pieces onto one cell",
+                                ));
                             }
                             for comp in comps {
                                 let there = s.cells[c as usize];
                                 if there != NONE && there != comp {
-                                    return Err(rules(format!("cannot move onto {}: it is occupied", self.eng.game.board.cells[c as usize].name)));
+                                    return Err(rules(format!(
+                                        "cannot move onto {}: it is occupied",
+                                        self.eng.game.board.cells[c as usize].name
+                                    )));
                                 }
                                 self.eng.take(s, comp);
                                 self.eng.put_cell(s, comp, c);
@@ -95,7 +119,9 @@ impl<'a> Runner<'a> {
                 }
                 Stmt::Shift(line, dir, k) => {
                     let line = self.ev(s, line, l);
-                    let Value::Dir(d) = self.ev(s, dir, l) else { continue };
+                    let Value::Dir(d) = self.ev(s, dir, l) else {
+                        continue;
+                    };
                     let k = self.ev(s, k, l).as_int().clamp(0, 255);
                     let board = &self.eng.game.board;
                     let cells = crate::ir::ops::line_cells(&line, board);
@@ -116,7 +142,10 @@ impl<'a> Runner<'a> {
                             }
                         }
                         if s.cells[to as usize] != NONE {
-                            return Err(rules(format!("a shift lands on occupied cell {}", board.cells[to as usize].name)));
+                            return Err(rules(format!(
+                                "a shift lands on occupied cell {}",
+                                board.cells[to as usize].name
+                            )));
                         }
                         s.cells[to as usize] = comp;
                         s.locs[comp as usize] = Loc::Cell(to);
@@ -143,7 +172,10 @@ impl<'a> Runner<'a> {
                     for (comp, cell) in comps.into_iter().zip(cells) {
                         if let Value::Cell(c) = cell {
                             if s.cells[c as usize] != NONE {
-                                return Err(rules(format!("cannot place onto {}: it is occupied", self.eng.game.board.cells[c as usize].name)));
+                                return Err(rules(format!(
+                                    "cannot place onto {}: it is occupied",
+                                    self.eng.game.board.cells[c as usize].name
+                                )));
                             }
                             self.eng.take(s, comp);
                             self.eng.put_cell(s, comp, c);
@@ -166,7 +198,10 @@ impl<'a> Runner<'a> {
                     let slot = match target {
                         Target::Global(i) => &mut s.globals[*i as usize],
                         Target::Seat(se, i) => match self.ev(s, se, l) {
-                            Value::Seat(p) if p < s.players => &mut s.seat_vars[p as usize * self.eng.game.vars.len() + *i as usize],
+                            Value::Seat(p) if p < s.players => {
+                                &mut s.seat_vars
+                                    [p as usize * self.eng.game.vars.len() + *i as usize]
+                            }
                             _ => continue,
                         },
                     };
@@ -185,8 +220,19 @@ impl<'a> Runner<'a> {
     fn comps_of(&self, s: &State, v: &Value) -> Vec<u16> {
         match v {
             Value::Comp(c) if *c != NONE => vec![*c],
-            Value::List(items) => items.iter().filter_map(|i| if let Value::Comp(c) = i { Some(*c) } else { None }).collect(),
-            Value::Zone(z, seat) => s.zones[self.eng.zone_instance(*z as ZoneId, *seat) as usize].clone(),
+            Value::List(items) => items
+                .iter()
+                .filter_map(|i| {
+                    if let Value::Comp(c) = i {
+                        Some(*c)
+                    } else {
+                        None
+                    }
+                })
+                .collect(),
+            Value::Zone(z, seat) => {
+                s.zones[self.eng.zone_instance(*z as ZoneId, *seat) as usize].clone()
+            }
             _ => vec![],
         }
     }

@@ -15,7 +15,16 @@ pub(crate) struct Eval<'a> {
 fn dirs_of(v: &Value) -> Vec<u8> {
     match v {
         Value::Dir(d) => vec![*d],
-        Value::List(l) => l.iter().filter_map(|d| if let Value::Dir(d) = d { Some(*d) } else { None }).collect(),
+        Value::List(l) => l
+            .iter()
+            .filter_map(|d| {
+                if let Value::Dir(d) = d {
+                    Some(*d)
+                } else {
+                    None
+                }
+            })
+            .collect(),
         _ => vec![],
     }
 }
@@ -27,7 +36,12 @@ impl<'a> Eval<'a> {
 
     /// Calls `f` on each item of a collection, without building it where it can; stops
     /// when `f` returns false.
-    pub fn for_each(&self, coll: &Expr, l: &mut [Value], f: &mut dyn FnMut(Value, &mut [Value]) -> bool) {
+    pub fn for_each(
+        &self,
+        coll: &Expr,
+        l: &mut [Value],
+        f: &mut dyn FnMut(Value, &mut [Value]) -> bool,
+    ) {
         match coll {
             Expr::Cells => {
                 for c in 0..self.eng.game.board.cells.len() as u16 {
@@ -65,7 +79,31 @@ impl<'a> Eval<'a> {
                         }
                     }
                 } else {
-                    self.each_of(ops::binary(BinOp::Range, &a, &b, &self.eng.game.board), l, f);
+                    self.each_of(
+                        ops::binary(BinOp::Range, &a, &b, &self.eng.game.board),
+                        l,
+                        f,
+                    );
+                }
+            }
+            Expr::Local(slot) => {
+                // Walk the local in place: cloning a list per use would allocate.
+                let slot = *slot as usize;
+                match &l[slot] {
+                    Value::List(items) => {
+                        let n = items.len();
+                        for i in 0..n {
+                            let Value::List(items) = &l[slot] else { return };
+                            let item = items[i].clone();
+                            if !f(item, l) {
+                                return;
+                            }
+                        }
+                    }
+                    other => {
+                        let v = other.clone();
+                        self.each_of(v, l, f);
+                    }
                 }
             }
             other => {
@@ -84,8 +122,16 @@ impl<'a> Eval<'a> {
                     }
                 }
             }
-            Value::Line { .. } => {
-                for c in ops::line_cells(&v, &self.eng.game.board) {
+            Value::Line { start, dir, len } => {
+                let board = &self.eng.game.board;
+                let mut c = start;
+                for i in 0..len {
+                    if i > 0 {
+                        c = board.step(c, dir);
+                        if c == crate::ir::NO_CELL {
+                            return;
+                        }
+                    }
                     if !f(Value::Cell(c), l) {
                         return;
                     }
@@ -142,11 +188,15 @@ impl<'a> Eval<'a> {
                 Value::List(out)
             }
             Expr::SeatAttr(se, i) => match self.eval(se, l) {
-                Value::Seat(s) if (s as usize) < g.seats.len() => g.seats[s as usize].attrs[*i as usize].clone(),
+                Value::Seat(s) if (s as usize) < g.seats.len() => {
+                    g.seats[s as usize].attrs[*i as usize].clone()
+                }
                 _ => Value::None,
             },
             Expr::SeatVar(se, i) => match self.eval(se, l) {
-                Value::Seat(s) if s < self.s.players => self.s.seat_vars[s as usize * g.vars.len() + *i as usize].clone(),
+                Value::Seat(s) if s < self.s.players => {
+                    self.s.seat_vars[s as usize * g.vars.len() + *i as usize].clone()
+                }
                 _ => Value::None,
             },
             Expr::GlobalVar(i) => self.s.globals[*i as usize].clone(),
@@ -155,7 +205,9 @@ impl<'a> Eval<'a> {
                 _ => Value::None,
             },
             Expr::CompOwner(c) => match self.eval(c, l) {
-                Value::Comp(c) if self.s.owners[c as usize] != NO_SEAT => Value::Seat(self.s.owners[c as usize]),
+                Value::Comp(c) if self.s.owners[c as usize] != NO_SEAT => {
+                    Value::Seat(self.s.owners[c as usize])
+                }
                 _ => Value::None,
             },
             Expr::CompCell(c) => match self.eval(c, l) {
@@ -166,7 +218,9 @@ impl<'a> Eval<'a> {
                 _ => Value::None,
             },
             Expr::CellPiece(c) => match self.eval(c, l) {
-                Value::Cell(c) if self.s.cells[c as usize] != NONE => Value::Comp(self.s.cells[c as usize]),
+                Value::Cell(c) if self.s.cells[c as usize] != NONE => {
+                    Value::Comp(self.s.cells[c as usize])
+                }
                 _ => Value::None,
             },
             Expr::CellEmpty(c) => match self.eval(c, l) {
@@ -273,7 +327,9 @@ impl<'a> Eval<'a> {
         let mut out = Vec::new();
         match b {
             Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach => {
-                let Value::Cell(c) = self.eval(&args[0], l) else { return Value::List(vec![]) };
+                let Value::Cell(c) = self.eval(&args[0], l) else {
+                    return Value::List(vec![]);
+                };
                 let dirs = dirs_of(&self.eval(&args[1], l));
                 match b {
                     Builtin::Adjacent => geometry::adjacent(board, c, &dirs, &mut out),
@@ -295,9 +351,18 @@ impl<'a> Eval<'a> {
             }
             Builtin::Sweep => {
                 let line = self.eval(&args[0], l);
-                let Value::Dir(d) = self.eval(&args[1], l) else { return Value::List(vec![]) };
+                let Value::Dir(d) = self.eval(&args[1], l) else {
+                    return Value::List(vec![]);
+                };
                 let k = self.eval(&args[2], l).as_int();
                 geometry::sweep(board, &line, d, k, &mut out);
+            }
+            Builtin::Shifts => {
+                let line = self.eval(&args[0], l);
+                let Value::Dir(d) = self.eval(&args[1], l) else {
+                    return Value::List(vec![]);
+                };
+                geometry::shifts(board, occ, &line, d, &mut out);
             }
             Builtin::First | Builtin::Last => {
                 let mut found = Value::None;
@@ -316,13 +381,29 @@ impl<'a> Eval<'a> {
                 });
                 return Value::Int(n);
             }
-            Builtin::Max2 => return Value::Int(self.eval(&args[0], l).as_int().max(self.eval(&args[1], l).as_int())),
-            Builtin::Min2 => return Value::Int(self.eval(&args[0], l).as_int().min(self.eval(&args[1], l).as_int())),
+            Builtin::Max2 => {
+                return Value::Int(
+                    self.eval(&args[0], l)
+                        .as_int()
+                        .max(self.eval(&args[1], l).as_int()),
+                )
+            }
+            Builtin::Min2 => {
+                return Value::Int(
+                    self.eval(&args[0], l)
+                        .as_int()
+                        .min(self.eval(&args[1], l).as_int()),
+                )
+            }
             Builtin::Abs => return Value::Int(self.eval(&args[0], l).as_int().saturating_abs()),
             Builtin::NextSeat => {
                 let s = self.seat_of(&args[0], l);
                 let n = self.next_seat(s);
-                return if n == NO_SEAT { Value::None } else { Value::Seat(n) };
+                return if n == NO_SEAT {
+                    Value::None
+                } else {
+                    Value::Seat(n)
+                };
             }
             Builtin::Distance => {
                 return match (self.eval(&args[0], l), self.eval(&args[1], l)) {

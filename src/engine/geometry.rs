@@ -10,7 +10,12 @@ fn canonical(board: &Board, d: u8) -> u8 {
     if dd.dx > 0 || (dd.dx == 0 && dd.dy > 0) {
         d
     } else {
-        board.dirs.iter().position(|o| o.dx == -dd.dx && o.dy == -dd.dy).map(|i| i as u8).unwrap_or(d)
+        board
+            .dirs
+            .iter()
+            .position(|o| o.dx == -dd.dx && o.dy == -dd.dy)
+            .map(|i| i as u8)
+            .unwrap_or(d)
     }
 }
 
@@ -78,10 +83,18 @@ pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Vec<Value>) {
     axes.sort_unstable();
     axes.dedup();
     for &c in cells {
-        out.push(Value::Line { start: c, dir: 0, len: 1 });
+        out.push(Value::Line {
+            start: c,
+            dir: 0,
+            len: 1,
+        });
     }
     for &a in &axes {
-        let back = board.dirs.iter().position(|o| o.dx == -board.dirs[a as usize].dx && o.dy == -board.dirs[a as usize].dy).map(|i| i as u8);
+        let back = board
+            .dirs
+            .iter()
+            .position(|o| o.dx == -board.dirs[a as usize].dx && o.dy == -board.dirs[a as usize].dy)
+            .map(|i| i as u8);
         for &c in cells {
             // Start only where the run cannot extend backwards.
             if let Some(b) = back {
@@ -98,7 +111,11 @@ pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Vec<Value>) {
             }
             for i in 0..run.len() {
                 for j in i + 1..run.len() {
-                    out.push(Value::Line { start: run[i], dir: a, len: (j - i + 1).min(255) as u8 });
+                    out.push(Value::Line {
+                        start: run[i],
+                        dir: a,
+                        len: (j - i + 1).min(255) as u8,
+                    });
                 }
             }
         }
@@ -121,8 +138,47 @@ pub fn sweep(board: &Board, line: &Value, dir: u8, k: i64, out: &mut Vec<Value>)
     }
 }
 
+/// The distances `k >= 1` a run can slide in `dir` as a block: every cell it passes over
+/// or lands on is empty or one of its own. Stops at the first blocked distance.
+pub fn shifts(board: &Board, occ: &[u16], line: &Value, dir: u8, out: &mut Vec<Value>) {
+    let Value::Line {
+        start,
+        dir: ld,
+        len,
+    } = *line
+    else {
+        return;
+    };
+    let mut cells = [NO_CELL; 64];
+    let n = (len as usize).min(64);
+    let mut c = start;
+    for (i, slot) in cells.iter_mut().enumerate().take(n) {
+        if i > 0 {
+            c = board.step(c, ld);
+        }
+        *slot = c;
+    }
+    let own = &cells[..n];
+    let mut heads: Vec<u16> = own.to_vec();
+    for k in 1..=board.cells.len() as i64 {
+        for h in heads.iter_mut() {
+            *h = if *h == NO_CELL {
+                NO_CELL
+            } else {
+                board.step(*h, dir)
+            };
+            if *h == NO_CELL || (occ[*h as usize] != NONE && !own.contains(h)) {
+                return;
+            }
+        }
+        out.push(Value::Int(k));
+    }
+}
+
 /// Chebyshev distance between two cells.
 pub fn distance(board: &Board, a: u16, b: u16) -> i64 {
     let (ca, cb) = (&board.cells[a as usize], &board.cells[b as usize]);
-    (ca.x as i64 - cb.x as i64).abs().max((ca.y as i64 - cb.y as i64).abs())
+    (ca.x as i64 - cb.x as i64)
+        .abs()
+        .max((ca.y as i64 - cb.y as i64).abs())
 }

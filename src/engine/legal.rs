@@ -53,7 +53,9 @@ impl Engine {
 
     fn enumerate_step(&self, s: &State, locals: &mut [Value], f: &mut dyn FnMut(Action) -> bool) {
         let phase = &self.game.phases[s.phase as usize];
-        let Some(step) = phase.steps.get(s.step as usize) else { return };
+        let Some(step) = phase.steps.get(s.step as usize) else {
+            return;
+        };
         let me = self.step_decider(s);
         let ev = Eval { eng: self, s, me };
         for &a in &step.actions {
@@ -64,40 +66,50 @@ impl Engine {
         }
         match step.mode {
             StepMode::Optional => {
-                f(Action { action: SKIP, args: vec![] });
+                f(Action {
+                    action: SKIP,
+                    args: vec![],
+                });
             }
             StepMode::Repeat => {
-                f(Action { action: DONE, args: vec![] });
+                f(Action {
+                    action: DONE,
+                    args: vec![],
+                });
             }
             StepMode::One => {}
         }
     }
 
     /// Fills clauses from `i` on; returns false to stop the whole enumeration.
-    fn walk(&self, ev: &Eval, a: u16, i: usize, l: &mut [Value], args: &mut Vec<Value>, f: &mut dyn FnMut(Action) -> bool) -> bool {
+    fn walk(
+        &self,
+        ev: &Eval,
+        a: u16,
+        i: usize,
+        l: &mut [Value],
+        args: &mut Vec<Value>,
+        f: &mut dyn FnMut(Action) -> bool,
+    ) -> bool {
         let clauses = &self.game.actions[a as usize].clauses;
         let Some(c) = clauses.get(i) else {
-            return f(Action { action: a, args: args.clone() });
+            return f(Action {
+                action: a,
+                args: args.clone(),
+            });
         };
         match c {
             Clause::Choose { slot, domain, .. } => {
-                let mut items = Vec::new();
-                ev.for_each(domain, l, &mut |v, _| {
-                    if !items.contains(&v) {
-                        items.push(v);
-                    }
-                    true
-                });
-                for v in items {
+                // Domains are walked in place, without collecting them first.
+                let mut go_on = true;
+                ev.for_each(domain, l, &mut |v, l| {
                     l[*slot as usize] = v.clone();
                     args.push(v);
-                    let go_on = self.walk(ev, a, i + 1, l, args, f);
+                    go_on = self.walk(ev, a, i + 1, l, args, f);
                     args.pop();
-                    if !go_on {
-                        return false;
-                    }
-                }
-                true
+                    go_on
+                });
+                go_on
             }
             Clause::Let { slot, value } => {
                 l[*slot as usize] = ev.eval(value, l);
@@ -120,15 +132,32 @@ impl Engine {
         if s.outcome.is_some() {
             return Some("the game is over".into());
         }
-        let step = self.game.phases[s.phase as usize].steps.get(s.step as usize)?;
+        let step = self.game.phases[s.phase as usize]
+            .steps
+            .get(s.step as usize)?;
         match act.action {
-            DONE => return (step.mode != StepMode::Repeat).then(|| "there is nothing to finish: `done` ends a step of repeated actions".into()),
-            SKIP => return (step.mode != StepMode::Optional).then(|| "this step cannot be skipped".into()),
+            DONE => {
+                return (step.mode != StepMode::Repeat).then(|| {
+                    "there is nothing to finish: `done` ends a step of repeated actions".into()
+                })
+            }
+            SKIP => {
+                return (step.mode != StepMode::Optional)
+                    .then(|| "this step cannot be skipped".into())
+            }
             _ => {}
         }
         if !step.actions.contains(&act.action) {
-            let offered: Vec<String> = step.actions.iter().map(|a| self.game.actions[*a as usize].name.clone()).collect();
-            return Some(format!("`{}` is not offered now; the choices are: {}", self.game.actions[act.action as usize].name, offered.join(", ")));
+            let offered: Vec<String> = step
+                .actions
+                .iter()
+                .map(|a| self.game.actions[*a as usize].name.clone())
+                .collect();
+            return Some(format!(
+                "`{}` is not offered now; the choices are: {}",
+                self.game.actions[act.action as usize].name,
+                offered.join(", ")
+            ));
         }
         let me = self.step_decider(s);
         let ev = Eval { eng: self, s, me };
@@ -137,8 +166,12 @@ impl Engine {
         let mut k = 0;
         for c in &def.clauses {
             match c {
-                Clause::Choose { slot, domain, name, .. } => {
-                    let Some(v) = act.args.get(k) else { return Some(format!("`{name}` is missing")) };
+                Clause::Choose {
+                    slot, domain, name, ..
+                } => {
+                    let Some(v) = act.args.get(k) else {
+                        return Some(format!("`{name}` is missing"));
+                    };
                     k += 1;
                     let mut found = false;
                     ev.for_each(domain, &mut l, &mut |x, _| {
@@ -153,7 +186,10 @@ impl Engine {
                 Clause::Let { slot, value } => l[*slot as usize] = ev.eval(value, &mut l),
                 Clause::Require { index, cond } => {
                     if !ev.truth(cond, &mut l) {
-                        return Some(format!("it fails `require {}`", def.require_texts[*index as usize]));
+                        return Some(format!(
+                            "it fails `require {}`",
+                            def.require_texts[*index as usize]
+                        ));
                     }
                 }
                 Clause::Do(_) => {}
@@ -168,7 +204,10 @@ impl Engine {
             return Err(EngineError::Over);
         }
         if let Some(reason) = self.why_illegal(s, act) {
-            return Err(EngineError::Illegal { text: self.action_text(s, act), reason });
+            return Err(EngineError::Illegal {
+                text: self.action_text(s, act),
+                reason,
+            });
         }
         self.apply_listed(s, act)
     }
@@ -192,7 +231,9 @@ impl Engine {
                         l[*slot as usize] = act.args.get(k).cloned().unwrap_or(Value::None);
                         k += 1;
                     }
-                    Clause::Let { slot, value } => l[*slot as usize] = Eval { eng: self, s, me }.eval(value, &mut l),
+                    Clause::Let { slot, value } => {
+                        l[*slot as usize] = Eval { eng: self, s, me }.eval(value, &mut l)
+                    }
                     Clause::Require { .. } => {}
                     Clause::Do(stmts) => runner.run(s, stmts, &mut l)?,
                 }

@@ -13,7 +13,7 @@ mod state;
 mod turns;
 mod view;
 
-pub use legal::Action;
+pub use legal::{Action, DONE as DONE_ACTION, SKIP as SKIP_ACTION};
 pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 
@@ -25,7 +25,12 @@ use std::sync::Arc;
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum EngineError {
     #[error("{game} is for {min} to {max} players, not {asked}")]
-    Players { game: String, min: u8, max: u8, asked: u8 },
+    Players {
+        game: String,
+        min: u8,
+        max: u8,
+        asked: u8,
+    },
     #[error("`{text}` is not a legal action here: {reason}")]
     Illegal { text: String, reason: String },
     #[error("the game is over")]
@@ -51,7 +56,11 @@ impl Engine {
             zone_base.push(n as u16);
             n += if z.per_seat { seats } else { 1 };
         }
-        Engine { game: Arc::new(game), zone_base, zone_instances: n }
+        Engine {
+            game: Arc::new(game),
+            zone_base,
+            zone_instances: n,
+        }
     }
 
     /// The index of a zone's instance for a seat (the seat is ignored for shared zones).
@@ -75,7 +84,12 @@ impl Engine {
     pub fn start(&self, players: u8, seed: u64) -> Result<State, EngineError> {
         let g = &self.game;
         if players < g.min_players || players > g.max_players {
-            return Err(EngineError::Players { game: g.title.clone(), min: g.min_players, max: g.max_players, asked: players });
+            return Err(EngineError::Players {
+                game: g.title.clone(),
+                min: g.min_players,
+                max: g.max_players,
+                asked: players,
+            });
         }
         let ncomp = g.components.len();
         let mut s = State {
@@ -110,11 +124,21 @@ impl Engine {
         for (i, v) in g.vars.iter().enumerate() {
             if v.per_seat {
                 for p in 0..players {
-                    let val = eval::Eval { eng: self, s: &s, me: p }.eval(&v.init, &mut locals);
+                    let val = eval::Eval {
+                        eng: self,
+                        s: &s,
+                        me: p,
+                    }
+                    .eval(&v.init, &mut locals);
                     s.seat_vars[p as usize * g.vars.len() + i] = val;
                 }
             } else {
-                s.globals[i] = eval::Eval { eng: self, s: &s, me: 0 }.eval(&v.init, &mut locals);
+                s.globals[i] = eval::Eval {
+                    eng: self,
+                    s: &s,
+                    me: 0,
+                }
+                .eval(&v.init, &mut locals);
             }
         }
         effects::Runner::new(self, 0).run(&mut s, &g.setup, &mut locals)?;
@@ -170,7 +194,9 @@ impl Engine {
         if (p as usize) < s.eliminated.len() {
             s.eliminated[p as usize] = true;
         }
-        let alive: Vec<u8> = (0..s.players).filter(|&q| !s.eliminated[q as usize]).collect();
+        let alive: Vec<u8> = (0..s.players)
+            .filter(|&q| !s.eliminated[q as usize])
+            .collect();
         if alive.len() == 1 {
             s.outcome = Some(Outcome::Win(alive));
         } else if alive.is_empty() {
@@ -180,6 +206,11 @@ impl Engine {
 
     /// A component's label, as the rules file's `label` spells it.
     pub fn label(&self, s: &State, comp: u16) -> String {
+        self.label_for(comp, s.owners[comp as usize])
+    }
+
+    /// A component's label when owned by `owner` (as a view records it).
+    pub fn label_for(&self, comp: u16, owner: u8) -> String {
         let g = &self.game;
         let c = &g.components[comp as usize];
         let mut out = String::new();
@@ -187,12 +218,13 @@ impl Engine {
             match part {
                 crate::ir::LabelPart::Text(t) => out.push_str(t),
                 crate::ir::LabelPart::Owner => {
-                    let o = s.owners[comp as usize];
-                    if let Some(seat) = g.seats.get(o as usize) {
+                    if let Some(seat) = g.seats.get(owner as usize) {
                         out.extend(seat.name.chars().next());
                     }
                 }
-                crate::ir::LabelPart::Attr(a) => out.push_str(&self.attr_text(*a, &c.attrs[*a as usize])),
+                crate::ir::LabelPart::Attr(a) => {
+                    out.push_str(&self.attr_text(*a, &c.attrs[*a as usize]))
+                }
             }
         }
         out
@@ -202,7 +234,11 @@ impl Engine {
     pub fn attr_text(&self, a: u16, v: &Value) -> String {
         let def = &self.game.attrs[a as usize];
         match (&def.ty, v) {
-            (crate::ir::AttrType::Int { lo, .. }, Value::Int(i)) => def.names.get((i - lo) as usize).cloned().unwrap_or_else(|| i.to_string()),
+            (crate::ir::AttrType::Int { lo, .. }, Value::Int(i)) => def
+                .names
+                .get((i - lo) as usize)
+                .cloned()
+                .unwrap_or_else(|| i.to_string()),
             (_, Value::Enum(e, x)) => self.game.enums[*e as usize].values[*x as usize].1.clone(),
             (_, other) => format!("{other:?}"),
         }

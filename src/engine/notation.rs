@@ -13,7 +13,12 @@ impl Engine {
             SKIP => return "skip".into(),
             _ => {}
         }
-        let mut out = self.game.actions.get(a.action as usize).map(|d| d.name.clone()).unwrap_or_else(|| "?".into());
+        let mut out = self
+            .game
+            .actions
+            .get(a.action as usize)
+            .map(|d| d.name.clone())
+            .unwrap_or_else(|| "?".into());
         for v in &a.args {
             out.push(' ');
             out.push_str(&self.value_text(s, v));
@@ -28,7 +33,11 @@ impl Engine {
             Value::None => "none".into(),
             Value::Bool(b) => b.to_string(),
             Value::Int(i) => i.to_string(),
-            Value::Seat(p) => g.seats.get(*p as usize).map(|x| x.name.clone()).unwrap_or_default(),
+            Value::Seat(p) => g
+                .seats
+                .get(*p as usize)
+                .map(|x| x.name.clone())
+                .unwrap_or_default(),
             Value::Cell(c) => g.board.cells[*c as usize].name.clone(),
             Value::Comp(c) => self.label(s, *c),
             Value::Dir(d) => g.board.dirs[*d as usize].name.clone(),
@@ -48,7 +57,14 @@ impl Engine {
             }
             Value::Zone(z, p) => format!("{}({})", g.zones[*z as usize].name, p),
             Value::Str(t) => format!("{t:?}"),
-            Value::List(items) => format!("[{}]", items.iter().map(|i| self.value_text(s, i)).collect::<Vec<_>>().join(", ")),
+            Value::List(items) => format!(
+                "[{}]",
+                items
+                    .iter()
+                    .map(|i| self.value_text(s, i))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 
@@ -68,58 +84,132 @@ impl Engine {
         }
         let name = words[0].to_lowercase();
         match name.as_str() {
-            "done" => return Ok(Action { action: DONE, args: vec![] }),
-            "skip" => return Ok(Action { action: SKIP, args: vec![] }),
+            "done" => {
+                return Ok(Action {
+                    action: DONE,
+                    args: vec![],
+                })
+            }
+            "skip" => {
+                return Ok(Action {
+                    action: SKIP,
+                    args: vec![],
+                })
+            }
             _ => {}
         }
-        let Some(id) = self.game.actions.iter().position(|a| a.name.to_lowercase() == name) else {
+        let Some(id) = self
+            .game
+            .actions
+            .iter()
+            .position(|a| a.name.to_lowercase() == name)
+        else {
             let known: Vec<&str> = self.game.actions.iter().map(|a| a.name.as_str()).collect();
-            let hint = crate::check::closest(&name, known.iter().copied()).map(|k| format!(" (did you mean `{k}`?)")).unwrap_or_default();
-            return Err(format!("there is no action `{}`{hint}; the actions are: {}", words[0], known.join(", ")));
+            let hint = crate::check::closest(&name, known.iter().copied())
+                .map(|k| format!(" (did you mean `{k}`?)"))
+                .unwrap_or_default();
+            return Err(format!(
+                "there is no action `{}`{hint}; the actions are: {}",
+                words[0],
+                known.join(", ")
+            ));
         };
         let def = &self.game.actions[id];
         let params: Vec<(&String, &Type)> = def
             .clauses
             .iter()
-            .filter_map(|c| if let Clause::Choose { name, ty, .. } = c { Some((name, ty)) } else { None })
+            .filter_map(|c| {
+                if let Clause::Choose { name, ty, .. } = c {
+                    Some((name, ty))
+                } else {
+                    None
+                }
+            })
             .collect();
         if words.len() - 1 != params.len() {
             let shape: Vec<String> = params.iter().map(|(n, _)| n.to_string()).collect();
-            return Err(format!("`{}` takes {} argument(s): {} {}", def.name, params.len(), def.name, shape.join(" ")));
+            return Err(format!(
+                "`{}` takes {} argument(s): {} {}",
+                def.name,
+                params.len(),
+                def.name,
+                shape.join(" ")
+            ));
         }
         let mut args = Vec::new();
         for ((pname, ty), w) in params.iter().zip(&words[1..]) {
             match self.parse_value(s, ty, w) {
                 Some(v) => args.push(v),
-                None => return Err(format!("cannot read `{w}` as the `{pname}` of `{}`", def.name)),
+                None => {
+                    return Err(format!(
+                        "cannot read `{w}` as the `{pname}` of `{}`",
+                        def.name
+                    ))
+                }
             }
         }
-        Ok(Action { action: id as u16, args })
+        Ok(Action {
+            action: id as u16,
+            args,
+        })
     }
 
     fn parse_value(&self, s: &State, ty: &Type, w: &str) -> Option<Value> {
         let g = &self.game;
         let lw = w.to_lowercase();
-        let cell = |t: &str| g.board.cells.iter().position(|c| c.name == t).map(|c| c as u16);
+        let cell = |t: &str| {
+            g.board
+                .cells
+                .iter()
+                .position(|c| c.name == t)
+                .map(|c| c as u16)
+        };
         match ty {
             Type::Int => w.parse().ok().map(Value::Int),
             Type::Bool => w.parse().ok().map(Value::Bool),
             Type::Cell => cell(&lw).map(Value::Cell),
-            Type::Seat => g.seats.iter().position(|x| x.name.to_lowercase() == lw).map(|p| Value::Seat(p as u8)),
-            Type::Dir => g.board.dirs.iter().position(|d| d.name == lw).map(|d| Value::Dir(d as u8)),
-            Type::Enum(e) => g.enums[*e as usize].values.iter().position(|v| v.0.to_lowercase() == lw).map(|x| Value::Enum(*e, x as u16)),
-            Type::Phase => g.phases.iter().position(|p| p.name.to_lowercase() == lw).map(|p| Value::Phase(p as u16)),
-            Type::Comp => (0..g.components.len() as u16).find(|&c| self.label(s, c).to_lowercase() == lw).map(Value::Comp),
+            Type::Seat => g
+                .seats
+                .iter()
+                .position(|x| x.name.to_lowercase() == lw)
+                .map(|p| Value::Seat(p as u8)),
+            Type::Dir => g
+                .board
+                .dirs
+                .iter()
+                .position(|d| d.name == lw)
+                .map(|d| Value::Dir(d as u8)),
+            Type::Enum(e) => g.enums[*e as usize]
+                .values
+                .iter()
+                .position(|v| v.0.to_lowercase() == lw)
+                .map(|x| Value::Enum(*e, x as u16)),
+            Type::Phase => g
+                .phases
+                .iter()
+                .position(|p| p.name.to_lowercase() == lw)
+                .map(|p| Value::Phase(p as u16)),
+            Type::Comp => (0..g.components.len() as u16)
+                .find(|&c| self.label(s, c).to_lowercase() == lw)
+                .map(Value::Comp),
             Type::Line => {
                 let (a, b) = match lw.split_once('-') {
                     Some((a, b)) => (cell(a)?, cell(b)?),
                     None => {
                         let c = cell(&lw)?;
-                        return Some(Value::Line { start: c, dir: 0, len: 1 });
+                        return Some(Value::Line {
+                            start: c,
+                            dir: 0,
+                            len: 1,
+                        });
                     }
                 };
                 if a == b {
-                    return Some(Value::Line { start: a, dir: 0, len: 1 });
+                    return Some(Value::Line {
+                        start: a,
+                        dir: 0,
+                        len: 1,
+                    });
                 }
                 let (ca, cb) = (&g.board.cells[a as usize], &g.board.cells[b as usize]);
                 let (dx, dy) = (cb.x as i32 - ca.x as i32, cb.y as i32 - ca.y as i32);
@@ -128,9 +218,17 @@ impl Engine {
                     return None;
                 }
                 let (sx, sy) = (dx.signum() as i8, dy.signum() as i8);
-                let (start, ux, uy) = if sx > 0 || (sx == 0 && sy > 0) { (a, sx, sy) } else { (b, -sx, -sy) };
+                let (start, ux, uy) = if sx > 0 || (sx == 0 && sy > 0) {
+                    (a, sx, sy)
+                } else {
+                    (b, -sx, -sy)
+                };
                 let dir = g.board.dirs.iter().position(|d| d.dx == ux && d.dy == uy)?;
-                Some(Value::Line { start, dir: dir as u8, len: (steps + 1) as u8 })
+                Some(Value::Line {
+                    start,
+                    dir: dir as u8,
+                    len: (steps + 1) as u8,
+                })
             }
             _ => None,
         }

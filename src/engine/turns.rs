@@ -15,10 +15,20 @@ impl Engine {
     /// The seat that decides the current step.
     pub(crate) fn step_decider(&self, s: &State) -> u8 {
         let phase = &self.game.phases[s.phase as usize];
-        match phase.steps.get(s.step as usize).and_then(|st| st.by.as_ref()) {
+        match phase
+            .steps
+            .get(s.step as usize)
+            .and_then(|st| st.by.as_ref())
+        {
             Some(by) => {
                 let mut l = vec![Value::None; self.game.max_locals as usize + 1];
-                match (Eval { eng: self, s, me: s.turn_seat }).eval(by, &mut l) {
+                match (Eval {
+                    eng: self,
+                    s,
+                    me: s.turn_seat,
+                })
+                .eval(by, &mut l)
+                {
                     Value::Seat(p) if p < s.players => p,
                     _ => s.turn_seat,
                 }
@@ -27,15 +37,28 @@ impl Engine {
         }
     }
 
-    pub(crate) fn begin_phase(&self, s: &mut State, phase: u16, l: &mut [Value]) -> Result<(), EngineError> {
+    pub(crate) fn begin_phase(
+        &self,
+        s: &mut State,
+        phase: u16,
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
         s.phase = phase;
         let p = &self.game.phases[phase as usize];
         let first = match &p.start {
-            Some(e) => match (Eval { eng: self, s, me: s.turn_seat }).eval(e, l) {
+            Some(e) => match (Eval {
+                eng: self,
+                s,
+                me: s.turn_seat,
+            })
+            .eval(e, l)
+            {
                 Value::Seat(x) if x < s.players => x,
                 _ => 0,
             },
-            None => self.next_turn_seat(s, s.players.saturating_sub(1), l).unwrap_or(0),
+            None => self
+                .next_turn_seat(s, s.players.saturating_sub(1), l)
+                .unwrap_or(0),
         };
         self.begin_turn(s, first, l)
     }
@@ -50,7 +73,13 @@ impl Engine {
             }
             if let Some(skip) = &p.skip {
                 l[0] = Value::Seat(q);
-                if (Eval { eng: self, s, me: q }).truth(skip, l) {
+                if (Eval {
+                    eng: self,
+                    s,
+                    me: q,
+                })
+                .truth(skip, l)
+                {
                     continue;
                 }
             }
@@ -91,7 +120,9 @@ impl Engine {
                 None => return Ok(()),
             }
         }
-        Err(EngineError::Rules(format!("the rules make no progress: {MAX_EMPTY_TURNS} turns passed with nothing to decide")))
+        Err(EngineError::Rules(format!(
+            "the rules make no progress: {MAX_EMPTY_TURNS} turns passed with nothing to decide"
+        )))
     }
 
     /// Applies the `on stuck` rule to a decider with no legal action. True if the game is
@@ -111,7 +142,12 @@ impl Engine {
         let p = &self.game.phases[s.phase as usize];
         while let Some(st) = p.steps.get(s.step as usize) {
             let open = match &st.condition {
-                Some(c) => (Eval { eng: self, s, me: s.turn_seat }).truth(c, l),
+                Some(c) => (Eval {
+                    eng: self,
+                    s,
+                    me: s.turn_seat,
+                })
+                .truth(c, l),
                 None => true,
             };
             if open {
@@ -136,7 +172,13 @@ impl Engine {
             return Ok(None);
         }
         if let Some(until) = &p.until {
-            if (Eval { eng: self, s, me: s.turn_seat }).truth(until, l) {
+            if (Eval {
+                eng: self,
+                s,
+                me: s.turn_seat,
+            })
+            .truth(until, l)
+            {
                 let next = p.next.unwrap_or(s.phase + 1);
                 if (next as usize) < self.game.phases.len() {
                     self.begin_phase(s, next, l)?;
@@ -148,7 +190,10 @@ impl Engine {
         }
         match self.next_turn_seat(s, s.turn_seat, l) {
             Some(q) => Ok(Some(q)),
-            None => Err(EngineError::Rules(format!("no seat can take a turn in phase `{}`", p.name))),
+            None => Err(EngineError::Rules(format!(
+                "no seat can take a turn in phase `{}`",
+                p.name
+            ))),
         }
     }
 
@@ -157,7 +202,11 @@ impl Engine {
         if s.outcome.is_some() {
             return true;
         }
-        let ev = Eval { eng: self, s, me: s.turn_seat };
+        let ev = Eval {
+            eng: self,
+            s,
+            me: s.turn_seat,
+        };
         for (who, when) in &self.game.end.wins {
             if ev.truth(when, l) {
                 if let Value::Seat(p) = ev.eval(who, l) {
@@ -173,12 +222,21 @@ impl Engine {
         false
     }
 
-    pub(crate) fn after_action(&self, s: &mut State, action: u16, l: &mut [Value]) -> Result<(), EngineError> {
+    pub(crate) fn after_action(
+        &self,
+        s: &mut State,
+        action: u16,
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
         if self.check_end(s, l) {
             return Ok(());
         }
         let p = &self.game.phases[s.phase as usize];
-        let mode = p.steps.get(s.step as usize).map(|st| st.mode).unwrap_or(StepMode::One);
+        let mode = p
+            .steps
+            .get(s.step as usize)
+            .map(|st| st.mode)
+            .unwrap_or(StepMode::One);
         if action == DONE || mode != StepMode::Repeat {
             s.step += 1;
         }

@@ -11,9 +11,14 @@ use serde::Serialize;
 pub enum Seen {
     Empty,
     /// A component the viewer may identify.
-    Known { comp: u16, owner: u8 },
+    Known {
+        comp: u16,
+        owner: u8,
+    },
     /// A component the viewer knows is there but may not identify.
-    Hidden { owner: u8 },
+    Hidden {
+        owner: u8,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -57,7 +62,16 @@ impl Engine {
         let cells = s
             .cells
             .iter()
-            .map(|&c| if c == NONE { Seen::Empty } else { sees(c, s.face_up[c as usize] || Some(s.owners[c as usize]) == seat) })
+            .map(|&c| {
+                if c == NONE {
+                    Seen::Empty
+                } else {
+                    sees(
+                        c,
+                        s.face_up[c as usize] || Some(s.owners[c as usize]) == seat,
+                    )
+                }
+            })
             .collect();
         let zones = s
             .zones

@@ -54,6 +54,9 @@ pub enum Builtin {
     Runs,
     /// `sweep(run, dir, n)`: the cells a run passes over and lands on when shifted n steps.
     Sweep,
+    /// `shifts(run, dir)`: the distances a run can slide as a block in one direction, every
+    /// cell it passes over or lands on being empty or its own.
+    Shifts,
     /// `first(list)`: the first item, or none.
     First,
     /// `last(list)`: the last item, or none.

@@ -7,8 +7,8 @@ pub mod ops;
 mod value;
 
 pub use expr::*;
-pub use value::*;
 use serde::{Deserialize, Serialize};
+pub use value::*;
 
 /// Bumped whenever the shape of the IR changes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -197,9 +197,20 @@ pub struct ActionDef {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub enum Clause {
     /// A parameter: its slot, its type and the set it is chosen from.
-    Choose { slot: u16, name: String, ty: Type, domain: Expr },
-    Let { slot: u16, value: Expr },
-    Require { index: u16, cond: Expr },
+    Choose {
+        slot: u16,
+        name: String,
+        ty: Type,
+        domain: Expr,
+    },
+    Let {
+        slot: u16,
+        value: Expr,
+    },
+    Require {
+        index: u16,
+        cond: Expr,
+    },
     Do(Vec<Stmt>),
 }
 

@@ -6,8 +6,22 @@ use super::{BinOp, Board, Value};
 pub fn contains(coll: &Value, item: &Value, board: &Board) -> bool {
     match coll {
         Value::List(items) => items.contains(item),
-        Value::Line { .. } => match item {
-            Value::Cell(c) => line_cells(coll, board).contains(c),
+        Value::Line { start, dir, len } => match item {
+            Value::Cell(c) => {
+                let mut cur = *start;
+                for i in 0..*len {
+                    if i > 0 {
+                        cur = board.step(cur, *dir);
+                        if cur == super::NO_CELL {
+                            return false;
+                        }
+                    }
+                    if cur == *c {
+                        return true;
+                    }
+                }
+                false
+            }
             _ => false,
         },
         _ => false,

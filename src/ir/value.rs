@@ -17,7 +17,11 @@ pub enum Value {
     Enum(u16, u16),
     Phase(PhaseId),
     /// A straight run of cells: its first cell, its direction and its length.
-    Line { start: CellId, dir: u8, len: u8 },
+    Line {
+        start: CellId,
+        dir: u8,
+        len: u8,
+    },
     /// A zone, with its seat for a per-seat zone.
     Zone(ZoneId, SeatId),
     Str(String),

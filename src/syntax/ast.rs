@@ -12,10 +12,18 @@ pub struct Span {
 
 impl Span {
     pub fn new(file: u16, start: usize, end: usize) -> Span {
-        Span { file, start: start as u32, end: end as u32 }
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
     }
     pub fn to(self, other: Span) -> Span {
-        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -42,20 +50,44 @@ pub struct Item {
 pub enum ItemKind {
     Import(String),
     Game(GameDecl),
-    Seat { name: Ident, fields: Vec<Field> },
-    Enum { name: Ident, values: Vec<(Ident, Option<String>)> },
+    Seat {
+        name: Ident,
+        fields: Vec<Field>,
+    },
+    Enum {
+        name: Ident,
+        values: Vec<(Ident, Option<String>)>,
+    },
     Kind(KindDecl),
-    Label { kind: Ident, template: String },
-    Deck { name: Ident, kind: Ident, body: Vec<DeckEntry> },
+    Label {
+        kind: Ident,
+        template: String,
+    },
+    Deck {
+        name: Ident,
+        kind: Ident,
+        body: Vec<DeckEntry>,
+    },
     Board(BoardDecl),
     Zone(ZoneDecl),
-    Var { name: Ident, per_seat: bool, init: Expr },
-    Def { name: Ident, params: Vec<Ident>, body: Expr },
+    Var {
+        name: Ident,
+        per_seat: bool,
+        init: Expr,
+    },
+    Def {
+        name: Ident,
+        params: Vec<Ident>,
+        body: Expr,
+    },
     Setup(Block),
-    Phase(PhaseDecl),
+    Phase(Box<PhaseDecl>),
     Action(ActionDecl),
     End(Vec<EndRule>),
-    Variant { name: Ident, items: Vec<Item> },
+    Variant {
+        name: Ident,
+        items: Vec<Item>,
+    },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -93,8 +125,16 @@ pub enum AttrType {
 
 #[derive(Clone, Debug)]
 pub enum DeckEntry {
-    For { var: Ident, domain: Expr, body: Vec<DeckEntry> },
-    Card { copies: u32, fields: Vec<Field>, span: Span },
+    For {
+        var: Ident,
+        domain: Expr,
+        body: Vec<DeckEntry>,
+    },
+    Card {
+        copies: u32,
+        fields: Vec<Field>,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -201,18 +241,43 @@ pub enum AssignOp {
 
 #[derive(Clone, Debug)]
 pub enum StmtKind {
-    If { cond: Expr, then: Block, otherwise: Block },
-    For { var: Ident, domain: Expr, body: Block },
-    Let { var: Ident, value: Expr },
-    Move { what: Expr, to: Expr },
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Block,
+    },
+    For {
+        var: Ident,
+        domain: Expr,
+        body: Block,
+    },
+    Let {
+        var: Ident,
+        value: Expr,
+    },
+    Move {
+        what: Expr,
+        to: Expr,
+    },
     Swap(Expr, Expr),
-    Shift { what: Expr, dir: Expr, steps: Expr },
+    Shift {
+        what: Expr,
+        dir: Expr,
+        steps: Expr,
+    },
     Shuffle(Expr),
-    Place { what: Expr, onto: Expr },
+    Place {
+        what: Expr,
+        onto: Expr,
+    },
     Win(Expr),
     Lose(Expr),
     Draw,
-    Assign { target: Vec<Ident>, op: AssignOp, value: Expr },
+    Assign {
+        target: Vec<Ident>,
+        op: AssignOp,
+        value: Expr,
+    },
 }
 
 #[derive(Clone, Debug)]

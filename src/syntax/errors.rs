@@ -68,7 +68,9 @@ pub(super) fn describe_parse_error(file: u16, text: &str, e: Error<Rule>) -> Dia
         InputLocation::Span((s, _)) => s,
     };
     let mut expected: Vec<&str> = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => positives.iter().filter_map(|r| words(*r)).collect(),
+        ErrorVariant::ParsingError { positives, .. } => {
+            positives.iter().filter_map(|r| words(*r)).collect()
+        }
         ErrorVariant::CustomError { .. } => vec![],
     };
     expected.sort();
@@ -80,7 +82,9 @@ pub(super) fn describe_parse_error(file: u16, text: &str, e: Error<Rule>) -> Dia
     } else {
         let first = rest.chars().next().unwrap();
         if first.is_alphanumeric() || first == '_' {
-            rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()
+            rest.chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
         } else {
             first.to_string()
         }
@@ -94,7 +98,11 @@ pub(super) fn describe_parse_error(file: u16, text: &str, e: Error<Rule>) -> Dia
     } else {
         format!("found `{}`", token.escape_debug())
     };
-    let message = if token.is_empty() { "the rules file ends too early".to_string() } else { format!("unexpected `{}`", token.escape_debug()) };
+    let message = if token.is_empty() {
+        "the rules file ends too early".to_string()
+    } else {
+        format!("unexpected `{}`", token.escape_debug())
+    };
     let mut d = Diagnostic::error("muster::syntax", span, message).label(found);
     d = match expected.len() {
         0 => d.help("check the spelling and the brackets around here"),

@@ -19,10 +19,18 @@ pub fn parse(file: u16, text: &str) -> Result<Vec<Item>, Diagnostic> {
     if let Some(d) = too_deep(file, text) {
         return Err(d);
     }
-    let pairs = MusterParser::parse(Rule::file, text).map_err(|e| describe_parse_error(file, text, e))?;
-    let b = Builder { file, pratt: pratt() };
+    let pairs =
+        MusterParser::parse(Rule::file, text).map_err(|e| describe_parse_error(file, text, e))?;
+    let b = Builder {
+        file,
+        pratt: pratt(),
+    };
     let file_pair = pairs.into_iter().next().expect("file rule");
-    Ok(file_pair.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| b.item(p)).collect())
+    Ok(file_pair
+        .into_inner()
+        .filter(|p| p.as_rule() != Rule::EOI)
+        .map(|p| b.item(p))
+        .collect())
 }
 
 /// Refuses absurd nesting before pest recurses into it.
@@ -34,9 +42,15 @@ fn too_deep(file: u16, text: &str) -> Option<Diagnostic> {
                 depth += 1;
                 if depth > MAX_NESTING {
                     return Some(
-                        Diagnostic::error("muster::too-deep", Span::new(file, i, i + 1), "brackets are nested too deeply")
-                            .label("this bracket")
-                            .help(format!("a rules file may nest brackets and blocks at most {MAX_NESTING} deep")),
+                        Diagnostic::error(
+                            "muster::too-deep",
+                            Span::new(file, i, i + 1),
+                            "brackets are nested too deeply",
+                        )
+                        .label("this bracket")
+                        .help(format!(
+                            "a rules file may nest brackets and blocks at most {MAX_NESTING} deep"
+                        )),
                     );
                 }
             }
@@ -63,7 +77,9 @@ fn pratt() -> PrattParser<Rule> {
                 | Op::infix(Rule::not_in, Assoc::Left))
             .op(Op::infix(Rule::range, Assoc::Left))
             .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
-            .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left)
+                | Op::infix(Rule::div, Assoc::Left)
+                | Op::infix(Rule::rem, Assoc::Left))
             .op(Op::prefix(Rule::neg))
             .op(Op::postfix(Rule::field_access))
     }
@@ -104,7 +120,10 @@ impl Builder {
     }
 
     fn ident(&self, p: Pair<Rule>) -> Ident {
-        Ident { name: p.as_str().to_string(), span: self.span(&p) }
+        Ident {
+            name: p.as_str().to_string(),
+            span: self.span(&p),
+        }
     }
 
     fn item(&self, p: Pair<Rule>) -> Item {
@@ -114,12 +133,18 @@ impl Builder {
         let kind = match rule {
             Rule::import => ItemKind::Import(string_value(it.next().unwrap())),
             Rule::game => {
-                let mut g = GameDecl { title: string_value(it.next().unwrap()), ..Default::default() };
+                let mut g = GameDecl {
+                    title: string_value(it.next().unwrap()),
+                    ..Default::default()
+                };
                 for prop in it {
                     let ps = self.span(&prop);
                     match prop.as_rule() {
                         Rule::players => {
-                            let nums: Vec<u32> = prop.into_inner().map(|n| int_value(&n).min(u32::MAX as i64) as u32).collect();
+                            let nums: Vec<u32> = prop
+                                .into_inner()
+                                .map(|n| int_value(&n).min(u32::MAX as i64) as u32)
+                                .collect();
                             g.players = Some((nums[0], *nums.get(1).unwrap_or(&nums[0]), ps));
                         }
                         Rule::max_turns => {
@@ -149,7 +174,11 @@ impl Builder {
             }
             Rule::kind => {
                 let name = self.ident(it.next().unwrap());
-                let mut k = KindDecl { name, attrs: vec![], label: None };
+                let mut k = KindDecl {
+                    name,
+                    attrs: vec![],
+                    label: None,
+                };
                 for part in it {
                     match part.as_rule() {
                         Rule::attr => {
@@ -166,10 +195,15 @@ impl Builder {
                                 }
                                 _ => AttrType::Named(self.ident(ty_pair)),
                             };
-                            let names = ai.next().map(|n| n.into_inner().map(string_value).collect()).unwrap_or_default();
+                            let names = ai
+                                .next()
+                                .map(|n| n.into_inner().map(string_value).collect())
+                                .unwrap_or_default();
                             k.attrs.push(AttrDecl { name, ty, names });
                         }
-                        Rule::kind_label => k.label = Some(string_value(part.into_inner().next().unwrap())),
+                        Rule::kind_label => {
+                            k.label = Some(string_value(part.into_inner().next().unwrap()))
+                        }
                         _ => unreachable!(),
                     }
                 }
@@ -177,12 +211,19 @@ impl Builder {
             }
             Rule::label_decl => {
                 let kind = self.ident(it.next().unwrap());
-                ItemKind::Label { kind, template: string_value(it.next().unwrap()) }
+                ItemKind::Label {
+                    kind,
+                    template: string_value(it.next().unwrap()),
+                }
             }
             Rule::deck => {
                 let name = self.ident(it.next().unwrap());
                 let kind = self.ident(it.next().unwrap());
-                ItemKind::Deck { name, kind, body: self.deck_body(it.next().unwrap()) }
+                ItemKind::Deck {
+                    name,
+                    kind,
+                    body: self.deck_body(it.next().unwrap()),
+                }
             }
             Rule::board => {
                 let w = it.next().unwrap();
@@ -200,7 +241,11 @@ impl Builder {
                         } else {
                             None
                         };
-                        RegionDecl { name, seat, cells: self.expr(next) }
+                        RegionDecl {
+                            name,
+                            seat,
+                            cells: self.expr(next),
+                        }
                     })
                     .collect();
                 ItemKind::Board(BoardDecl {
@@ -213,7 +258,12 @@ impl Builder {
             Rule::zone => {
                 let name = self.ident(it.next().unwrap());
                 let per_seat = it.next().unwrap().as_str().starts_with("per");
-                let mut z = ZoneDecl { name, per_seat, visibility: Visibility::Public, holds: vec![] };
+                let mut z = ZoneDecl {
+                    name,
+                    per_seat,
+                    visibility: Visibility::Public,
+                    holds: vec![],
+                };
                 for part in it {
                     match part.as_rule() {
                         Rule::visibility => {
@@ -245,20 +295,31 @@ impl Builder {
                 if per_seat {
                     next = it.next().unwrap();
                 }
-                ItemKind::Var { name, per_seat, init: self.expr(next) }
+                ItemKind::Var {
+                    name,
+                    per_seat,
+                    init: self.expr(next),
+                }
             }
             Rule::def => {
                 let mut parts: Vec<Pair<Rule>> = it.collect();
                 let body = self.expr(parts.pop().unwrap());
                 let mut names = parts.into_iter().map(|p| self.ident(p));
                 let name = names.next().unwrap();
-                ItemKind::Def { name, params: names.collect(), body }
+                ItemKind::Def {
+                    name,
+                    params: names.collect(),
+                    body,
+                }
             }
             Rule::setup => ItemKind::Setup(self.block(it.next().unwrap())),
-            Rule::phase => ItemKind::Phase(self.phase(it)),
+            Rule::phase => ItemKind::Phase(Box::new(self.phase(it))),
             Rule::action => {
                 let name = self.ident(it.next().unwrap());
-                ItemKind::Action(ActionDecl { name, clauses: it.map(|c| self.clause(c)).collect() })
+                ItemKind::Action(ActionDecl {
+                    name,
+                    clauses: it.map(|c| self.clause(c)).collect(),
+                })
             }
             Rule::end_block => ItemKind::End(
                 it.map(|r| {
@@ -266,9 +327,14 @@ impl Builder {
                     match r.as_rule() {
                         Rule::win_when => {
                             let mut ri = r.into_inner();
-                            EndRule::Win { who: self.expr(ri.next().unwrap()), when: self.expr(ri.next().unwrap()) }
+                            EndRule::Win {
+                                who: self.expr(ri.next().unwrap()),
+                                when: self.expr(ri.next().unwrap()),
+                            }
                         }
-                        Rule::draw_when => EndRule::Draw { when: self.expr(r.into_inner().next().unwrap()) },
+                        Rule::draw_when => EndRule::Draw {
+                            when: self.expr(r.into_inner().next().unwrap()),
+                        },
                         _ => {
                             let rule = match r.into_inner().next().unwrap().as_str() {
                                 "draw" => StuckRule::Draw,
@@ -283,7 +349,10 @@ impl Builder {
             ),
             Rule::variant => {
                 let name = self.ident(it.next().unwrap());
-                ItemKind::Variant { name, items: it.map(|i| self.item(i)).collect() }
+                ItemKind::Variant {
+                    name,
+                    items: it.map(|i| self.item(i)).collect(),
+                }
             }
             r => unreachable!("item rule {r:?}"),
         };
@@ -294,7 +363,10 @@ impl Builder {
         p.into_inner()
             .map(|f| {
                 let mut fi = f.into_inner();
-                Field { name: self.ident(fi.next().unwrap()), value: self.expr(fi.next().unwrap()) }
+                Field {
+                    name: self.ident(fi.next().unwrap()),
+                    value: self.expr(fi.next().unwrap()),
+                }
             })
             .collect()
     }
@@ -318,7 +390,11 @@ impl Builder {
                     } else {
                         1
                     };
-                    DeckEntry::Card { copies, fields: self.fields(ei.next().unwrap()), span }
+                    DeckEntry::Card {
+                        copies,
+                        fields: self.fields(ei.next().unwrap()),
+                        span,
+                    }
                 }
             })
             .collect()
@@ -346,8 +422,12 @@ impl Builder {
                 }
                 Rule::start => ph.start = Some(self.expr(part.into_inner().next().unwrap())),
                 Rule::turn => ph.steps = part.into_inner().map(|s| self.step(s)).collect(),
-                Rule::before_turn => ph.before_turn = Some(self.block(part.into_inner().next().unwrap())),
-                Rule::after_turn => ph.after_turn = Some(self.block(part.into_inner().next().unwrap())),
+                Rule::before_turn => {
+                    ph.before_turn = Some(self.block(part.into_inner().next().unwrap()))
+                }
+                Rule::after_turn => {
+                    ph.after_turn = Some(self.block(part.into_inner().next().unwrap()))
+                }
                 Rule::until => ph.until = Some(self.expr(part.into_inner().next().unwrap())),
                 Rule::next => ph.next = Some(self.ident(part.into_inner().next().unwrap())),
                 r => unreachable!("phase item {r:?}"),
@@ -358,7 +438,13 @@ impl Builder {
 
     fn step(&self, p: Pair<Rule>) -> StepDecl {
         let span = self.span(&p);
-        let mut st = StepDecl { by: None, mode: StepMode::One, actions: vec![], condition: None, span };
+        let mut st = StepDecl {
+            by: None,
+            mode: StepMode::One,
+            actions: vec![],
+            condition: None,
+            span,
+        };
         for part in p.into_inner() {
             match part.as_rule() {
                 Rule::by => st.by = Some(self.expr(part.into_inner().next().unwrap())),
@@ -381,8 +467,14 @@ impl Builder {
         let rule = p.as_rule();
         let mut it = p.into_inner();
         match rule {
-            Rule::choose => Clause::Choose { var: self.ident(it.next().unwrap()), domain: self.expr(it.next().unwrap()) },
-            Rule::let_clause => Clause::Let { var: self.ident(it.next().unwrap()), value: self.expr(it.next().unwrap()) },
+            Rule::choose => Clause::Choose {
+                var: self.ident(it.next().unwrap()),
+                domain: self.expr(it.next().unwrap()),
+            },
+            Rule::let_clause => Clause::Let {
+                var: self.ident(it.next().unwrap()),
+                value: self.expr(it.next().unwrap()),
+            },
             Rule::require => Clause::Require(self.expr(it.next().unwrap())),
             Rule::do_clause => Clause::Do(self.block(it.next().unwrap())),
             r => unreachable!("clause {r:?}"),
@@ -402,25 +494,48 @@ impl Builder {
             Rule::if_stmt => return self.if_stmt(span, it),
             Rule::for_stmt => {
                 let var = self.ident(it.next().unwrap());
-                StmtKind::For { var, domain: self.expr(it.next().unwrap()), body: self.block(it.next().unwrap()) }
+                StmtKind::For {
+                    var,
+                    domain: self.expr(it.next().unwrap()),
+                    body: self.block(it.next().unwrap()),
+                }
             }
-            Rule::let_clause => StmtKind::Let { var: self.ident(it.next().unwrap()), value: self.expr(it.next().unwrap()) },
+            Rule::let_clause => StmtKind::Let {
+                var: self.ident(it.next().unwrap()),
+                value: self.expr(it.next().unwrap()),
+            },
             Rule::move_stmt => StmtKind::Move { what: e(), to: e() },
             Rule::swap_stmt => StmtKind::Swap(e(), e()),
-            Rule::shift_stmt => StmtKind::Shift { what: e(), dir: e(), steps: e() },
+            Rule::shift_stmt => StmtKind::Shift {
+                what: e(),
+                dir: e(),
+                steps: e(),
+            },
             Rule::shuffle_stmt => StmtKind::Shuffle(e()),
-            Rule::place_stmt => StmtKind::Place { what: e(), onto: e() },
+            Rule::place_stmt => StmtKind::Place {
+                what: e(),
+                onto: e(),
+            },
             Rule::win_stmt => StmtKind::Win(e()),
             Rule::lose_stmt => StmtKind::Lose(e()),
             Rule::draw_stmt => StmtKind::Draw,
             Rule::assign => {
-                let target = it.next().unwrap().into_inner().map(|n| self.ident(n)).collect();
+                let target = it
+                    .next()
+                    .unwrap()
+                    .into_inner()
+                    .map(|n| self.ident(n))
+                    .collect();
                 let op = match it.next().unwrap().as_str() {
                     "+=" => AssignOp::Add,
                     "-=" => AssignOp::Sub,
                     _ => AssignOp::Set,
                 };
-                StmtKind::Assign { target, op, value: self.expr(it.next().unwrap()) }
+                StmtKind::Assign {
+                    target,
+                    op,
+                    value: self.expr(it.next().unwrap()),
+                }
             }
             r => unreachable!("statement {r:?}"),
         };
@@ -438,7 +553,14 @@ impl Builder {
             }
             Some(p) => self.block(p),
         };
-        Stmt { kind: StmtKind::If { cond, then, otherwise }, span }
+        Stmt {
+            kind: StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            },
+            span,
+        }
     }
 
     fn expr(&self, p: Pair<Rule>) -> Expr {
@@ -448,14 +570,24 @@ impl Builder {
             .map_prefix(|op, rhs| {
                 let s = op.as_span();
                 let span = Span::new(*file, s.start(), s.end()).to(rhs.span);
-                let u = if op.as_rule() == Rule::not { UnOp::Not } else { UnOp::Neg };
-                Expr { kind: ExprKind::Unary(u, Box::new(rhs)), span }
+                let u = if op.as_rule() == Rule::not {
+                    UnOp::Not
+                } else {
+                    UnOp::Neg
+                };
+                Expr {
+                    kind: ExprKind::Unary(u, Box::new(rhs)),
+                    span,
+                }
             })
             .map_postfix(|lhs, op| {
                 let s = op.as_span();
                 let span = lhs.span.to(Span::new(*file, s.start(), s.end()));
                 let name = self.ident(op.into_inner().next().unwrap());
-                Expr { kind: ExprKind::Field(Box::new(lhs), name), span }
+                Expr {
+                    kind: ExprKind::Field(Box::new(lhs), name),
+                    span,
+                }
             })
             .map_infix(|lhs, op, rhs| {
                 let b = match op.as_rule() {
@@ -477,7 +609,10 @@ impl Builder {
                     _ => BinOp::Rem,
                 };
                 let span = lhs.span.to(rhs.span);
-                Expr { kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span }
+                Expr {
+                    kind: ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)),
+                    span,
+                }
             })
             .parse(p.into_inner())
     }

@@ -1,0 +1,134 @@
+//! Text rendering of a view: the board with coordinates on its edges, then the zones and
+//! the seats' counters. Only what the view holds is drawn, so hidden cards stay hidden.
+
+use crate::engine::{Engine, Seen, View};
+use crate::ir::Value;
+
+/// The label a viewer sees for one place.
+fn seen_text(engine: &Engine, seen: &Seen) -> String {
+    match seen {
+        Seen::Empty => ".".into(),
+        Seen::Known { comp, owner } => engine.label_for(*comp, *owner),
+        Seen::Hidden { .. } => "??".into(),
+    }
+}
+
+pub fn render_view(engine: &Engine, view: &View) -> String {
+    let g = &engine.game;
+    let mut out = String::new();
+    let seat_name = |s: u8| {
+        g.seats
+            .get(s as usize)
+            .map(|x| x.name.as_str())
+            .unwrap_or("?")
+    };
+    let phase = &g.phases[view.phase as usize].name;
+    let who = match view.decider {
+        Some(d) => format!("{} to decide", seat_name(d)),
+        None => "game over".into(),
+    };
+    out.push_str(&format!(
+        "{} · phase {phase} · turn {} · {who}\n",
+        g.title,
+        view.turns + 1
+    ));
+
+    let b = &g.board;
+    if !b.cells.is_empty() {
+        let labels: Vec<String> = view.cells.iter().map(|s| seen_text(engine, s)).collect();
+        let width = labels
+            .iter()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(1)
+            .max(2)
+            + 1;
+        let rank_w = b.height.to_string().len();
+        let files: String = (0..b.width)
+            .map(|x| format!("{:>width$}", ((b'a' + x as u8) as char).to_string()))
+            .collect();
+        out.push_str(&format!("{:rank_w$} {files}\n", ""));
+        for y in (0..b.height).rev() {
+            let row: String = (0..b.width)
+                .map(|x| format!("{:>width$}", labels[b.cell_at(x, y) as usize]))
+                .collect();
+            out.push_str(&format!("{:>rank_w$} {row}  {}\n", y + 1, y + 1));
+        }
+        out.push_str(&format!("{:rank_w$} {files}\n", ""));
+    }
+
+    for (inst, items) in view.zones.iter().enumerate() {
+        let (z, seat) = engine.zone_of_instance(inst as u16);
+        let zd = &g.zones[z as usize];
+        if zd.per_seat && seat >= view.players {
+            continue;
+        }
+        let name = if zd.per_seat {
+            format!("{} ({})", zd.name, seat_name(seat))
+        } else {
+            zd.name.clone()
+        };
+        let hidden = items
+            .iter()
+            .filter(|s| matches!(s, Seen::Hidden { .. }))
+            .count();
+        let shown: Vec<String> = items
+            .iter()
+            .filter(|s| matches!(s, Seen::Known { .. }))
+            .map(|s| seen_text(engine, s))
+            .collect();
+        if items.is_empty() {
+            continue; // empty zones say nothing
+        }
+        let body = match (items.len(), hidden) {
+            (_, 0) => shown.join(" "),
+            (n, h) if h == n => format!("{n} face down"),
+            (n, h) => format!("{} (and {h} face down of {n})", shown.join(" ")),
+        };
+        out.push_str(&format!("{name}: {body}\n"));
+    }
+
+    let nvars = g.vars.len();
+    let seat_vars: Vec<usize> = (0..nvars).filter(|&v| g.vars[v].per_seat).collect();
+    if !seat_vars.is_empty() {
+        for p in 0..view.players {
+            let vals: Vec<String> = seat_vars
+                .iter()
+                .map(|&v| {
+                    format!(
+                        "{} {}",
+                        g.vars[v].name,
+                        value_text(&view.seat_vars[p as usize * nvars + v])
+                    )
+                })
+                .collect();
+            let out_mark = if view.eliminated[p as usize] {
+                " (out)"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "{}{out_mark}: {}\n",
+                seat_name(p),
+                vals.join(", ")
+            ));
+        }
+    }
+    let globals: Vec<String> = (0..nvars)
+        .filter(|&v| !g.vars[v].per_seat)
+        .map(|v| format!("{} {}", g.vars[v].name, value_text(&view.globals[v])))
+        .collect();
+    if !globals.is_empty() {
+        out.push_str(&format!("{}\n", globals.join(", ")));
+    }
+    out
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::None => "-".into(),
+        other => format!("{other:?}"),
+    }
+}

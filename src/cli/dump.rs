@@ -1,0 +1,21 @@
+//! `muster dump FILE`: the lowered IR as RON.
+
+use super::{load, EXIT_OK};
+use std::path::Path;
+
+pub fn run(file: &Path, variant: Option<&str>) -> i32 {
+    let compiled = match load(file, variant) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    match ron::ser::to_string_pretty(&compiled.game, ron::ser::PrettyConfig::default()) {
+        Ok(text) => {
+            println!("{text}");
+            EXIT_OK
+        }
+        Err(e) => {
+            eprintln!("error: cannot write the IR: {e}");
+            super::EXIT_INVALID
+        }
+    }
+}

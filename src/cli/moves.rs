@@ -1,0 +1,49 @@
+//! `muster moves FILE [--log LOG]`: the legal actions of whoever decides, one per line.
+
+use super::replay::{read_log, replay_log};
+use super::{engine_for, load, player_count, GameLog, GameOpts, EXIT_INVALID, EXIT_OK};
+use std::path::Path;
+
+pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts) -> i32 {
+    let rules_text = crate::check::read_text(file).unwrap_or_default();
+    let log = match log_path {
+        Some(p) => match read_log(p, &rules_text) {
+            Ok(l) => l,
+            Err(code) => return code,
+        },
+        None => GameLog {
+            seed: opts.seed,
+            players: opts.players,
+            variant: opts.variant.clone(),
+            ..Default::default()
+        },
+    };
+    let compiled = match load(file, log.variant.as_deref().or(opts.variant.as_deref())) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let engine = engine_for(compiled, opts.max_turns);
+    let players = match player_count(&engine, log.players.or(opts.players)) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let log = GameLog {
+        players: Some(players),
+        ..log
+    };
+    match replay_log(&engine, &log, |_, _| {}) {
+        Ok(state) => {
+            for a in engine.legal_actions(&state) {
+                println!("{}", engine.action_text(&state, &a));
+            }
+            EXIT_OK
+        }
+        Err(e) => {
+            eprintln!(
+                "error: action {} (line {}) `{}` does not replay: {}",
+                e.number, e.line, e.text, e.reason
+            );
+            EXIT_INVALID
+        }
+    }
+}
