@@ -172,10 +172,10 @@ pub fn render(sources: &Sources, diags: &[Diagnostic], colour: bool) -> String {
                 .unwrap_or(0);
             end = len;
         }
-        let (line, col) = sources.line_col(diag.span);
+        // miette adds the line and column to the name itself.
         let report = Report {
             diag,
-            source: NamedSource::new(format!("{}:{}:{}", file.name, line, col), file.text.clone()),
+            source: NamedSource::new(file.name.clone(), file.text.clone()),
             span: SourceSpan::new(start.into(), end - start),
         };
         let _ = handler.render_report(&mut out, &report);

@@ -25,10 +25,19 @@ pub fn load_file(path: &Path) -> Result<Loaded, Failed> {
 fn io_failure(path: &Path, msg: String) -> Failed {
     let mut sources = Sources::default();
     let f = sources.add(path.display().to_string(), "");
+    // A file that exists but is not text is bad input, not an I/O failure.
+    let code = if msg.contains("not a text file")
+        || msg.contains("not UTF-8")
+        || msg.contains("too large")
+    {
+        "muster::not-text"
+    } else {
+        "muster::io"
+    };
     Failed {
         sources,
         diagnostics: vec![Diagnostic::error(
-            "muster::io",
+            code,
             crate::syntax::ast::Span::new(f, 0, 0),
             msg,
         )],

@@ -179,7 +179,10 @@ impl Engine {
                         !found
                     });
                     if !found {
-                        return Some(format!("that `{name}` is not one of the choices here"));
+                        return Some(format!(
+                            "`{}` is not one of the choices for `{name}` here",
+                            self.value_text(s, v)
+                        ));
                     }
                     l[*slot as usize] = v.clone();
                 }
