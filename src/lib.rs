@@ -6,12 +6,32 @@
 //!
 //! ```
 //! use muster::{check, engine::Engine};
-//! let compiled = check::compile_file("games/army_ants.muster".as_ref(), None).expect("valid rules");
+//! // A tiny game: two seats take turns placing a stone on an empty cell of a 3 x 1 strip.
+//! let rules = r#"
+//!     game "Strip" { players 2 }
+//!     board grid 3 x 1
+//!     kind Stone { label "o" }
+//!     deck stones of Stone { 3 x card { } }
+//!     zone pile shared public { holds stones }
+//!     action place {
+//!       choose c in cells
+//!       require c.empty
+//!       do { move first(pile) to c }
+//!     }
+//!     phase play { turn { one of place } }
+//!     end { draw when none c in cells: c.empty }
+//! "#;
+//! let compiled = check::compile_source("strip.muster", rules, None).expect("valid rules");
 //! let engine = Engine::new(compiled.game);
 //! let mut state = engine.start(2, 7).expect("a 2-player game");
 //! let moves = engine.legal_actions(&state);
-//! assert!(!moves.is_empty());
-//! engine.apply(&mut state, &moves[0]).expect("a listed action is legal");
+//! assert_eq!(moves.len(), 3);
+//! assert_eq!(engine.action_text(&state, &moves[0]), "place a1");
+//! while let Some(_) = engine.decider(&state) {
+//!     let first = engine.legal_actions(&state)[0].clone();
+//!     engine.apply(&mut state, &first).expect("a listed action is legal");
+//! }
+//! assert_eq!(state.turns, 3);
 //! ```
 
 #![forbid(unsafe_code)]

@@ -3,13 +3,13 @@
 //!
 //! ```text
 //! # muster saved game
-//! rules army_ants.muster
+//! rules my_game.muster
 //! hash 3f2a...
 //! variant -
 //! players 2
 //! seed 7
-//! Red: march a3-c3 n 1
-//! Black: swap b6 b7
+//! White: step a1 a2
+//! Blue: step c3 b3
 //! ```
 //! Hand-written logs work too: `hash` and `variant` may be left out, and so may the seat
 //! before an action.

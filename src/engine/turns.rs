@@ -229,6 +229,7 @@ impl Engine {
         l: &mut [Value],
     ) -> Result<(), EngineError> {
         if self.check_end(s, l) {
+            s.turns += 1; // the turn that ended the game counts
             return Ok(());
         }
         let p = &self.game.phases[s.phase as usize];

@@ -28,7 +28,7 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::per_seat => "`per seat`",
         Rule::phase_item | Rule::order | Rule::start | Rule::turn | Rule::before_turn | Rule::after_turn
         | Rule::until | Rule::next => "a phase part (`order`, `start`, `turn`, `before turn`, `after turn`, `until`, `next`)",
-        Rule::step | Rule::by => "a turn step such as `one of march, swap`",
+        Rule::step | Rule::by => "a turn step such as `one of place, pass`",
         Rule::step_mode => "`one`, `optional` or `repeat`",
         Rule::step_if => "`if condition`",
         Rule::clause | Rule::choose | Rule::let_clause | Rule::require | Rule::do_clause => {
