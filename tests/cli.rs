@@ -104,7 +104,7 @@ fn binary_junk_and_truncated_files_are_refused_without_panic() {
     assert!(text(&out.stderr).contains("not a text file"));
 
     let full = std::fs::read_to_string(GAME).unwrap();
-    let cut = temp("cut.muster", full[..full.len() / 2].as_bytes());
+    let cut = temp("cut.muster", &full.as_bytes()[..full.len() / 2]);
     let out = muster(&["validate", cut.to_str().unwrap()], "");
     assert_eq!(out.status.code(), Some(1));
     assert!(!text(&out.stderr).contains("panicked"));
