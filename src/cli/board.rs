@@ -23,15 +23,11 @@ pub fn render_view(engine: &Engine, view: &View) -> String {
             .unwrap_or("?")
     };
     let phase = &g.phases[view.phase as usize].name;
-    let who = match view.decider {
-        Some(d) => format!("{} to decide", seat_name(d)),
-        None => "game over".into(),
+    let status = match view.decider {
+        Some(d) => format!("turn {} · {} to decide", view.turns + 1, seat_name(d)),
+        None => format!("game over after {} turn(s)", view.turns),
     };
-    out.push_str(&format!(
-        "{} · phase {phase} · turn {} · {who}\n",
-        g.title,
-        view.turns + 1
-    ));
+    out.push_str(&format!("{} · phase {phase} · {status}\n", g.title));
 
     let b = &g.board;
     if !b.cells.is_empty() {

@@ -1,0 +1,30 @@
+//! A seeded agent game's transcript, snapshotted: any change to the rules, the engine's
+//! order of legal actions, the RNG or the text rendering shows up here.
+
+use std::process::Command;
+
+#[test]
+fn army_ants_random_game_transcript() {
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args([
+            "play",
+            "games/army_ants.muster",
+            "--agents",
+            "random,random",
+            "--seed",
+            "5",
+            "--max-turns",
+            "40",
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("muster runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("game over: stopped by the length cap (no result) after 40 turn(s)")
+            || text.contains("wins"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
