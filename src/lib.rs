@@ -42,4 +42,5 @@ pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod ir;
+pub mod similar;
 pub mod syntax;

@@ -1,9 +1,9 @@
 //! Lowering expressions: name resolution, type checking and arity, in one walk.
 
-use super::similar::suggest;
 use super::symbols::{describe, fits, Binding, Ctx, BUILTIN_FUNCTIONS, DIR_SETS};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{self, Builtin, Type, Value};
+use crate::similar::suggest;
 use crate::syntax::ast::{self, ExprKind, Ident, Span};
 
 type Lowered = (ir::Expr, Type);

@@ -2,10 +2,10 @@
 
 use super::consts;
 use super::load::Loaded;
-use super::similar::suggest;
 use super::symbols::{describe, fits, Ctx, VarInfo};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{self, Type, Value};
+use crate::similar::suggest;
 use crate::syntax::ast::{self, Item, ItemKind, Span};
 use std::collections::HashMap;
 
@@ -51,6 +51,7 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
 fn apply_variant<'a>(
     items: &'a [Item],
     variant: Option<&str>,
+    sources: &crate::diagnostic::Sources,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<&'a Item> {
     let mut out: Vec<&Item> = Vec::new();
@@ -63,11 +64,12 @@ fn apply_variant<'a>(
                 } else {
                     format!("{} `{}`", k.0, k.1)
                 };
-                let (pl, pc) = (out[prev].span.start, out[prev].span.file);
+                let (line, col) = sources.line_col(out[prev].span);
+                let file = &sources.files[out[prev].span.file as usize].name;
                 diags.push(
                     Diagnostic::error("muster::duplicate", item.span, format!("{what} is declared twice"))
                         .label("second declaration")
-                        .help(format!("the first is at byte {pl} of file {pc}; to change a declaration for a variant, put it inside `variant NAME {{ ... }}`")),
+                        .help(format!("the first is at {file}:{line}:{col}; to change a declaration for a variant, put it inside `variant NAME {{ ... }}`")),
                 );
                 continue;
             }
@@ -128,7 +130,7 @@ pub fn lower(
     variant: Option<&str>,
 ) -> Result<(ir::Game, Vec<Diagnostic>), Vec<Diagnostic>> {
     let mut pre = Vec::new();
-    let items = apply_variant(&loaded.items, variant, &mut pre);
+    let items = apply_variant(&loaded.items, variant, &loaded.sources, &mut pre);
     let mut cx = Ctx {
         diags: pre,
         ..Default::default()
@@ -1160,6 +1162,13 @@ fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir:
         let ItemKind::Action(a) = &item.kind else {
             continue;
         };
+        if a.name.name == "done" || a.name.name == "skip" {
+            cx.error(
+                Diagnostic::error("muster::reserved", a.name.span, format!("`{}` is the name of a built-in action", a.name.name))
+                    .label("reserved")
+                    .help("`done` ends a repeated step and `skip` passes an optional one; give this action another name"),
+            );
+        }
         let mut clauses = Vec::new();
         let mut require_texts = Vec::new();
         for c in &a.clauses {

@@ -6,7 +6,6 @@ mod consts;
 mod expr;
 mod items;
 mod load;
-mod similar;
 mod stmt;
 mod symbols;
 
@@ -14,7 +13,6 @@ use crate::diagnostic::{Diagnostic, Sources};
 use crate::ir;
 
 pub use load::{load_file, load_source, read_text, Loaded};
-pub use similar::closest;
 
 /// A game that checked cleanly, with the warnings found on the way.
 #[derive(Debug)]
@@ -39,7 +37,7 @@ pub fn compile_file(path: &std::path::Path, variant: Option<&str>) -> Result<Com
     compile(load_file(path)?, variant)
 }
 
-/// Checks and lowers rules given as text (imports resolve against `dir`).
+/// Checks and lowers rules given as text; its imports resolve against the current folder.
 pub fn compile_source(name: &str, text: &str, variant: Option<&str>) -> Result<Compiled, Failed> {
     compile(load_source(name, text, None)?, variant)
 }

@@ -127,7 +127,7 @@ impl<'a> Ctx<'a> {
             )
             .label("cannot assign here");
             d = d.help(
-                super::similar::suggest(&last.name, known.iter().map(|s| s.as_str()))
+                crate::similar::suggest(&last.name, known.iter().map(|s| s.as_str()))
                     .unwrap_or_else(|| {
                         "declare it first: `var name = 0` (or `var name per seat = 0`)".into()
                     }),

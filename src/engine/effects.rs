@@ -101,7 +101,7 @@ impl<'a> Runner<'a> {
                             }
                         }
                         Value::None => {}
-                        other => return Err(rules(format!("cannot move anything to {other:?}"))),
+                        _ => return Err(rules("`move ... to` needs a cell or a zone")),
                     }
                 }
                 Stmt::Swap(a, b) => {

@@ -73,7 +73,7 @@ impl<'a> Eval<'a> {
             Expr::Binary(BinOp::Range, a, b) => {
                 let (a, b) = (self.eval(a, l), self.eval(b, l));
                 if let (Value::Int(lo), Value::Int(hi)) = (&a, &b) {
-                    for i in *lo..=*hi {
+                    for i in (*lo..=*hi).take(ops::MAX_RANGE) {
                         if !f(Value::Int(i), l) {
                             return;
                         }

@@ -45,6 +45,9 @@ pub struct Engine {
     pub game: Arc<Game>,
     zone_base: Vec<u16>,
     zone_instances: usize,
+    /// For components whose label (owner aside) is shared with others: their 1-based
+    /// number among those, so that notation names each component once. 0 if unique.
+    label_number: Vec<u16>,
 }
 
 impl Engine {
@@ -56,11 +59,33 @@ impl Engine {
             zone_base.push(n as u16);
             n += if z.per_seat { seats } else { 1 };
         }
-        Engine {
+        let mut engine = Engine {
             game: Arc::new(game),
             zone_base,
             zone_instances: n,
+            label_number: vec![],
+        };
+        let plain: Vec<String> = (0..engine.game.components.len() as u16)
+            .map(|c| engine.label_for(c, NO_SEAT))
+            .collect();
+        let mut counts: std::collections::HashMap<&str, u16> = std::collections::HashMap::new();
+        for l in &plain {
+            *counts.entry(l.as_str()).or_default() += 1;
         }
+        let mut seen: std::collections::HashMap<&str, u16> = std::collections::HashMap::new();
+        engine.label_number = plain
+            .iter()
+            .map(|l| {
+                if counts[l.as_str()] > 1 {
+                    let n = seen.entry(l.as_str()).or_default();
+                    *n += 1;
+                    *n
+                } else {
+                    0
+                }
+            })
+            .collect();
+        engine
     }
 
     /// The index of a zone's instance for a seat (the seat is ignored for shared zones).
@@ -207,6 +232,14 @@ impl Engine {
     /// A component's label, as the rules file's `label` spells it.
     pub fn label(&self, s: &State, comp: u16) -> String {
         self.label_for(comp, s.owners[comp as usize])
+    }
+
+    /// A component as notation writes it: its label, and `#k` if the label is shared.
+    pub fn comp_text(&self, s: &State, comp: u16) -> String {
+        match self.label_number[comp as usize] {
+            0 => self.label(s, comp),
+            k => format!("{}#{k}", self.label(s, comp)),
+        }
     }
 
     /// A component's label when owned by `owner` (as a view records it).

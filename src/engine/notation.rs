@@ -39,7 +39,7 @@ impl Engine {
                 .map(|x| x.name.clone())
                 .unwrap_or_default(),
             Value::Cell(c) => g.board.cells[*c as usize].name.clone(),
-            Value::Comp(c) => self.label(s, *c),
+            Value::Comp(c) => self.comp_text(s, *c),
             Value::Dir(d) => g.board.dirs[*d as usize].name.clone(),
             Value::Enum(e, x) => g.enums[*e as usize].values[*x as usize].0.clone(),
             Value::Phase(p) => g.phases[*p as usize].name.clone(),
@@ -105,7 +105,7 @@ impl Engine {
             .position(|a| a.name.to_lowercase() == name)
         else {
             let known: Vec<&str> = self.game.actions.iter().map(|a| a.name.as_str()).collect();
-            let hint = crate::check::closest(&name, known.iter().copied())
+            let hint = crate::similar::closest(&name, known.iter().copied())
                 .map(|k| format!(" (did you mean `{k}`?)"))
                 .unwrap_or_default();
             return Err(format!(
@@ -190,7 +190,7 @@ impl Engine {
                 .position(|p| p.name.to_lowercase() == lw)
                 .map(|p| Value::Phase(p as u16)),
             Type::Comp => (0..g.components.len() as u16)
-                .find(|&c| self.label(s, c).to_lowercase() == lw)
+                .find(|&c| self.comp_text(s, c).to_lowercase() == lw)
                 .map(Value::Comp),
             Type::Line => {
                 let (a, b) = match lw.split_once('-') {

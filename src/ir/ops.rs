@@ -2,6 +2,9 @@
 
 use super::{BinOp, Board, Value};
 
+/// The most numbers a range `a..b` yields, however it is used.
+pub const MAX_RANGE: usize = 100_000;
+
 /// Whether `item` is in the collection `coll` (a list, or a run of cells on `board`).
 pub fn contains(coll: &Value, item: &Value, board: &Board) -> bool {
     match coll {
@@ -61,7 +64,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, board: &Board) -> Value {
         BinOp::In => Bool(contains(b, a, board)),
         BinOp::NotIn => Bool(!contains(b, a, board)),
         BinOp::Range => match (a, b) {
-            (Int(x), Int(y)) => List((*x..=*y).take(100_000).map(Int).collect()),
+            (Int(x), Int(y)) => List((*x..=*y).take(MAX_RANGE).map(Int).collect()),
             (Cell(x), Cell(y)) => {
                 let (cx, cy) = (&board.cells[*x as usize], &board.cells[*y as usize]);
                 let (x0, x1) = (cx.x.min(cy.x), cx.x.max(cy.x));

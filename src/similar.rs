@@ -1,4 +1,4 @@
-//! "Did you mean ...?" for misspelt names.
+//! "Did you mean ...?" for misspelt names: used by the checker and by move entry.
 
 /// The known name closest to `name`, if it is close enough to be a likely typo.
 pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
