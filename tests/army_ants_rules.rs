@@ -6,6 +6,46 @@ mod common;
 use common::*;
 use muster::engine::Outcome;
 
+// ---- set-up ---------------------------------------------------------------------
+
+// Set-up: each army is Ace-9 of its two suits plus one Queen (19 cards), dealt face up
+// onto its own four ranks with the back centre (c1 / c8) left empty.
+#[test]
+fn the_deal_fills_each_territory_but_its_back_centre() {
+    let e = engine();
+    for seed in 0..10 {
+        let s = start(&e, seed);
+        for (seat, ranks, centre) in [
+            (RED, ['1', '2', '3', '4'], "c1"),
+            (BLACK, ['5', '6', '7', '8'], "c8"),
+        ] {
+            let mut army = Vec::new();
+            for f in ['a', 'b', 'c', 'd', 'e'] {
+                for r in ranks {
+                    let name = format!("{f}{r}");
+                    if name == centre {
+                        assert_eq!(at(&e, &s, &name), None, "seed {seed}: {centre} is dealt");
+                        continue;
+                    }
+                    let (owner, rank) =
+                        at(&e, &s, &name).unwrap_or_else(|| panic!("seed {seed}: {name} is empty"));
+                    assert_eq!(owner, seat, "seed {seed}: {name}");
+                    let comp = s.cells[cell(&e, &name) as usize];
+                    assert_eq!(colour(&e, comp), seat_colour(seat));
+                    assert!(s.face_up[comp as usize]);
+                    army.push(rank);
+                }
+            }
+            army.sort_unstable();
+            assert_eq!(
+                army,
+                vec![1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, QUEEN],
+                "seed {seed}"
+            );
+        }
+    }
+}
+
 // ---- attack ---------------------------------------------------------------------
 
 // Attack: a card may not attack an enemy card of higher value (5 onto 6).
@@ -537,6 +577,8 @@ fn move_out_turns_corners_through_empty_squares() {
         refused(&e, &s, "move_out a1 c1"),
         "that `dest` is not one of the choices here"
     );
+    // Move Out may go into enemy territory in the battle.
+    assert!(is_legal(&e, &s, "move_out a1 b7"));
     play(&e, &mut s, "move_out a1 a3");
     assert_eq!(at(&e, &s, "a1"), None);
     assert_eq!(at(&e, &s, "a3"), Some((RED, 5)));
@@ -876,6 +918,29 @@ fn queens_favor_for_black_after_reds_first_turn() {
     assert_eq!((s.phase, s.turn_seat), (BATTLE, RED));
 }
 
+// Queen's Favor: if both take it, the rally is over after two turns and Red starts the battle.
+#[test]
+fn queens_favor_taken_by_both_players() {
+    let e = engine();
+    let mut s = rally(
+        &e,
+        RED,
+        &[
+            ("b4", RED, QUEEN),
+            ("d5", BLACK, QUEEN),
+            ("a1", RED, 3),
+            ("a8", BLACK, 3),
+        ],
+    );
+    play(&e, &mut s, "favor b4");
+    assert_eq!(s.turn_seat, BLACK);
+    assert!(is_legal(&e, &s, "favor d5"));
+    play(&e, &mut s, "favor d5");
+    assert_eq!((s.phase, s.turn_seat, s.turns), (BATTLE, RED, 2));
+    assert_eq!(at(&e, &s, "c1"), Some((RED, QUEEN)));
+    assert_eq!(at(&e, &s, "c8"), Some((BLACK, QUEEN)));
+}
+
 // Queen's Favor: only on the player's first rally turn.
 #[test]
 fn queens_favor_only_on_the_first_rally_turn() {
@@ -1003,4 +1068,108 @@ fn a_player_with_no_legal_command_draws() {
     assert_eq!(s.outcome, Some(Outcome::Draw));
     assert_eq!(at(&e, &s, "d1"), Some((RED, QUEEN)));
     assert_eq!(at(&e, &s, "a8"), Some((BLACK, QUEEN)));
+}
+
+// The length cap: `max_turns 400` stops the game as Capped (neither win nor draw).
+#[test]
+fn the_game_is_capped_after_400_turns() {
+    let e = engine();
+    assert_eq!(e.game.max_turns, 400);
+    let pieces = [
+        ("b3", RED, 5),
+        ("b6", BLACK, 7),
+        ("a1", RED, QUEEN),
+        ("e8", BLACK, QUEEN),
+    ];
+    let mut s = battle(&e, RED, &pieces);
+    s.turns = 398;
+    play(&e, &mut s, "march a1 e 1");
+    assert_eq!((s.outcome.clone(), s.turns), (None, 399));
+    play(&e, &mut s, "march e8 w 1");
+    assert_eq!((s.outcome.clone(), s.turns), (Some(Outcome::Capped), 400));
+    assert!(e.legal_actions(&s).is_empty());
+}
+
+// ---- notation -------------------------------------------------------------------
+
+// Notation: commands are read case-insensitively, runs from either end; malformed
+// commands are refused with a reason.
+#[test]
+fn notation_reads_commands_and_explains_mistakes() {
+    let e = engine();
+    let s = battle(
+        &e,
+        RED,
+        &[
+            ("b3", RED, 5),
+            ("c3", RED, 6),
+            ("b6", BLACK, 6),
+            ("a1", RED, QUEEN),
+            ("e8", BLACK, QUEEN),
+        ],
+    );
+    assert_eq!(
+        e.parse_action(&s, "MARCH B3-C3 N 1"),
+        e.parse_action(&s, "march c3-b3 n 1")
+    );
+    assert!(is_legal(&e, &s, "march b3-c3 n 1"));
+    assert_eq!(
+        e.parse_action(&s, "attak b3 b6"),
+        Err("there is no action `attak` (did you mean `attack`?); the actions are: march, move_out, swap, attack, favor".to_string())
+    );
+    assert_eq!(
+        e.parse_action(&s, "march b3"),
+        Err("`march` takes 3 argument(s): march run dir steps".to_string())
+    );
+    assert_eq!(
+        e.parse_action(&s, "march z9 n 1"),
+        Err("cannot read `z9` as the `run` of `march`".to_string())
+    );
+    assert_eq!(
+        e.parse_action(&s, "march a1-b3 n 1"),
+        Err("cannot read `a1-b3` as the `run` of `march`".to_string())
+    );
+    assert_eq!(
+        e.parse_action(&s, ""),
+        Err("nothing was entered".to_string())
+    );
+    assert_eq!(
+        refused(&e, &s, "march b3 ne 1"),
+        "that `dir` is not one of the choices here"
+    );
+    assert_eq!(
+        refused(&e, &s, "march b3 n 9"),
+        "that `steps` is not one of the choices here"
+    );
+    assert_eq!(
+        refused(&e, &s, "done"),
+        "there is nothing to finish: `done` ends a step of repeated actions"
+    );
+}
+
+// A finished game refuses every further action.
+#[test]
+fn a_finished_game_refuses_actions() {
+    let e = engine();
+    let mut s = battle(
+        &e,
+        RED,
+        &[
+            ("b3", RED, 1),
+            ("b4", BLACK, QUEEN),
+            ("a1", RED, QUEEN),
+            ("e8", BLACK, 2),
+        ],
+    );
+    let quiet = e.parse_action(&s, "march a1 e 1").unwrap();
+    play(&e, &mut s, "attack b3 b4");
+    assert_eq!(s.outcome, Some(Outcome::Win(vec![RED])));
+    assert_eq!(
+        e.why_illegal(&s, &quiet),
+        Some("the game is over".to_string())
+    );
+    assert_eq!(
+        e.apply(&mut s, &quiet),
+        Err(muster::engine::EngineError::Over)
+    );
 }
