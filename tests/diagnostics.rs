@@ -117,8 +117,7 @@ fn several_independent_errors_are_all_reported() {
 }
 
 // A `game` block without `players` is refused with a plain message and a fix.
-// (Not snapshotted: the diagnostic is located at the start of the file, not at the `game`
-// block; see the bug report.)
+// (Also snapshotted, as `missing_players.muster`.)
 #[test]
 fn missing_players_is_reported() {
     let base = std::fs::read_to_string(

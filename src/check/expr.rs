@@ -8,6 +8,44 @@ use crate::syntax::ast::{self, ExprKind, Ident, Span};
 
 type Lowered = (ir::Expr, Type);
 
+/// "1 argument", "2 arguments".
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// "1 was", "2 were".
+fn were(n: usize) -> String {
+    if n == 1 {
+        "1 was".into()
+    } else {
+        format!("{n} were")
+    }
+}
+
+/// How each built-in function is called, for help lines.
+const BUILTIN_SIGNATURES: [(&str, &str); 16] = [
+    ("adjacent", "cell, directions"),
+    ("slide", "cell, directions"),
+    ("sight", "cell, directions"),
+    ("reach", "cell, directions"),
+    ("runs", "cells, directions"),
+    ("sweep", "run, direction, distance"),
+    ("shifts", "run, direction"),
+    ("first", "list"),
+    ("last", "list"),
+    ("size", "list"),
+    ("count", "list"),
+    ("max", "a, b"),
+    ("min", "a, b"),
+    ("abs", "number"),
+    ("next", "seat"),
+    ("distance", "cell, cell"),
+];
+
 fn unknown() -> Lowered {
     (ir::Expr::Const(Value::None), Type::Unknown)
 }
@@ -494,9 +532,9 @@ impl<'a> Ctx<'a> {
                     "muster::arity",
                     span,
                     format!(
-                        "`{n}` takes {} argument(s), but {} were given",
-                        params.len(),
-                        args.len()
+                        "`{n}` takes {}, but {} given",
+                        count(params.len(), "argument"),
+                        were(args.len())
                     ),
                 )
                 .label("wrong number of arguments")
@@ -673,11 +711,22 @@ impl<'a> Ctx<'a> {
         let d = Diagnostic::error(
             "muster::arity",
             span,
-            format!("{what} `{n}` takes {want} argument(s), but {got} were given"),
+            format!(
+                "{what} `{n}` takes {}, but {} given",
+                count(want, "argument"),
+                were(got)
+            ),
         )
         .label("wrong number of arguments")
         .help(if what == "function" {
-            format!("`{n}` takes {want}")
+            format!(
+                "write `{n}({})`",
+                BUILTIN_SIGNATURES
+                    .iter()
+                    .find(|(b, _)| *b == n)
+                    .map(|(_, s)| *s)
+                    .unwrap_or("")
+            )
         } else if want == 1 {
             format!("write `{n}(seat)`")
         } else {

@@ -159,6 +159,11 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
             }
         })
         .collect();
+    let game_span = items
+        .iter()
+        .find(|i| matches!(i.kind, ItemKind::Game(_)))
+        .map(|i| i.span)
+        .unwrap_or_default();
     let header = games.first().cloned().cloned().unwrap_or_default();
     if games.is_empty() {
         cx.error(
@@ -178,7 +183,11 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
                     Diagnostic::error(
                         "muster::players",
                         sp,
-                        format!("`players {lo}..{hi}` is not a player count Muster can seat"),
+                        if lo == hi {
+                            format!("`players {lo}` is not a player count Muster can seat")
+                        } else {
+                            format!("`players {lo}..{hi}` is not a player count Muster can seat")
+                        },
                     )
                     .label("bad player count")
                     .help(format!(
@@ -196,7 +205,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
                 cx.error(
                     Diagnostic::error(
                         "muster::players",
-                        Span::default(),
+                        game_span,
                         "the game does not say how many players it has",
                     )
                     .help(
@@ -429,7 +438,7 @@ fn lower_kinds(cx: &mut Ctx, items: &[&Item]) {
             own.push(id);
         }
         let label = match &k.label {
-            Some(t) => parse_label(cx, t, item.span, &own),
+            Some((t, sp)) => parse_label(cx, t, *sp, &own),
             None => vec![ir::LabelPart::Text(k.name.name.clone())],
         };
         cx.kind_ids
@@ -1320,6 +1329,14 @@ fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> ir::EndRule
 
 /// Warns about actions that no phase ever offers.
 fn warn_unoffered(cx: &mut Ctx, items: &[&Item], phases: &[ir::Phase]) {
+    // A misspelt action in a turn already has its error; a warning beside it misleads.
+    if cx
+        .diags
+        .iter()
+        .any(|d| d.message.starts_with("unknown action"))
+    {
+        return;
+    }
     for item in items {
         let ItemKind::Action(a) = &item.kind else {
             continue;

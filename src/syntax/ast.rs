@@ -107,7 +107,8 @@ pub struct Field {
 pub struct KindDecl {
     pub name: Ident,
     pub attrs: Vec<AttrDecl>,
-    pub label: Option<String>,
+    /// The label template and where it is written.
+    pub label: Option<(String, Span)>,
 }
 
 #[derive(Clone, Debug)]

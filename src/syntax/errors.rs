@@ -56,6 +56,30 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::quant_kind => "`any`, `all` or `none`",
         Rule::agg_kind => "`sum`, `max`, `min` or `count`",
         Rule::name | Rule::word => "a name",
+        Rule::kw_by => "`by`",
+        Rule::kw_choose => "`choose`",
+        Rule::kw_do => "`do`",
+        Rule::kw_draw => "`draw`",
+        Rule::kw_else => "`else`",
+        Rule::kw_for => "`for`",
+        Rule::kw_if => "`if`",
+        Rule::kw_in => "`in`",
+        Rule::kw_let => "`let`",
+        Rule::kw_lose => "`lose`",
+        Rule::kw_move => "`move`",
+        Rule::kw_onto => "`onto`",
+        Rule::kw_place => "`place`",
+        Rule::kw_require => "`require`",
+        Rule::kw_shift => "`shift`",
+        Rule::kw_shuffle => "`shuffle`",
+        Rule::kw_skip => "`skip`",
+        Rule::kw_swap => "`swap`",
+        Rule::kw_then => "`then`",
+        Rule::kw_to => "`to`",
+        Rule::kw_toward => "`toward`",
+        Rule::kw_when => "`when`",
+        Rule::kw_where => "`where`",
+        Rule::kw_win => "`win`",
         Rule::int => "a number",
         Rule::string | Rule::string_inner => "a quoted string",
         _ => return None,
@@ -67,12 +91,34 @@ pub(super) fn describe_parse_error(file: u16, text: &str, e: Error<Rule>) -> Dia
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
-    let mut expected: Vec<&str> = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            positives.iter().filter_map(|r| words(*r)).collect()
-        }
+    let mut expected: Vec<String> = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives
+            .iter()
+            .filter_map(|r| words(*r))
+            .map(str::to_string)
+            .collect(),
         ErrorVariant::CustomError { .. } => vec![],
     };
+    // Punctuation (`)`, `}`, `=`) is not a rule; pest reports it separately.
+    if let Some(attempts) = e.parse_attempts() {
+        for t in attempts.expected_tokens() {
+            let token = t.to_string();
+            let noise = token.trim().is_empty()
+                || token.contains("..")
+                || token.chars().any(char::is_alphanumeric)
+                || token == "//"
+                || token == "/*";
+            if noise {
+                continue;
+            }
+            // Brackets and separators are worth naming; operators are one idea.
+            if ["(", ")", "[", "]", "{", "}", ",", ":", "="].contains(&token.as_str()) {
+                expected.push(format!("`{token}`"));
+            } else {
+                expected.push("an operator".to_string());
+            }
+        }
+    }
     expected.sort();
     expected.dedup();
     // The token at the error, for the message.
@@ -107,6 +153,11 @@ pub(super) fn describe_parse_error(file: u16, text: &str, e: Error<Rule>) -> Dia
     d = match expected.len() {
         0 => d.help("check the spelling and the brackets around here"),
         1 => d.help(format!("expected {}", expected[0])),
+        n if n > 8 => d.help(format!(
+            "expected {} or one of {} other things",
+            expected[..6].join(", "),
+            n - 6
+        )),
         _ => {
             let (last, rest) = expected.split_last().unwrap();
             d.help(format!("expected {} or {}", rest.join(", "), last))

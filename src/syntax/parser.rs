@@ -3,7 +3,7 @@
 use super::ast::*;
 use super::errors::describe_parse_error;
 use crate::diagnostic::Diagnostic;
-use pest::iterators::{Pair, Pairs};
+use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser;
 
@@ -19,6 +19,8 @@ pub fn parse(file: u16, text: &str) -> Result<Vec<Item>, Diagnostic> {
     if let Some(d) = too_deep(file, text) {
         return Err(d);
     }
+    // Collect the literal tokens pest tried, so errors can say "expected `in`".
+    pest::set_error_detail(true);
     let pairs =
         MusterParser::parse(Rule::file, text).map_err(|e| describe_parse_error(file, text, e))?;
     let b = Builder {
@@ -28,6 +30,7 @@ pub fn parse(file: u16, text: &str) -> Result<Vec<Item>, Diagnostic> {
     let file_pair = pairs.into_iter().next().expect("file rule");
     Ok(file_pair
         .into_inner()
+        .filter(not_kw)
         .filter(|p| p.as_rule() != Rule::EOI)
         .map(|p| b.item(p))
         .collect())
@@ -85,13 +88,49 @@ fn pratt() -> PrattParser<Rule> {
     }
 }
 
+/// Keyword tokens carry no meaning of their own: the builder skips them.
+fn not_kw(p: &Pair<Rule>) -> bool {
+    !KEYWORDS.contains(&p.as_rule())
+}
+
+const KEYWORDS: [Rule; 24] = [
+    Rule::kw_by,
+    Rule::kw_choose,
+    Rule::kw_do,
+    Rule::kw_draw,
+    Rule::kw_else,
+    Rule::kw_for,
+    Rule::kw_if,
+    Rule::kw_in,
+    Rule::kw_let,
+    Rule::kw_lose,
+    Rule::kw_move,
+    Rule::kw_onto,
+    Rule::kw_place,
+    Rule::kw_require,
+    Rule::kw_shift,
+    Rule::kw_shuffle,
+    Rule::kw_skip,
+    Rule::kw_swap,
+    Rule::kw_then,
+    Rule::kw_to,
+    Rule::kw_toward,
+    Rule::kw_when,
+    Rule::kw_where,
+    Rule::kw_win,
+];
+
 struct Builder {
     file: u16,
     pratt: PrattParser<Rule>,
 }
 
 fn string_value(p: Pair<Rule>) -> String {
-    let inner = p.into_inner().next().map(|p| p.as_str()).unwrap_or("");
+    let inner = p
+        .into_inner()
+        .find(not_kw)
+        .map(|p| p.as_str())
+        .unwrap_or("");
     let mut out = String::new();
     let mut chars = inner.chars();
     while let Some(c) = chars.next() {
@@ -129,7 +168,7 @@ impl Builder {
     fn item(&self, p: Pair<Rule>) -> Item {
         let span = self.span(&p);
         let rule = p.as_rule();
-        let mut it = p.into_inner();
+        let mut it = p.into_inner().filter(not_kw);
         let kind = match rule {
             Rule::import => ItemKind::Import(string_value(it.next().unwrap())),
             Rule::game => {
@@ -143,12 +182,13 @@ impl Builder {
                         Rule::players => {
                             let nums: Vec<u32> = prop
                                 .into_inner()
+                                .filter(not_kw)
                                 .map(|n| int_value(&n).min(u32::MAX as i64) as u32)
                                 .collect();
                             g.players = Some((nums[0], *nums.get(1).unwrap_or(&nums[0]), ps));
                         }
                         Rule::max_turns => {
-                            let n = prop.into_inner().next().unwrap();
+                            let n = prop.into_inner().find(not_kw).unwrap();
                             g.max_turns = Some((int_value(&n).min(u32::MAX as i64) as u32, ps));
                         }
                         _ => unreachable!(),
@@ -165,7 +205,7 @@ impl Builder {
                 let name = self.ident(it.next().unwrap());
                 let values = it
                     .map(|v| {
-                        let mut vi = v.into_inner();
+                        let mut vi = v.into_inner().filter(not_kw);
                         let n = self.ident(vi.next().unwrap());
                         (n, vi.next().map(string_value))
                     })
@@ -182,13 +222,18 @@ impl Builder {
                 for part in it {
                     match part.as_rule() {
                         Rule::attr => {
-                            let mut ai = part.into_inner();
+                            let mut ai = part.into_inner().filter(not_kw);
                             let name = self.ident(ai.next().unwrap());
-                            let ty_pair = ai.next().unwrap().into_inner().next().unwrap();
+                            let ty_pair = ai
+                                .next()
+                                .unwrap()
+                                .into_inner()
+                                .find(not_kw)
+                                .unwrap();
                             let ty = match ty_pair.as_rule() {
                                 Rule::int_range => {
                                     let sp = self.span(&ty_pair);
-                                    let mut r = ty_pair.into_inner();
+                                    let mut r = ty_pair.into_inner().filter(not_kw);
                                     let lo = int_value(&r.next().unwrap());
                                     let hi = int_value(&r.next().unwrap());
                                     AttrType::Range(lo, hi, sp)
@@ -197,12 +242,14 @@ impl Builder {
                             };
                             let names = ai
                                 .next()
-                                .map(|n| n.into_inner().map(string_value).collect())
+                                .map(|n| n.into_inner().filter(not_kw).map(string_value).collect())
                                 .unwrap_or_default();
                             k.attrs.push(AttrDecl { name, ty, names });
                         }
                         Rule::kind_label => {
-                            k.label = Some(string_value(part.into_inner().next().unwrap()))
+                            let text = part.into_inner().find(not_kw).unwrap();
+                            let sp = self.span(&text);
+                            k.label = Some((string_value(text), sp))
                         }
                         _ => unreachable!(),
                     }
@@ -231,7 +278,7 @@ impl Builder {
                 let size_span = self.span(&w).to(self.span(&h));
                 let regions = it
                     .map(|r| {
-                        let mut ri = r.into_inner();
+                        let mut ri = r.into_inner().filter(not_kw);
                         let name = self.ident(ri.next().unwrap());
                         let mut next = ri.next().unwrap();
                         let seat = if next.as_rule() == Rule::name {
@@ -275,7 +322,7 @@ impl Builder {
                             }
                         }
                         Rule::holds => {
-                            let mut hi = part.into_inner().peekable();
+                            let mut hi = part.into_inner().filter(not_kw).peekable();
                             let copies = if hi.peek().map(|p| p.as_rule()) == Some(Rule::int) {
                                 int_value(&hi.next().unwrap()).clamp(0, u32::MAX as i64) as u32
                             } else {
@@ -326,17 +373,18 @@ impl Builder {
                     let sp = self.span(&r);
                     match r.as_rule() {
                         Rule::win_when => {
-                            let mut ri = r.into_inner();
+                            let mut ri = r.into_inner().filter(not_kw);
                             EndRule::Win {
                                 who: self.expr(ri.next().unwrap()),
                                 when: self.expr(ri.next().unwrap()),
                             }
                         }
                         Rule::draw_when => EndRule::Draw {
-                            when: self.expr(r.into_inner().next().unwrap()),
+                            when: self.expr(r.into_inner().find(not_kw).unwrap()),
                         },
                         _ => {
-                            let rule = match r.into_inner().next().unwrap().as_str() {
+                            let rule = match r.into_inner().find(not_kw).unwrap().as_str()
+                            {
                                 "draw" => StuckRule::Draw,
                                 "pass" => StuckRule::Pass,
                                 _ => StuckRule::Lose,
@@ -361,8 +409,9 @@ impl Builder {
 
     fn fields(&self, p: Pair<Rule>) -> Vec<Field> {
         p.into_inner()
+            .filter(not_kw)
             .map(|f| {
-                let mut fi = f.into_inner();
+                let mut fi = f.into_inner().filter(not_kw);
                 Field {
                     name: self.ident(fi.next().unwrap()),
                     value: self.expr(fi.next().unwrap()),
@@ -373,9 +422,10 @@ impl Builder {
 
     fn deck_body(&self, p: Pair<Rule>) -> Vec<DeckEntry> {
         p.into_inner()
+            .filter(not_kw)
             .map(|e| match e.as_rule() {
                 Rule::deck_for => {
-                    let mut ei = e.into_inner();
+                    let mut ei = e.into_inner().filter(not_kw);
                     DeckEntry::For {
                         var: self.ident(ei.next().unwrap()),
                         domain: self.expr(ei.next().unwrap()),
@@ -384,7 +434,7 @@ impl Builder {
                 }
                 _ => {
                     let span = self.span(&e);
-                    let mut ei = e.into_inner().peekable();
+                    let mut ei = e.into_inner().filter(not_kw).peekable();
                     let copies = if ei.peek().map(|p| p.as_rule()) == Some(Rule::int) {
                         int_value(&ei.next().unwrap()).clamp(0, u32::MAX as i64) as u32
                     } else {
@@ -400,7 +450,7 @@ impl Builder {
             .collect()
     }
 
-    fn phase(&self, mut it: Pairs<Rule>) -> PhaseDecl {
+    fn phase<'i>(&self, mut it: impl Iterator<Item = Pair<'i, Rule>>) -> PhaseDecl {
         let name = self.ident(it.next().unwrap());
         let mut ph = PhaseDecl {
             name,
@@ -415,21 +465,35 @@ impl Builder {
         for part in it {
             match part.as_rule() {
                 Rule::order => {
-                    let mut oi = part.into_inner();
+                    let mut oi = part.into_inner().filter(not_kw);
                     if let Some(v) = oi.next() {
                         ph.skip = Some((self.ident(v), self.expr(oi.next().unwrap())));
                     }
                 }
-                Rule::start => ph.start = Some(self.expr(part.into_inner().next().unwrap())),
-                Rule::turn => ph.steps = part.into_inner().map(|s| self.step(s)).collect(),
+                Rule::start => {
+                    ph.start = Some(self.expr(part.into_inner().find(not_kw).unwrap()))
+                }
+                Rule::turn => {
+                    ph.steps = part
+                        .into_inner()
+                        .filter(not_kw)
+                        .map(|s| self.step(s))
+                        .collect()
+                }
                 Rule::before_turn => {
-                    ph.before_turn = Some(self.block(part.into_inner().next().unwrap()))
+                    ph.before_turn =
+                        Some(self.block(part.into_inner().find(not_kw).unwrap()))
                 }
                 Rule::after_turn => {
-                    ph.after_turn = Some(self.block(part.into_inner().next().unwrap()))
+                    ph.after_turn =
+                        Some(self.block(part.into_inner().find(not_kw).unwrap()))
                 }
-                Rule::until => ph.until = Some(self.expr(part.into_inner().next().unwrap())),
-                Rule::next => ph.next = Some(self.ident(part.into_inner().next().unwrap())),
+                Rule::until => {
+                    ph.until = Some(self.expr(part.into_inner().find(not_kw).unwrap()))
+                }
+                Rule::next => {
+                    ph.next = Some(self.ident(part.into_inner().find(not_kw).unwrap()))
+                }
                 r => unreachable!("phase item {r:?}"),
             }
         }
@@ -445,9 +509,11 @@ impl Builder {
             condition: None,
             span,
         };
-        for part in p.into_inner() {
+        for part in p.into_inner().filter(not_kw) {
             match part.as_rule() {
-                Rule::by => st.by = Some(self.expr(part.into_inner().next().unwrap())),
+                Rule::by => {
+                    st.by = Some(self.expr(part.into_inner().find(not_kw).unwrap()))
+                }
                 Rule::step_mode => {
                     st.mode = match part.as_str() {
                         "one" => StepMode::One,
@@ -456,7 +522,9 @@ impl Builder {
                     }
                 }
                 Rule::word => st.actions.push(self.ident(part)),
-                Rule::step_if => st.condition = Some(self.expr(part.into_inner().next().unwrap())),
+                Rule::step_if => {
+                    st.condition = Some(self.expr(part.into_inner().find(not_kw).unwrap()))
+                }
                 r => unreachable!("step part {r:?}"),
             }
         }
@@ -465,7 +533,7 @@ impl Builder {
 
     fn clause(&self, p: Pair<Rule>) -> Clause {
         let rule = p.as_rule();
-        let mut it = p.into_inner();
+        let mut it = p.into_inner().filter(not_kw);
         match rule {
             Rule::choose => Clause::Choose {
                 var: self.ident(it.next().unwrap()),
@@ -482,13 +550,16 @@ impl Builder {
     }
 
     fn block(&self, p: Pair<Rule>) -> Block {
-        p.into_inner().map(|s| self.stmt(s)).collect()
+        p.into_inner()
+            .filter(not_kw)
+            .map(|s| self.stmt(s))
+            .collect()
     }
 
     fn stmt(&self, p: Pair<Rule>) -> Stmt {
         let span = self.span(&p);
         let rule = p.as_rule();
-        let mut it = p.into_inner();
+        let mut it = p.into_inner().filter(not_kw);
         let mut e = || self.expr(it.next().unwrap());
         let kind = match rule {
             Rule::if_stmt => return self.if_stmt(span, it),
@@ -524,6 +595,7 @@ impl Builder {
                     .next()
                     .unwrap()
                     .into_inner()
+                    .filter(not_kw)
                     .map(|n| self.ident(n))
                     .collect();
                 let op = match it.next().unwrap().as_str() {
@@ -542,14 +614,14 @@ impl Builder {
         Stmt { kind, span }
     }
 
-    fn if_stmt(&self, span: Span, mut it: Pairs<Rule>) -> Stmt {
+    fn if_stmt<'i>(&self, span: Span, mut it: impl Iterator<Item = Pair<'i, Rule>>) -> Stmt {
         let cond = self.expr(it.next().unwrap());
         let then = self.block(it.next().unwrap());
         let otherwise = match it.next() {
             None => vec![],
             Some(p) if p.as_rule() == Rule::if_stmt => {
                 let sp = self.span(&p);
-                vec![self.if_stmt(sp, p.into_inner())]
+                vec![self.if_stmt(sp, p.into_inner().filter(not_kw))]
             }
             Some(p) => self.block(p),
         };
@@ -583,7 +655,7 @@ impl Builder {
             .map_postfix(|lhs, op| {
                 let s = op.as_span();
                 let span = lhs.span.to(Span::new(*file, s.start(), s.end()));
-                let name = self.ident(op.into_inner().next().unwrap());
+                let name = self.ident(op.into_inner().find(not_kw).unwrap());
                 Expr {
                     kind: ExprKind::Field(Box::new(lhs), name),
                     span,
@@ -614,7 +686,7 @@ impl Builder {
                     span,
                 }
             })
-            .parse(p.into_inner())
+            .parse(p.into_inner().filter(not_kw))
     }
 
     fn primary(&self, p: Pair<Rule>) -> Expr {
@@ -628,18 +700,23 @@ impl Builder {
             Rule::none_lit => ExprKind::None,
             Rule::name => ExprKind::Name(self.ident(p)),
             Rule::call => {
-                let mut it = p.into_inner();
+                let mut it = p.into_inner().filter(not_kw);
                 let f = self.ident(it.next().unwrap());
                 ExprKind::Call(f, it.map(|a| self.expr(a)).collect())
             }
-            Rule::list => ExprKind::List(p.into_inner().map(|a| self.expr(a)).collect()),
+            Rule::list => ExprKind::List(
+                p.into_inner()
+                    .filter(not_kw)
+                    .map(|a| self.expr(a))
+                    .collect(),
+            ),
             Rule::if_expr => {
-                let mut it = p.into_inner();
+                let mut it = p.into_inner().filter(not_kw);
                 let mut e = || Box::new(self.expr(it.next().unwrap()));
                 ExprKind::If(e(), e(), e())
             }
             Rule::quantifier | Rule::aggregate => {
-                let mut it = p.into_inner();
+                let mut it = p.into_inner().filter(not_kw);
                 let k = it.next().unwrap().as_str().to_string();
                 let var = self.ident(it.next().unwrap());
                 let coll = Box::new(self.expr(it.next().unwrap()));
@@ -655,7 +732,7 @@ impl Builder {
                 }
             }
             Rule::comprehension => {
-                let mut it = p.into_inner();
+                let mut it = p.into_inner().filter(not_kw);
                 let var = self.ident(it.next().unwrap());
                 let coll = Box::new(self.expr(it.next().unwrap()));
                 ExprKind::Comprehension(var, coll, it.next().map(|w| Box::new(self.expr(w))))
