@@ -224,12 +224,7 @@ impl Builder {
                         Rule::attr => {
                             let mut ai = part.into_inner().filter(not_kw);
                             let name = self.ident(ai.next().unwrap());
-                            let ty_pair = ai
-                                .next()
-                                .unwrap()
-                                .into_inner()
-                                .find(not_kw)
-                                .unwrap();
+                            let ty_pair = ai.next().unwrap().into_inner().find(not_kw).unwrap();
                             let ty = match ty_pair.as_rule() {
                                 Rule::int_range => {
                                     let sp = self.span(&ty_pair);
@@ -383,8 +378,7 @@ impl Builder {
                             when: self.expr(r.into_inner().find(not_kw).unwrap()),
                         },
                         _ => {
-                            let rule = match r.into_inner().find(not_kw).unwrap().as_str()
-                            {
+                            let rule = match r.into_inner().find(not_kw).unwrap().as_str() {
                                 "draw" => StuckRule::Draw,
                                 "pass" => StuckRule::Pass,
                                 _ => StuckRule::Lose,
@@ -470,9 +464,7 @@ impl Builder {
                         ph.skip = Some((self.ident(v), self.expr(oi.next().unwrap())));
                     }
                 }
-                Rule::start => {
-                    ph.start = Some(self.expr(part.into_inner().find(not_kw).unwrap()))
-                }
+                Rule::start => ph.start = Some(self.expr(part.into_inner().find(not_kw).unwrap())),
                 Rule::turn => {
                     ph.steps = part
                         .into_inner()
@@ -481,19 +473,13 @@ impl Builder {
                         .collect()
                 }
                 Rule::before_turn => {
-                    ph.before_turn =
-                        Some(self.block(part.into_inner().find(not_kw).unwrap()))
+                    ph.before_turn = Some(self.block(part.into_inner().find(not_kw).unwrap()))
                 }
                 Rule::after_turn => {
-                    ph.after_turn =
-                        Some(self.block(part.into_inner().find(not_kw).unwrap()))
+                    ph.after_turn = Some(self.block(part.into_inner().find(not_kw).unwrap()))
                 }
-                Rule::until => {
-                    ph.until = Some(self.expr(part.into_inner().find(not_kw).unwrap()))
-                }
-                Rule::next => {
-                    ph.next = Some(self.ident(part.into_inner().find(not_kw).unwrap()))
-                }
+                Rule::until => ph.until = Some(self.expr(part.into_inner().find(not_kw).unwrap())),
+                Rule::next => ph.next = Some(self.ident(part.into_inner().find(not_kw).unwrap())),
                 r => unreachable!("phase item {r:?}"),
             }
         }
@@ -511,9 +497,7 @@ impl Builder {
         };
         for part in p.into_inner().filter(not_kw) {
             match part.as_rule() {
-                Rule::by => {
-                    st.by = Some(self.expr(part.into_inner().find(not_kw).unwrap()))
-                }
+                Rule::by => st.by = Some(self.expr(part.into_inner().find(not_kw).unwrap())),
                 Rule::step_mode => {
                     st.mode = match part.as_str() {
                         "one" => StepMode::One,
