@@ -461,16 +461,7 @@ fn lower_kinds(cx: &mut Ctx, items: &[&Item]) {
             }
             None => {
                 let known: Vec<String> = cx.kind_ids.keys().cloned().collect();
-                let mut d = Diagnostic::error(
-                    "muster::unknown-name",
-                    kind.span,
-                    format!("unknown kind `{}`", kind.name),
-                )
-                .label("no such kind");
-                if let Some(h) = suggest(&kind.name, known.iter().map(|s| s.as_str())) {
-                    d = d.help(h);
-                }
-                cx.error(d);
+                cx.unknown("kind", kind, "no such kind", known);
             }
         }
     }
@@ -705,16 +696,7 @@ fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
                     Some(i) => i,
                     None => {
                         let known = cx.seats.clone();
-                        let mut d = Diagnostic::error(
-                            "muster::unknown-name",
-                            s.span,
-                            format!("unknown seat `{}`", s.name),
-                        )
-                        .label("not a seat");
-                        if let Some(h) = suggest(&s.name, known.iter().map(|s| s.as_str())) {
-                            d = d.help(h);
-                        }
-                        cx.error(d);
+                        cx.unknown("seat", s, "not a seat", known);
                         continue;
                     }
                 },
@@ -785,16 +767,7 @@ fn lower_decks(cx: &mut Ctx, items: &[&Item]) {
         };
         let Some(&k) = cx.kind_ids.get(&kind.name) else {
             let known: Vec<String> = cx.kind_ids.keys().cloned().collect();
-            let mut d = Diagnostic::error(
-                "muster::unknown-name",
-                kind.span,
-                format!("unknown kind `{}`", kind.name),
-            )
-            .label("no such kind");
-            if let Some(h) = suggest(&kind.name, known.iter().map(|s| s.as_str())) {
-                d = d.help(h);
-            }
-            cx.error(d);
+            cx.unknown("kind", kind, "no such kind", known);
             continue;
         };
         let mut cards = Vec::new();
@@ -971,18 +944,10 @@ fn lower_zones(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::ZoneDef> {
         for list in initial.iter_mut() {
             for (copies, deck) in &z.holds {
                 let Some(cards) = cx.decks.get(&deck.name).cloned() else {
-                    let known: Vec<String> = cx.decks.keys().cloned().collect();
-                    let mut d = Diagnostic::error(
-                        "muster::unknown-name",
-                        deck.span,
-                        format!("unknown deck `{}`", deck.name),
-                    )
-                    .label("no such deck");
-                    if let Some(h) = suggest(&deck.name, known.iter().map(|s| s.as_str())) {
-                        d = d.help(h);
-                    }
+                    // A per-seat zone meets the same unknown deck once per seat: say it once.
                     if !cx.diags.iter().any(|e| e.span == deck.span) {
-                        cx.error(d);
+                        let known: Vec<String> = cx.decks.keys().cloned().collect();
+                        cx.unknown("deck", deck, "no such deck", known);
                     }
                     continue;
                 };
@@ -1051,16 +1016,7 @@ fn find_action(cx: &mut Ctx, n: &ast::Ident) -> Option<u16> {
         Some(&a) => Some(a),
         None => {
             let known: Vec<String> = cx.actions.keys().cloned().collect();
-            let mut d = Diagnostic::error(
-                "muster::unknown-name",
-                n.span,
-                format!("unknown action `{}`", n.name),
-            )
-            .label("no such action");
-            if let Some(h) = suggest(&n.name, known.iter().map(|s| s.as_str())) {
-                d = d.help(h);
-            }
-            cx.error(d);
+            cx.unknown("action", n, "no such action", known);
             None
         }
     }
@@ -1138,16 +1094,7 @@ fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::
             Some(&id) => Some(id),
             None => {
                 let known: Vec<String> = cx.phases.keys().cloned().collect();
-                let mut d = Diagnostic::error(
-                    "muster::unknown-name",
-                    n.span,
-                    format!("unknown phase `{}`", n.name),
-                )
-                .label("no such phase");
-                if let Some(h) = suggest(&n.name, known.iter().map(|s| s.as_str())) {
-                    d = d.help(h);
-                }
-                cx.error(d);
+                cx.unknown("phase", n, "no such phase", known);
                 None
             }
         });

@@ -61,6 +61,20 @@ impl<'a> Ctx<'a> {
         self.diags.push(d);
     }
 
+    /// Reports `unknown {what} `name``, with the closest known name as a suggestion.
+    pub fn unknown(&mut self, what: &str, name: &Ident, label: &str, known: Vec<String>) {
+        let mut d = Diagnostic::error(
+            "muster::unknown-name",
+            name.span,
+            format!("unknown {what} `{}`", name.name),
+        )
+        .label(label.to_string());
+        if let Some(h) = crate::similar::suggest(&name.name, known.iter().map(|s| s.as_str())) {
+            d = d.help(h);
+        }
+        self.error(d);
+    }
+
     pub fn push_local(&mut self, name: &str, ty: Type) -> u16 {
         let slot = self.scope.next_slot;
         self.scope.next_slot += 1;

@@ -1,7 +1,7 @@
 //! `muster bench`: random playouts per second and legal-action queries per second, on one
 //! thread and on all of them.
 
-use super::{engine_for, load, player_count, GameOpts, EXIT_INVALID, EXIT_OK};
+use super::{GameOpts, EXIT_INVALID, EXIT_OK};
 use crate::engine::Engine;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -45,13 +45,8 @@ fn playouts(engine: &Engine, players: u8, seed: u64, secs: f64) -> Result<Counts
 }
 
 pub fn run(file: &Path, seconds: f64, opts: &GameOpts) -> i32 {
-    let compiled = match load(file, opts.variant.as_deref()) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    let engine = engine_for(compiled, opts.max_turns);
-    let players = match player_count(&engine, opts.players) {
-        Ok(p) => p,
+    let (engine, players) = match super::prepare(file, opts) {
+        Ok(x) => x,
         Err(code) => return code,
     };
     let secs = seconds.clamp(0.1, 600.0);

@@ -266,3 +266,12 @@ pub fn outcome_text(engine: &Engine, outcome: Option<&crate::engine::Outcome>) -
         None => "still in play".into(),
     }
 }
+
+/// The common start of every command that plays: compile (with the variant), apply
+/// `--max-turns`, and settle the player count. `Err` holds the exit code.
+pub fn prepare(file: &Path, opts: &GameOpts) -> Result<(Engine, u8), i32> {
+    let compiled = load(file, opts.variant.as_deref())?;
+    let engine = engine_for(compiled, opts.max_turns);
+    let players = player_count(&engine, opts.players)?;
+    Ok((engine, players))
+}

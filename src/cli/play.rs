@@ -3,10 +3,7 @@
 
 use super::log::{content_hash, GameLog, LogEntry};
 use super::replay::replay_log;
-use super::{
-    agent_list, engine_for, load, outcome_text, player_count, render_view, GameOpts, EXIT_OK,
-    EXIT_USAGE,
-};
+use super::{agent_list, outcome_text, render_view, GameOpts, EXIT_OK, EXIT_USAGE};
 use crate::agents::{self, Agent};
 use crate::engine::{Engine, State};
 use std::io::{BufRead, IsTerminal, Write};
@@ -39,14 +36,9 @@ pub fn run(
     save: Option<&Path>,
     reveal: bool,
 ) -> i32 {
-    let compiled = match load(file, opts.variant.as_deref()) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
     let rules_text = crate::check::read_text(file).unwrap_or_default();
-    let engine = engine_for(compiled, opts.max_turns);
-    let players = match player_count(&engine, opts.players) {
-        Ok(p) => p,
+    let (engine, players) = match super::prepare(file, opts) {
+        Ok(x) => x,
         Err(code) => return code,
     };
     let names = match agent_list(agents_spec, players, |i| {

@@ -1,9 +1,7 @@
 //! `muster simulate`: many games between agents, in parallel, with a report a designer can
 //! decide from. Results depend only on the seed, never on `--jobs`.
 
-use super::{
-    agent_list, engine_for, load, player_count, GameOpts, EXIT_INVALID, EXIT_OK, EXIT_USAGE,
-};
+use super::{agent_list, GameOpts, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::agents;
 use crate::engine::{Engine, Outcome};
 use rayon::prelude::*;
@@ -101,13 +99,8 @@ pub fn run(
     jobs: Option<usize>,
     json: bool,
 ) -> i32 {
-    let compiled = match load(file, opts.variant.as_deref()) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    let engine = engine_for(compiled, opts.max_turns);
-    let players = match player_count(&engine, opts.players) {
-        Ok(p) => p,
+    let (engine, players) = match super::prepare(file, opts) {
+        Ok(x) => x,
         Err(code) => return code,
     };
     let names = match agent_list(agents_spec, players, |_| "random".into()) {
