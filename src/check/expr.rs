@@ -27,7 +27,7 @@ fn were(n: usize) -> String {
 }
 
 /// How each built-in function is called, for help lines.
-const BUILTIN_SIGNATURES: [(&str, &str); 16] = [
+const BUILTIN_SIGNATURES: [(&str, &str); 18] = [
     ("adjacent", "cell, directions"),
     ("slide", "cell, directions"),
     ("sight", "cell, directions"),
@@ -44,6 +44,8 @@ const BUILTIN_SIGNATURES: [(&str, &str); 16] = [
     ("abs", "number"),
     ("next", "seat"),
     ("distance", "cell, cell"),
+    ("subsets", "list, smallest, largest"),
+    ("top", "zone"),
 ];
 
 fn unknown() -> Lowered {
@@ -219,6 +221,7 @@ impl<'a> Ctx<'a> {
             "seats" => return (ir::Expr::Seats, Type::List(Box::new(Type::Seat))),
             "cells" => return (ir::Expr::Cells, Type::List(Box::new(Type::Cell))),
             "phase" => return (ir::Expr::CurrentPhase, Type::Phase),
+            "phase_turns" => return (ir::Expr::PhaseTurns, Type::Int),
             _ => {}
         }
         if let Some((params, _)) = self.defs.get(n) {
@@ -643,7 +646,17 @@ impl<'a> Ctx<'a> {
                 let d = self.expect(&args[1], &Type::Dir, "the second argument of `shifts`");
                 (Builtin::Shifts, Type::List(Box::new(Type::Int)), vec![r, d])
             }
-            "first" | "last" => {
+            "subsets" => {
+                let (c, el) = self.collection(&args[0], "the first argument of `subsets`");
+                let lo = self.expect(&args[1], &Type::Int, "the smallest size given to `subsets`");
+                let hi = self.expect(&args[2], &Type::Int, "the largest size given to `subsets`");
+                (
+                    Builtin::Subsets,
+                    Type::List(Box::new(Type::List(Box::new(el)))),
+                    vec![c, lo, hi],
+                )
+            }
+            "first" | "last" | "top" => {
                 let (c, el) = self.collection(&args[0], &format!("the argument of `{n}`"));
                 (
                     if n == "first" {

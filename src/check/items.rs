@@ -980,18 +980,64 @@ fn lower_zones(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::ZoneDef> {
     zones
 }
 
+/// The types a variable may be declared with, besides enum names.
+const TYPE_NAMES: [(&str, Type); 7] = [
+    ("number", Type::Int),
+    ("bool", Type::Bool),
+    ("seat", Type::Seat),
+    ("cell", Type::Cell),
+    ("card", Type::Comp),
+    ("direction", Type::Dir),
+    ("phase", Type::Phase),
+];
+
+fn type_named(cx: &Ctx, name: &str) -> Option<Type> {
+    if let Some((_, t)) = TYPE_NAMES.iter().find(|(n, _)| *n == name) {
+        return Some(t.clone());
+    }
+    cx.enum_ids.get(name).map(|&e| Type::Enum(e))
+}
+
 fn lower_vars(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::VarDef> {
     let mut vars = Vec::new();
     for item in items {
         let ItemKind::Var {
             name,
             per_seat,
+            ty: declared,
             init,
         } = &item.kind
         else {
             continue;
         };
-        let (x, ty) = cx.expr(init);
+        let (x, mut ty) = cx.expr(init);
+        if let Some(t) = declared {
+            match type_named(cx, &t.name) {
+                Some(want) => {
+                    if !fits(&want, &ty) {
+                        let d = Diagnostic::error(
+                            "muster::type",
+                            init.span,
+                            format!(
+                                "`{}` is declared as {}, but starts as {}",
+                                name.name,
+                                describe(cx, &want),
+                                describe(cx, &ty)
+                            ),
+                        )
+                        .label("does not fit the declared type");
+                        cx.error(d);
+                    }
+                    ty = want;
+                }
+                None => {
+                    let mut known: Vec<String> =
+                        TYPE_NAMES.iter().map(|(n, _)| n.to_string()).collect();
+                    known.extend(cx.enum_ids.keys().cloned());
+                    cx.unknown("type", t, "not a type", known);
+                }
+            }
+        }
         cx.reset_scope();
         let id = vars.len() as u16;
         cx.vars.insert(
@@ -1252,7 +1298,12 @@ fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> ir::EndRule
         for r in rules {
             match r {
                 ast::EndRule::Win { who, when } => {
-                    let w = cx.expect(who, &Type::Seat, "the winner");
+                    let (w, t) = cx.expr(who);
+                    if !fits(&Type::Seat, &t) && !fits(&Type::List(Box::new(Type::Seat)), &t) {
+                        let d = Diagnostic::error("muster::type", who.span, format!("the winner must be a seat or a list of seats (who share the win), but this is {}", describe(cx, &t)))
+                            .label("not a seat");
+                        cx.error(d);
+                    }
                     let c = cx.expect(when, &Type::Bool, "a `win ... when` condition");
                     end.wins.push((w, c));
                 }

@@ -96,7 +96,60 @@ impl<'a> Ctx<'a> {
                     ),
                 )
             }
-            StmtKind::Win(e) => ir::Stmt::Win(self.expect(e, &Type::Seat, "who wins")),
+            StmtKind::Transfer {
+                amount,
+                counter,
+                from,
+                to,
+            } => {
+                let amount = self.expect(amount, &Type::Int, "the amount of `transfer`");
+                let from = self.expect(from, &Type::Seat, "who pays (`from`)");
+                let to = self.expect(to, &Type::Seat, "who receives (`to`)");
+                self.used.insert(counter.name.clone());
+                match self.vars.get(&counter.name).cloned() {
+                    Some(v) if v.per_seat && fits(&Type::Int, &v.ty) => {
+                        ir::Stmt::Transfer(amount, v.id, from, to)
+                    }
+                    Some(_) => {
+                        let d = Diagnostic::error(
+                            "muster::type",
+                            counter.span,
+                            format!(
+                                "`transfer` moves a number kept per seat, and `{}` is not one",
+                                counter.name
+                            ),
+                        )
+                        .label("not a per-seat number")
+                        .help(format!("declare it as `var {} per seat = 0`", counter.name));
+                        self.error(d);
+                        ir::Stmt::Draw
+                    }
+                    None => {
+                        let known: Vec<String> = self
+                            .vars
+                            .iter()
+                            .filter(|(_, v)| v.per_seat)
+                            .map(|(n, _)| n.clone())
+                            .collect();
+                        self.unknown("counter", counter, "not a per-seat variable", known);
+                        ir::Stmt::Draw
+                    }
+                }
+            }
+            StmtKind::Deal { count, from, to } => ir::Stmt::Deal(
+                self.expect(count, &Type::Int, "how many `deal` moves"),
+                self.expect(from, &Type::Zone, "where `deal` takes from"),
+                self.expect(to, &Type::Zone, "where `deal` puts"),
+            ),
+            StmtKind::Win(e) => {
+                let (x, t) = self.expr(e);
+                if !fits(&Type::Seat, &t) && !fits(&Type::List(Box::new(Type::Seat)), &t) {
+                    let d = Diagnostic::error("muster::type", e.span, format!("who wins must be a seat or a list of seats (who share the win), but this is {}", describe(self, &t)))
+                        .label("not a seat");
+                    self.error(d);
+                }
+                ir::Stmt::Win(x)
+            }
             StmtKind::Lose(e) => ir::Stmt::Lose(self.expect(e, &Type::Seat, "who loses")),
             StmtKind::Draw => ir::Stmt::Draw,
             StmtKind::Assign { target, op, value } => self.assign(target, *op, value, s.span),

@@ -131,10 +131,18 @@ impl<'a> Ctx<'a> {
 }
 
 /// Names with a fixed meaning in every game.
-pub const BUILTIN_NAMES: [&str; 6] = ["me", "opponent", "seats", "cells", "phase", "turn_seat"];
+pub const BUILTIN_NAMES: [&str; 7] = [
+    "me",
+    "opponent",
+    "seats",
+    "cells",
+    "phase",
+    "turn_seat",
+    "phase_turns",
+];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 16] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 18] = [
     ("adjacent", 2),
     ("slide", 2),
     ("sight", 2),
@@ -151,6 +159,8 @@ pub const BUILTIN_FUNCTIONS: [(&str, usize); 16] = [
     ("abs", 1),
     ("next", 1),
     ("distance", 2),
+    ("subsets", 3),
+    ("top", 1),
 ];
 
 /// Named sets of grid directions.

@@ -94,7 +94,7 @@ pub fn render_view(engine: &Engine, view: &View) -> String {
                     format!(
                         "{} {}",
                         g.vars[v].name,
-                        value_text(&view.seat_vars[p as usize * nvars + v])
+                        value_text(engine, &view.seat_vars[p as usize * nvars + v])
                     )
                 })
                 .collect();
@@ -112,7 +112,13 @@ pub fn render_view(engine: &Engine, view: &View) -> String {
     }
     let globals: Vec<String> = (0..nvars)
         .filter(|&v| !g.vars[v].per_seat)
-        .map(|v| format!("{} {}", g.vars[v].name, value_text(&view.globals[v])))
+        .map(|v| {
+            format!(
+                "{} {}",
+                g.vars[v].name,
+                value_text(engine, &view.globals[v])
+            )
+        })
         .collect();
     if !globals.is_empty() {
         out.push_str(&format!("{}\n", globals.join(", ")));
@@ -120,11 +126,22 @@ pub fn render_view(engine: &Engine, view: &View) -> String {
     out
 }
 
-fn value_text(v: &Value) -> String {
+fn value_text(engine: &Engine, v: &Value) -> String {
+    let g = &engine.game;
     match v {
         Value::Int(i) => i.to_string(),
         Value::Bool(b) => b.to_string(),
         Value::None => "-".into(),
+        Value::Seat(p) => g
+            .seats
+            .get(*p as usize)
+            .map(|x| x.name.clone())
+            .unwrap_or_default(),
+        Value::Enum(e, x) => g.enums[*e as usize].values[*x as usize].0.clone(),
+        Value::Phase(p) => g.phases[*p as usize].name.clone(),
+        Value::Cell(c) => g.board.cells[*c as usize].name.clone(),
+        Value::Dir(d) => g.board.dirs[*d as usize].name.clone(),
+        Value::Comp(c) => engine.label_for(*c, crate::engine::NO_SEAT),
         other => format!("{other:?}"),
     }
 }

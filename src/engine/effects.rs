@@ -19,6 +19,24 @@ fn rules(msg: impl Into<String>) -> EngineError {
     EngineError::Rules(msg.into())
 }
 
+/// The seats a `win` names: one seat, or a list of them who share the win.
+pub(crate) fn winners(v: Value) -> Vec<u8> {
+    match v {
+        Value::Seat(p) => vec![p],
+        Value::List(items) => items
+            .into_iter()
+            .filter_map(|i| {
+                if let Value::Seat(p) = i {
+                    Some(p)
+                } else {
+                    None
+                }
+            })
+            .collect(),
+        _ => vec![],
+    }
+}
+
 impl<'a> Runner<'a> {
     pub fn new(eng: &'a Engine, me: u8) -> Runner<'a> {
         Runner {
@@ -183,8 +201,44 @@ impl<'a> Runner<'a> {
                     }
                 }
                 Stmt::Win(p) => {
-                    if let Value::Seat(p) = self.ev(s, p, l) {
-                        s.outcome = Some(Outcome::Win(vec![p]));
+                    let winners = winners(self.ev(s, p, l));
+                    if !winners.is_empty() {
+                        s.outcome = Some(Outcome::Win(winners));
+                    }
+                }
+                Stmt::Transfer(amount, var, from, to) => {
+                    let n = self.ev(s, amount, l).as_int();
+                    let (Value::Seat(a), Value::Seat(b)) = (self.ev(s, from, l), self.ev(s, to, l))
+                    else {
+                        continue;
+                    };
+                    let vars = self.eng.game.vars.len();
+                    if a >= s.players || b >= s.players || n <= 0 || a == b {
+                        continue;
+                    }
+                    let (ia, ib) = (
+                        a as usize * vars + *var as usize,
+                        b as usize * vars + *var as usize,
+                    );
+                    // Never more than the payer has: the total is conserved.
+                    let paid = n.min(s.seat_vars[ia].as_int().max(0));
+                    s.seat_vars[ia] = Value::Int(s.seat_vars[ia].as_int() - paid);
+                    s.seat_vars[ib] = Value::Int(s.seat_vars[ib].as_int() + paid);
+                }
+                Stmt::Deal(count, from, to) => {
+                    let n = self.ev(s, count, l).as_int().max(0);
+                    let (Value::Zone(fz, fs), Value::Zone(tz, ts)) =
+                        (self.ev(s, from, l), self.ev(s, to, l))
+                    else {
+                        continue;
+                    };
+                    let inst = self.eng.zone_instance(fz, fs) as usize;
+                    for _ in 0..n {
+                        let Some(&top) = s.zones[inst].last() else {
+                            break;
+                        };
+                        self.eng.take(s, top);
+                        self.eng.put_zone(s, top, tz, ts);
                     }
                 }
                 Stmt::Lose(p) => {

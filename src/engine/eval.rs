@@ -179,6 +179,7 @@ impl<'a> Eval<'a> {
             Expr::TurnSeat => Value::Seat(self.s.turn_seat),
             Expr::Opponent => Value::Seat(self.next_seat(self.me)),
             Expr::CurrentPhase => Value::Phase(self.s.phase),
+            Expr::PhaseTurns => Value::Int(self.s.phase_turns as i64),
             Expr::Seats | Expr::Cells | Expr::Region(..) => {
                 let mut out = Vec::new();
                 self.for_each(e, l, &mut |v, _| {
@@ -356,6 +357,16 @@ impl<'a> Eval<'a> {
                 };
                 let k = self.eval(&args[2], l).as_int();
                 geometry::sweep(board, &line, d, k, &mut out);
+            }
+            Builtin::Subsets => {
+                let mut items = Vec::new();
+                self.for_each(&args[0], l, &mut |v, _| {
+                    items.push(v);
+                    true
+                });
+                let lo = self.eval(&args[1], l).as_int().max(0) as usize;
+                let hi = self.eval(&args[2], l).as_int().max(0) as usize;
+                self.eng.subsets(self.s, &items, lo, hi, &mut out);
             }
             Builtin::Shifts => {
                 let line = self.eval(&args[0], l);

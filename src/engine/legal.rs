@@ -100,9 +100,17 @@ impl Engine {
         };
         match c {
             Clause::Choose { slot, domain, .. } => {
-                // Domains are walked in place, without collecting them first.
+                // Domains are walked in place, without collecting them first. Twin
+                // components in one place are one choice: only the first is offered.
                 let mut go_on = true;
+                let mut offered: Vec<Value> = Vec::new();
                 ev.for_each(domain, l, &mut |v, l| {
+                    if let Value::Comp(_) = v {
+                        if offered.iter().any(|o| self.same_choice(ev.s, o, &v)) {
+                            return true;
+                        }
+                        offered.push(v.clone());
+                    }
                     l[*slot as usize] = v.clone();
                     args.push(v);
                     go_on = self.walk(ev, a, i + 1, l, args, f);

@@ -39,6 +39,9 @@ pub enum EngineError {
     Rules(String),
 }
 
+/// The most lists one `subsets(...)` yields.
+pub const MAX_SUBSETS: usize = 100_000;
+
 /// A loaded game, ready to play any number of states.
 #[derive(Debug, Clone)]
 pub struct Engine {
@@ -47,7 +50,10 @@ pub struct Engine {
     zone_instances: usize,
     /// For components whose label (owner aside) is shared with others: their 1-based
     /// number among those, so that notation names each component once. 0 if unique.
+    /// Identical components (twins) share their number: choosing either is one choice.
     label_number: Vec<u16>,
+    /// Components with the same kind and attributes share a class: they are twins.
+    pub(crate) twin_class: Vec<u16>,
 }
 
 impl Engine {
@@ -64,24 +70,39 @@ impl Engine {
             zone_base,
             zone_instances: n,
             label_number: vec![],
+            twin_class: vec![],
         };
+        let mut classes: std::collections::HashMap<&crate::ir::Component, u16> =
+            std::collections::HashMap::new();
+        engine.twin_class = engine
+            .game
+            .components
+            .iter()
+            .map(|c| {
+                let next = classes.len() as u16;
+                *classes.entry(c).or_insert(next)
+            })
+            .collect();
+        // Number the classes that share a label; twins share their number.
         let plain: Vec<String> = (0..engine.game.components.len() as u16)
             .map(|c| engine.label_for(c, NO_SEAT))
             .collect();
-        let mut counts: std::collections::HashMap<&str, u16> = std::collections::HashMap::new();
-        for l in &plain {
-            *counts.entry(l.as_str()).or_default() += 1;
+        let mut classes_of: std::collections::HashMap<&str, Vec<u16>> =
+            std::collections::HashMap::new();
+        for (c, l) in plain.iter().enumerate() {
+            let v = classes_of.entry(l.as_str()).or_default();
+            if !v.contains(&engine.twin_class[c]) {
+                v.push(engine.twin_class[c]);
+            }
         }
-        let mut seen: std::collections::HashMap<&str, u16> = std::collections::HashMap::new();
         engine.label_number = plain
             .iter()
-            .map(|l| {
-                if counts[l.as_str()] > 1 {
-                    let n = seen.entry(l.as_str()).or_default();
-                    *n += 1;
-                    *n
-                } else {
-                    0
+            .enumerate()
+            .map(|(c, l)| {
+                let v = &classes_of[l.as_str()];
+                match v.iter().position(|&k| k == engine.twin_class[c]) {
+                    Some(i) if v.len() > 1 => i as u16 + 1,
+                    _ => 0,
                 }
             })
             .collect();
@@ -131,6 +152,7 @@ impl Engine {
             turn_seat: 0,
             step: 0,
             turns: 0,
+            phase_turns: 0,
             actions: 0,
             outcome: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -232,6 +254,69 @@ impl Engine {
     /// A component's label, as the rules file's `label` spells it.
     pub fn label(&self, s: &State, comp: u16) -> String {
         self.label_for(comp, s.owners[comp as usize])
+    }
+
+    /// Whether two values are the same choice: equal, or twin components in one place.
+    pub(crate) fn same_choice(&self, s: &State, a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Comp(x), Value::Comp(y)) => {
+                x == y
+                    || (self.twin_class[*x as usize] == self.twin_class[*y as usize]
+                        && s.locs[*x as usize] == s.locs[*y as usize])
+            }
+            _ => a == b,
+        }
+    }
+
+    /// Every choice of `lo..=hi` items from `items` (in their order), each as a list.
+    /// Twins in one place are interchangeable, so a choice among them is made once: the
+    /// earlier twins are always the ones taken. Stops after `MAX_SUBSETS` choices.
+    pub(crate) fn subsets(
+        &self,
+        s: &State,
+        items: &[Value],
+        lo: usize,
+        hi: usize,
+        out: &mut Vec<Value>,
+    ) {
+        // Group interchangeable items, keeping first-seen order.
+        let mut groups: Vec<Vec<Value>> = Vec::new();
+        for it in items {
+            match groups.iter_mut().find(|g| self.same_choice(s, &g[0], it)) {
+                Some(g) => g.push(it.clone()),
+                None => groups.push(vec![it.clone()]),
+            }
+        }
+        fn go(
+            groups: &[Vec<Value>],
+            i: usize,
+            cur: &mut Vec<Value>,
+            lo: usize,
+            hi: usize,
+            out: &mut Vec<Value>,
+        ) {
+            if out.len() >= MAX_SUBSETS {
+                return;
+            }
+            if i == groups.len() {
+                if cur.len() >= lo && cur.len() <= hi {
+                    out.push(Value::List(cur.clone()));
+                }
+                return;
+            }
+            let before = cur.len();
+            for k in 0..=groups[i].len() {
+                if k > 0 {
+                    if cur.len() >= hi {
+                        break;
+                    }
+                    cur.push(groups[i][k - 1].clone());
+                }
+                go(groups, i + 1, cur, lo, hi, out);
+            }
+            cur.truncate(before);
+        }
+        go(&groups, 0, &mut Vec::new(), lo, hi, out);
     }
 
     /// A component as notation writes it: its label, and `#k` if the label is shared.

@@ -57,14 +57,13 @@ impl Engine {
             }
             Value::Zone(z, p) => format!("{}({})", g.zones[*z as usize].name, p),
             Value::Str(t) => format!("{t:?}"),
-            Value::List(items) => format!(
-                "[{}]",
-                items
-                    .iter()
-                    .map(|i| self.value_text(s, i))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            // A set of components, as in `attack spades 4S+9S+9S P3`; `-` for none.
+            Value::List(items) if items.is_empty() => "-".into(),
+            Value::List(items) => items
+                .iter()
+                .map(|i| self.value_text(s, i))
+                .collect::<Vec<_>>()
+                .join("+"),
         }
     }
 
@@ -189,6 +188,21 @@ impl Engine {
                 .iter()
                 .position(|p| p.name.to_lowercase() == lw)
                 .map(|p| Value::Phase(p as u16)),
+            Type::List(inner) if **inner == Type::Comp => {
+                if w == "-" {
+                    return Some(Value::List(vec![]));
+                }
+                let mut chosen: Vec<Value> = Vec::new();
+                for part in w.split('+') {
+                    // Each named component once: a repeated label takes the next twin.
+                    let c = (0..g.components.len() as u16).find(|&c| {
+                        self.comp_text(s, c).eq_ignore_ascii_case(part)
+                            && !chosen.contains(&Value::Comp(c))
+                    })?;
+                    chosen.push(Value::Comp(c));
+                }
+                Some(Value::List(chosen))
+            }
             Type::Comp => (0..g.components.len() as u16)
                 .find(|&c| self.comp_text(s, c).to_lowercase() == lw)
                 .map(Value::Comp),

@@ -46,6 +46,8 @@ pub struct State {
     pub step: u16,
     /// Turns completed in the whole game.
     pub turns: u32,
+    /// Turns completed in the current phase.
+    pub phase_turns: u32,
     /// Actions applied in the whole game.
     pub actions: u32,
     pub outcome: Option<Outcome>,
@@ -67,6 +69,7 @@ impl Hash for State {
         self.turn_seat.hash(h);
         self.step.hash(h);
         self.turns.hash(h);
+        self.phase_turns.hash(h);
         self.actions.hash(h);
         self.outcome.hash(h);
         self.rng.get_seed().hash(h);

@@ -44,6 +44,7 @@ impl Engine {
         l: &mut [Value],
     ) -> Result<(), EngineError> {
         s.phase = phase;
+        s.phase_turns = 0;
         let p = &self.game.phases[phase as usize];
         let first = match &p.start {
             Some(e) => match (Eval {
@@ -164,6 +165,7 @@ impl Engine {
         let p = &self.game.phases[s.phase as usize];
         Runner::new(self, s.turn_seat).run(s, &p.after_turn, l)?;
         s.turns += 1;
+        s.phase_turns += 1;
         if self.check_end(s, l) {
             return Ok(None);
         }
@@ -209,8 +211,9 @@ impl Engine {
         };
         for (who, when) in &self.game.end.wins {
             if ev.truth(when, l) {
-                if let Value::Seat(p) = ev.eval(who, l) {
-                    s.outcome = Some(Outcome::Win(vec![p]));
+                let w = super::effects::winners(ev.eval(who, l));
+                if !w.is_empty() {
+                    s.outcome = Some(Outcome::Win(w));
                     return true;
                 }
             }

@@ -30,6 +30,7 @@ pub struct View {
     pub turn_seat: u8,
     pub decider: Option<u8>,
     pub turns: u32,
+    pub phase_turns: u32,
     pub outcome: Option<Outcome>,
     pub cells: Vec<Seen>,
     /// Each zone instance, bottom first.
@@ -103,6 +104,7 @@ impl Engine {
             turn_seat: s.turn_seat,
             decider: self.decider(s),
             turns: s.turns,
+            phase_turns: s.phase_turns,
             outcome: s.outcome.clone(),
             cells,
             zones,

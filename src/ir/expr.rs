@@ -72,6 +72,9 @@ pub enum Builtin {
     NextSeat,
     /// `distance(a, b)`: the Chebyshev distance between two grid cells.
     Distance,
+    /// `subsets(list, lo, hi)`: every choice of lo to hi items from a list, as lists; a
+    /// choice among identical components is offered once.
+    Subsets,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -88,6 +91,8 @@ pub enum Expr {
     Seats,
     /// All cells of the board.
     Cells,
+    /// Turns completed in the current phase.
+    PhaseTurns,
     CurrentPhase,
     SeatAttr(Box<Expr>, u16),
     SeatVar(Box<Expr>, u16),
@@ -138,6 +143,11 @@ pub enum Stmt {
     Shift(Expr, Expr, Expr),
     Shuffle(Expr),
     Place(Expr, Expr),
+    /// Move an amount of a per-seat counter from one seat to another, never more than the
+    /// payer has: the total is conserved.
+    Transfer(Expr, u16, Expr, Expr),
+    /// Move the top N components of one zone onto another (fewer if it runs out).
+    Deal(Expr, Expr, Expr),
     Win(Expr),
     Lose(Expr),
     Draw,

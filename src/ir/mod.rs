@@ -90,7 +90,7 @@ pub enum LabelPart {
 }
 
 /// One physical component (card or piece). Its attributes never change.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, Hash)]
 pub struct Component {
     pub kind: u16,
     pub attrs: Vec<Value>,

@@ -73,6 +73,7 @@ pub enum ItemKind {
     Var {
         name: Ident,
         per_seat: bool,
+        ty: Option<Ident>,
         init: Expr,
     },
     Def {
@@ -270,6 +271,17 @@ pub enum StmtKind {
     Place {
         what: Expr,
         onto: Expr,
+    },
+    Transfer {
+        amount: Expr,
+        counter: Ident,
+        from: Expr,
+        to: Expr,
+    },
+    Deal {
+        count: Expr,
+        from: Expr,
+        to: Expr,
     },
     Win(Expr),
     Lose(Expr),

@@ -26,6 +26,11 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::visibility => "a visibility (`public`, `owner`, `hidden` or `top`)",
         Rule::holds => "`holds deck`",
         Rule::per_seat => "`per seat`",
+        Rule::var_type => "a type such as `: seat`",
+        Rule::transfer_stmt | Rule::deal_stmt => "an effect (`move`, `swap`, `shift`, `if`, `for`, `win`, an assignment, ...)",
+        Rule::kw_transfer => "`transfer`",
+        Rule::kw_deal => "`deal`",
+        Rule::kw_from => "`from`",
         Rule::phase_item | Rule::order | Rule::start | Rule::turn | Rule::before_turn | Rule::after_turn
         | Rule::until | Rule::next => "a phase part (`order`, `start`, `turn`, `before turn`, `after turn`, `until`, `next`)",
         Rule::step | Rule::by => "a turn step such as `one of place, pass`",

@@ -93,7 +93,10 @@ fn not_kw(p: &Pair<Rule>) -> bool {
     !KEYWORDS.contains(&p.as_rule())
 }
 
-const KEYWORDS: [Rule; 24] = [
+const KEYWORDS: [Rule; 27] = [
+    Rule::kw_transfer,
+    Rule::kw_deal,
+    Rule::kw_from,
     Rule::kw_by,
     Rule::kw_choose,
     Rule::kw_do,
@@ -337,9 +340,15 @@ impl Builder {
                 if per_seat {
                     next = it.next().unwrap();
                 }
+                let mut ty = None;
+                if next.as_rule() == Rule::var_type {
+                    ty = Some(self.ident(next.into_inner().next().unwrap()));
+                    next = it.next().unwrap();
+                }
                 ItemKind::Var {
                     name,
                     per_seat,
+                    ty,
                     init: self.expr(next),
                 }
             }
@@ -544,6 +553,21 @@ impl Builder {
         let span = self.span(&p);
         let rule = p.as_rule();
         let mut it = p.into_inner().filter(not_kw);
+        if rule == Rule::transfer_stmt {
+            let amount = self.expr(it.next().unwrap());
+            let counter = self.ident(it.next().unwrap());
+            let from = self.expr(it.next().unwrap());
+            let to = self.expr(it.next().unwrap());
+            return Stmt {
+                kind: StmtKind::Transfer {
+                    amount,
+                    counter,
+                    from,
+                    to,
+                },
+                span,
+            };
+        }
         let mut e = || self.expr(it.next().unwrap());
         let kind = match rule {
             Rule::if_stmt => return self.if_stmt(span, it),
@@ -567,6 +591,11 @@ impl Builder {
                 steps: e(),
             },
             Rule::shuffle_stmt => StmtKind::Shuffle(e()),
+            Rule::deal_stmt => StmtKind::Deal {
+                count: e(),
+                from: e(),
+                to: e(),
+            },
             Rule::place_stmt => StmtKind::Place {
                 what: e(),
                 onto: e(),
