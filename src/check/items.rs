@@ -1290,6 +1290,7 @@ fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> ir::EndRule
         wins: vec![],
         draws: vec![],
         stuck: ir::StuckRule::Pass,
+        score: None,
     };
     for item in items {
         let ItemKind::End(rules) = &item.kind else {
@@ -1306,6 +1307,10 @@ fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> ir::EndRule
                     }
                     let c = cx.expect(when, &Type::Bool, "a `win ... when` condition");
                     end.wins.push((w, c));
+                }
+                ast::EndRule::Score { seat, value } => {
+                    cx.push_local(&seat.name, Type::Seat);
+                    end.score = Some(cx.expect(value, &Type::Int, "a score"));
                 }
                 ast::EndRule::Draw { when } => {
                     end.draws

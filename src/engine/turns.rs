@@ -199,6 +199,22 @@ impl Engine {
         }
     }
 
+    /// The rules' `score` for a seat, if they declare one.
+    pub fn score(&self, s: &State, seat: u8) -> Option<i64> {
+        let e = self.game.end.score.as_ref()?;
+        let mut l = vec![Value::None; self.game.max_locals as usize + 1];
+        l[0] = Value::Seat(seat);
+        Some(
+            (Eval {
+                eng: self,
+                s,
+                me: seat,
+            })
+            .eval(e, &mut l)
+            .as_int(),
+        )
+    }
+
     /// The declared end rules; true if the game is now over.
     fn check_end(&self, s: &mut State, l: &mut [Value]) -> bool {
         if s.outcome.is_some() {

@@ -31,6 +31,9 @@ pub struct View {
     pub decider: Option<u8>,
     pub turns: u32,
     pub phase_turns: u32,
+    /// The step of the turn being decided, and how many actions the game has seen.
+    pub step: u16,
+    pub actions: u32,
     pub outcome: Option<Outcome>,
     pub cells: Vec<Seen>,
     /// Each zone instance, bottom first.
@@ -105,6 +108,8 @@ impl Engine {
             decider: self.decider(s),
             turns: s.turns,
             phase_turns: s.phase_turns,
+            step: s.step,
+            actions: s.actions,
             outcome: s.outcome.clone(),
             cells,
             zones,

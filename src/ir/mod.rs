@@ -226,4 +226,6 @@ pub struct EndRules {
     pub wins: Vec<(Expr, Expr)>,
     pub draws: Vec<Expr>,
     pub stuck: StuckRule,
+    /// How well a seat is doing (the seat is local slot 0), if the rules say.
+    pub score: Option<Expr>,
 }

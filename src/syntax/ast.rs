@@ -221,9 +221,19 @@ pub enum StuckRule {
 
 #[derive(Clone, Debug)]
 pub enum EndRule {
-    Win { who: Expr, when: Expr },
-    Draw { when: Expr },
+    Win {
+        who: Expr,
+        when: Expr,
+    },
+    Draw {
+        when: Expr,
+    },
     Stuck(StuckRule, Span),
+    /// `score p: expr`: how well seat `p` is doing.
+    Score {
+        seat: Ident,
+        value: Expr,
+    },
 }
 
 pub type Block = Vec<Stmt>;

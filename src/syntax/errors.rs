@@ -39,8 +39,8 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::clause | Rule::choose | Rule::let_clause | Rule::require | Rule::do_clause => {
             "an action clause (`choose`, `let`, `require`, `do`)"
         }
-        Rule::end_rule | Rule::win_when | Rule::draw_when | Rule::on_stuck => {
-            "an end rule (`win ... when ...`, `draw when ...`, `on stuck ...`)"
+        Rule::end_rule | Rule::win_when | Rule::draw_when | Rule::on_stuck | Rule::score_rule => {
+            "an end rule (`win ... when ...`, `draw when ...`, `on stuck ...`, `score p: ...`)"
         }
         Rule::stuck_result => "`draw`, `pass` or `lose`",
         Rule::block => "a block `{ ... }`",

@@ -386,6 +386,14 @@ impl Builder {
                         Rule::draw_when => EndRule::Draw {
                             when: self.expr(r.into_inner().find(not_kw).unwrap()),
                         },
+                        Rule::score_rule => {
+                            let mut ri = r.into_inner().filter(not_kw);
+                            let seat = self.ident(ri.next().unwrap());
+                            EndRule::Score {
+                                seat,
+                                value: self.expr(ri.next().unwrap()),
+                            }
+                        }
                         _ => {
                             let rule = match r.into_inner().find(not_kw).unwrap().as_str() {
                                 "draw" => StuckRule::Draw,
