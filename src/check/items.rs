@@ -35,6 +35,7 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
         ItemKind::Enum { name, .. } => ("enum", name.name.clone()),
         ItemKind::Kind(k) => ("kind", k.name.name.clone()),
         ItemKind::Label { kind, .. } => ("label", kind.name.clone()),
+        ItemKind::Notation { kind, .. } => ("notation", kind.name.clone()),
         ItemKind::Deck { name, .. } => ("deck", name.name.clone()),
         ItemKind::Board(_) => ("board", String::new()),
         ItemKind::Zone(z) => ("zone", z.name.name.clone()),
@@ -104,6 +105,9 @@ fn apply_variant<'a>(
     };
     for vi in vitems {
         match key(vi) {
+            // A variant's `game { ... }` changes only the properties it gives: both are
+            // kept, and the header is merged when lowered.
+            Some(k) if k.0 == "game" => out.push(vi),
             Some(k) => match seen.get(&k) {
                 Some(&i) => out[i] = vi,
                 None => {
@@ -164,7 +168,22 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         .find(|i| matches!(i.kind, ItemKind::Game(_)))
         .map(|i| i.span)
         .unwrap_or_default();
-    let header = games.first().cloned().cloned().unwrap_or_default();
+    let mut header = games.first().cloned().cloned().unwrap_or_default();
+    for over in games.iter().skip(1) {
+        if !over.title.is_empty() {
+            header.title = over.title.clone();
+        }
+        header.players = over.players.or(header.players);
+        header.max_turns = over.max_turns.or(header.max_turns);
+        header.first_phase = over.first_phase.clone().or(header.first_phase);
+    }
+    if !games.is_empty() && header.title.is_empty() {
+        cx.error(
+            Diagnostic::error("muster::no-game", game_span, "the game has no name")
+                .label("name it here")
+                .help("write `game \"My Game\" { ... }`"),
+        );
+    }
     if games.is_empty() {
         cx.error(
             Diagnostic::error(
@@ -264,6 +283,17 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
             .help("add `phase play { turn { one of some_action } }`"),
         );
     }
+    let first_phase = match &header.first_phase {
+        None => 0,
+        Some(n) => match cx.phases.get(&n.name) {
+            Some(&p) => p,
+            None => {
+                let known: Vec<String> = cx.phases.keys().cloned().collect();
+                cx.unknown("phase", n, "no such phase", known);
+                0
+            }
+        },
+    };
     warn_unoffered(cx, items, &phases);
 
     ir::Game {
@@ -273,6 +303,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         min_players: min_p,
         max_players: max_p,
         max_turns: header.max_turns.map(|m| m.0).unwrap_or(1000),
+        first_phase,
         seats,
         seat_attrs,
         enums: std::mem::take(&mut cx.enums),
@@ -447,17 +478,24 @@ fn lower_kinds(cx: &mut Ctx, items: &[&Item]) {
             name: k.name.name.clone(),
             attrs: own,
             label,
+            notation: None,
         });
     }
     for item in items {
-        let ItemKind::Label { kind, template } = &item.kind else {
-            continue;
+        let (kind, template, is_label) = match &item.kind {
+            ItemKind::Label { kind, template } => (kind, template, true),
+            ItemKind::Notation { kind, template } => (kind, template, false),
+            _ => continue,
         };
         match cx.kind_ids.get(&kind.name) {
             Some(&k) => {
                 let own = cx.kinds[k as usize].attrs.clone();
                 let parts = parse_label(cx, template, item.span, &own);
-                cx.kinds[k as usize].label = parts;
+                if is_label {
+                    cx.kinds[k as usize].label = parts;
+                } else {
+                    cx.kinds[k as usize].notation = Some(parts);
+                }
             }
             None => {
                 let known: Vec<String> = cx.kind_ids.keys().cloned().collect();

@@ -36,7 +36,7 @@ impl<'a> Ctx<'a> {
                 let slot = self.push_local(&var.name, t);
                 ir::Stmt::Let(slot, x)
             }
-            StmtKind::Move { what, to } => {
+            StmtKind::Move { what, to, face } => {
                 let (w, tw) = self.expr(what);
                 if !matches!(tw, Type::Comp | Type::Zone | Type::Unknown)
                     && !fits(&Type::List(Box::new(Type::Comp)), &tw)
@@ -57,7 +57,26 @@ impl<'a> Ctx<'a> {
                     .label("not a place");
                     self.error(d);
                 }
-                ir::Stmt::Move(w, t)
+                ir::Stmt::Move(w, t, *face)
+            }
+            StmtKind::Face { what, up } => {
+                let (w, tw) = self.expr(what);
+                if !matches!(tw, Type::Comp | Type::Zone | Type::Unknown | Type::Nothing)
+                    && !fits(&Type::List(Box::new(Type::Comp)), &tw)
+                {
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        what.span,
+                        format!(
+                            "`{}` turns cards or pieces, but this is {}",
+                            if *up { "reveal" } else { "conceal" },
+                            describe(self, &tw)
+                        ),
+                    )
+                    .label("cannot be turned");
+                    self.error(d);
+                }
+                ir::Stmt::Face(w, *up)
             }
             StmtKind::Swap(a, b) => ir::Stmt::Swap(
                 self.expect(a, &Type::Cell, "each side of `swap`"),

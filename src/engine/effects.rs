@@ -91,8 +91,13 @@ impl<'a> Runner<'a> {
                     }
                 }
                 Stmt::Let(slot, e) => l[*slot as usize] = self.ev(s, e, l),
-                Stmt::Move(what, to) => {
+                Stmt::Move(what, to, face) => {
                     let comps = self.comps_of(s, &self.ev(s, what, l));
+                    if let Some(up) = face {
+                        for &c in &comps {
+                            s.face_up[c as usize] = *up;
+                        }
+                    }
                     match self.ev(s, to, l) {
                         Value::Cell(c) => {
                             if comps.len() > 1 {
@@ -120,6 +125,11 @@ impl<'a> Runner<'a> {
                         }
                         Value::None => {}
                         _ => return Err(rules("`move ... to` needs a cell or a zone")),
+                    }
+                }
+                Stmt::Face(what, up) => {
+                    for c in self.comps_of(s, &self.ev(s, what, l)) {
+                        s.face_up[c as usize] = *up;
                     }
                 }
                 Stmt::Swap(a, b) => {

@@ -85,7 +85,7 @@ impl Engine {
             .collect();
         // Number the classes that share a label; twins share their number.
         let plain: Vec<String> = (0..engine.game.components.len() as u16)
-            .map(|c| engine.label_for(c, NO_SEAT))
+            .map(|c| engine.notation_for(c, NO_SEAT))
             .collect();
         let mut classes_of: std::collections::HashMap<&str, Vec<u16>> =
             std::collections::HashMap::new();
@@ -189,7 +189,7 @@ impl Engine {
             }
         }
         effects::Runner::new(self, 0).run(&mut s, &g.setup, &mut locals)?;
-        self.begin_phase(&mut s, 0, &mut locals)?;
+        self.begin_phase(&mut s, g.first_phase, &mut locals)?;
         Ok(s)
     }
 
@@ -321,18 +321,35 @@ impl Engine {
 
     /// A component as notation writes it: its label, and `#k` if the label is shared.
     pub fn comp_text(&self, s: &State, comp: u16) -> String {
+        let text = self.notation_for(comp, s.owners[comp as usize]);
         match self.label_number[comp as usize] {
-            0 => self.label(s, comp),
-            k => format!("{}#{k}", self.label(s, comp)),
+            0 => text,
+            k => format!("{text}#{k}"),
         }
     }
 
     /// A component's label when owned by `owner` (as a view records it).
     pub fn label_for(&self, comp: u16, owner: u8) -> String {
         let g = &self.game;
+        self.render_parts(
+            comp,
+            owner,
+            &g.kinds[g.components[comp as usize].kind as usize].label,
+        )
+    }
+
+    /// A component as actions name it: its kind's `notation`, or else its label.
+    fn notation_for(&self, comp: u16, owner: u8) -> String {
+        let g = &self.game;
+        let kind = &g.kinds[g.components[comp as usize].kind as usize];
+        self.render_parts(comp, owner, kind.notation.as_ref().unwrap_or(&kind.label))
+    }
+
+    fn render_parts(&self, comp: u16, owner: u8, parts: &[crate::ir::LabelPart]) -> String {
+        let g = &self.game;
         let c = &g.components[comp as usize];
         let mut out = String::new();
-        for part in &g.kinds[c.kind as usize].label {
+        for part in parts {
             match part {
                 crate::ir::LabelPart::Text(t) => out.push_str(t),
                 crate::ir::LabelPart::Owner => {

@@ -137,8 +137,11 @@ pub enum Stmt {
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     For(u16, Expr, Vec<Stmt>),
     Let(u16, Expr),
-    /// Move a component (or a list of them) onto a cell or into a zone.
-    Move(Expr, Expr),
+    /// Move a component (or a list of them) onto a cell or into a zone, optionally
+    /// turning it face up (`Some(true)`) or down.
+    Move(Expr, Expr, Option<bool>),
+    /// Turn components face up (true) or face down.
+    Face(Expr, bool),
     Swap(Expr, Expr),
     Shift(Expr, Expr, Expr),
     Shuffle(Expr),

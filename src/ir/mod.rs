@@ -28,6 +28,8 @@ pub struct Game {
     pub min_players: u8,
     pub max_players: u8,
     pub max_turns: u32,
+    /// The phase play begins in.
+    pub first_phase: PhaseId,
     pub seats: Vec<SeatDef>,
     /// Names of the attributes every seat declares, in the order of `SeatDef::attrs`.
     pub seat_attrs: Vec<String>,
@@ -66,6 +68,8 @@ pub struct KindDef {
     /// Which of the game's attributes this kind has.
     pub attrs: Vec<u16>,
     pub label: Vec<LabelPart>,
+    /// How actions write these components, if not by their label.
+    pub notation: Option<Vec<LabelPart>>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

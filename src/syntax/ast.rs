@@ -63,6 +63,10 @@ pub enum ItemKind {
         kind: Ident,
         template: String,
     },
+    Notation {
+        kind: Ident,
+        template: String,
+    },
     Deck {
         name: Ident,
         kind: Ident,
@@ -93,7 +97,9 @@ pub enum ItemKind {
 
 #[derive(Clone, Debug, Default)]
 pub struct GameDecl {
+    /// Empty inside a variant, which only changes the properties it gives.
     pub title: String,
+    pub first_phase: Option<Ident>,
     pub players: Option<(u32, u32, Span)>,
     pub max_turns: Option<(u32, Span)>,
 }
@@ -270,6 +276,13 @@ pub enum StmtKind {
     Move {
         what: Expr,
         to: Expr,
+        /// `Some(true)` for `face up`, `Some(false)` for `face down`.
+        face: Option<bool>,
+    },
+    /// Turn components face up (`reveal`) or face down (`conceal`).
+    Face {
+        what: Expr,
+        up: bool,
     },
     Swap(Expr, Expr),
     Shift {

@@ -11,10 +11,11 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::EOI => "the end of the file",
         Rule::item | Rule::import | Rule::game | Rule::seat | Rule::enum_decl | Rule::kind | Rule::deck
         | Rule::board | Rule::zone | Rule::var_decl | Rule::def | Rule::setup | Rule::phase | Rule::action
-        | Rule::end_block | Rule::label_decl | Rule::variant => {
+        | Rule::end_block | Rule::label_decl | Rule::notation_decl | Rule::variant => {
             "a declaration (`game`, `seat`, `board`, `zone`, `var`, `def`, `setup`, `phase`, `action`, `end`, ...)"
         }
-        Rule::players | Rule::max_turns => "a game property (`players`, `max_turns`)",
+        Rule::players | Rule::max_turns | Rule::first_phase => "a game property (`players`, `max_turns`, `first_phase`)",
+        Rule::face => "`face up` or `face down`",
         Rule::field | Rule::field_list => "a field such as `name: value`",
         Rule::enum_value => "an enum value",
         Rule::attr | Rule::kind_label => "an attribute such as `rank: 1..13`, or a `label`",
@@ -45,7 +46,7 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::stuck_result => "`draw`, `pass` or `lose`",
         Rule::block => "a block `{ ... }`",
         Rule::stmt | Rule::if_stmt | Rule::for_stmt | Rule::move_stmt | Rule::swap_stmt | Rule::shift_stmt
-        | Rule::shuffle_stmt | Rule::place_stmt | Rule::win_stmt | Rule::lose_stmt | Rule::draw_stmt
+        | Rule::shuffle_stmt | Rule::place_stmt | Rule::reveal_stmt | Rule::conceal_stmt | Rule::win_stmt | Rule::lose_stmt | Rule::draw_stmt
         | Rule::assign => "an effect (`move`, `swap`, `shift`, `if`, `for`, `win`, an assignment, ...)",
         Rule::place_ref => "a variable to assign",
         Rule::assign_op => "`=`, `+=` or `-=`",

@@ -175,10 +175,7 @@ impl Builder {
         let kind = match rule {
             Rule::import => ItemKind::Import(string_value(it.next().unwrap())),
             Rule::game => {
-                let mut g = GameDecl {
-                    title: string_value(it.next().unwrap()),
-                    ..Default::default()
-                };
+                let mut g = GameDecl::default();
                 for prop in it {
                     let ps = self.span(&prop);
                     match prop.as_rule() {
@@ -194,6 +191,11 @@ impl Builder {
                             let n = prop.into_inner().find(not_kw).unwrap();
                             g.max_turns = Some((int_value(&n).min(u32::MAX as i64) as u32, ps));
                         }
+                        Rule::first_phase => {
+                            g.first_phase =
+                                Some(self.ident(prop.into_inner().find(not_kw).unwrap()));
+                        }
+                        Rule::string => g.title = string_value(prop),
                         _ => unreachable!(),
                     }
                 }
@@ -257,6 +259,13 @@ impl Builder {
             Rule::label_decl => {
                 let kind = self.ident(it.next().unwrap());
                 ItemKind::Label {
+                    kind,
+                    template: string_value(it.next().unwrap()),
+                }
+            }
+            Rule::notation_decl => {
+                let kind = self.ident(it.next().unwrap());
+                ItemKind::Notation {
                     kind,
                     template: string_value(it.next().unwrap()),
                 }
@@ -591,7 +600,19 @@ impl Builder {
                 var: self.ident(it.next().unwrap()),
                 value: self.expr(it.next().unwrap()),
             },
-            Rule::move_stmt => StmtKind::Move { what: e(), to: e() },
+            Rule::move_stmt => {
+                let (what, to) = (e(), e());
+                let face = it.next().map(|f| f.as_str().ends_with("up"));
+                StmtKind::Move { what, to, face }
+            }
+            Rule::reveal_stmt => StmtKind::Face {
+                what: e(),
+                up: true,
+            },
+            Rule::conceal_stmt => StmtKind::Face {
+                what: e(),
+                up: false,
+            },
             Rule::swap_stmt => StmtKind::Swap(e(), e()),
             Rule::shift_stmt => StmtKind::Shift {
                 what: e(),
