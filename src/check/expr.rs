@@ -259,7 +259,7 @@ impl<'a> Ctx<'a> {
             }
             return (ir::Expr::GlobalVar(v.id), v.ty);
         }
-        if let Some(&(z, per_seat)) = self.zones.get(n) {
+        if let Some(&(z, per_seat, slots)) = self.zones.get(n) {
             if per_seat {
                 let d = Diagnostic::error(
                     "muster::per-seat",
@@ -271,7 +271,10 @@ impl<'a> Ctx<'a> {
                 self.error(d);
                 return unknown();
             }
-            return (ir::Expr::Zone(z, None), Type::Zone);
+            if slots > 1 {
+                return (ir::Expr::ZoneRow(z, None), Type::List(Box::new(Type::Zone)));
+            }
+            return (ir::Expr::Zone(z, None, None), Type::Zone);
         }
         if let Some(&(r, per_seat)) = self.regions.get(n) {
             if per_seat {
@@ -574,13 +577,31 @@ impl<'a> Ctx<'a> {
             self.scope.names = saved;
             return out;
         }
-        if let Some(&(z, per_seat)) = self.zones.get(n) {
-            return if per_seat && args.len() == 1 {
-                let s = self.expect(&args[0], &Type::Seat, &format!("the seat of zone `{n}`"));
-                (ir::Expr::Zone(z, Some(Box::new(s))), Type::Zone)
+        if let Some(&(z, per_seat, slots)) = self.zones.get(n) {
+            // `hand(p)`; numbered zones: `meld(p, 3)` for one, `meld(p)` for all of a seat's.
+            let want = per_seat as usize + (slots > 1) as usize;
+            let all = if per_seat && slots > 1 {
+                args.len() == 1
             } else {
-                self.bad_arity(n, if per_seat { 1 } else { 0 }, args.len(), span, "zone")
+                false
             };
+            if args.len() != want && !all {
+                return self.bad_arity(n, want, args.len(), span, "zone");
+            }
+            let seat = per_seat.then(|| {
+                Box::new(self.expect(&args[0], &Type::Seat, &format!("the seat of zone `{n}`")))
+            });
+            if all {
+                return (ir::Expr::ZoneRow(z, seat), Type::List(Box::new(Type::Zone)));
+            }
+            let slot = (slots > 1).then(|| {
+                Box::new(self.expect(
+                    &args[want - 1],
+                    &Type::Int,
+                    &format!("the number of zone `{n}`"),
+                ))
+            });
+            return (ir::Expr::Zone(z, seat, slot), Type::Zone);
         }
         if let Some(&(r, per_seat)) = self.regions.get(n) {
             return if per_seat && args.len() == 1 {

@@ -13,6 +13,8 @@ use std::collections::HashMap;
 pub const MAX_BOARD_SIDE: u32 = 26;
 /// The most components a game may hold.
 pub const MAX_COMPONENTS: usize = 10_000;
+/// The most numbered zones one zone name may stand for (`x N`).
+pub const MAX_SLOTS: u32 = 64;
 /// The most seats a game may have.
 pub const MAX_SEATS: u32 = 8;
 
@@ -36,6 +38,11 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
         ItemKind::Kind(k) => ("kind", k.name.name.clone()),
         ItemKind::Label { kind, .. } => ("label", kind.name.clone()),
         ItemKind::Notation { kind, .. } => ("notation", kind.name.clone()),
+        ItemKind::Trigger {
+            var, zone, enters, ..
+        } => ("trigger", format!("{} {} {}", var.name, enters, zone.name)),
+        ItemKind::Reaction(r) => ("reaction", r.name.name.clone()),
+        ItemKind::Effect { name, .. } => ("effect", name.name.clone()),
         ItemKind::Deck { name, .. } => ("deck", name.name.clone()),
         ItemKind::Board(_) => ("board", String::new()),
         ItemKind::Zone(z) => ("zone", z.name.name.clone()),
@@ -250,6 +257,14 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
             ItemKind::Def { name, params, body } => {
                 cx.defs.insert(name.name.clone(), (params.as_slice(), body));
             }
+            ItemKind::Effect { name, params, body } => {
+                cx.effects
+                    .insert(name.name.clone(), (params.as_slice(), body.as_slice()));
+            }
+            ItemKind::Reaction(r) => {
+                let id = cx.reactions.len() as u16;
+                cx.reactions.insert(r.name.name.clone(), id);
+            }
             ItemKind::Phase(p) => {
                 let id = cx.phases.len() as u16;
                 cx.phases.insert(p.name.name.clone(), id);
@@ -273,6 +288,8 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
     let phases = lower_phases(cx, items, &mut max_locals);
     let actions = lower_actions(cx, items, &mut max_locals);
     let end = lower_end(cx, items, &mut max_locals);
+    let triggers = lower_triggers(cx, items, &mut max_locals);
+    let reactions = lower_reactions(cx, items, &mut max_locals);
     if phases.is_empty() && !games.is_empty() {
         cx.error(
             Diagnostic::error(
@@ -316,6 +333,8 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         setup,
         phases,
         actions,
+        triggers,
+        reactions,
         end,
         max_locals,
     }
@@ -1001,7 +1020,22 @@ fn lower_zones(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::ZoneDef> {
             }
         }
         let id = zones.len() as u16;
-        cx.zones.insert(z.name.name.clone(), (id, z.per_seat));
+        if z.slots == 0 || z.slots > MAX_SLOTS {
+            cx.error(
+                Diagnostic::error(
+                    "muster::limit",
+                    z.name.span,
+                    format!("zone `{}` asks for {} numbered zones", z.name.name, z.slots),
+                )
+                .label("here")
+                .help(format!(
+                    "a zone name may stand for 1 to {MAX_SLOTS} numbered zones"
+                )),
+            );
+        }
+        let slots = z.slots.clamp(1, MAX_SLOTS) as u16;
+        cx.zones
+            .insert(z.name.name.clone(), (id, z.per_seat, slots));
         let visibility = match z.visibility {
             ast::Visibility::Public => ir::Visibility::Public,
             ast::Visibility::Owner => ir::Visibility::Owner,
@@ -1012,6 +1046,7 @@ fn lower_zones(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::ZoneDef> {
             name: z.name.name.clone(),
             per_seat: z.per_seat,
             visibility,
+            slots,
             initial,
         });
     }
@@ -1321,6 +1356,65 @@ fn source_text(e: &ast::Expr) -> String {
             items.iter().map(source_text).collect::<Vec<_>>().join(", ")
         ),
     }
+}
+
+fn lower_triggers(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::Trigger> {
+    let mut out = Vec::new();
+    for item in items {
+        let ItemKind::Trigger {
+            var,
+            enters,
+            zone,
+            body,
+        } = &item.kind
+        else {
+            continue;
+        };
+        let Some(&(z, _, _)) = cx.zones.get(&zone.name) else {
+            let known: Vec<String> = cx.zones.keys().cloned().collect();
+            cx.unknown("zone", zone, "no such zone", known);
+            continue;
+        };
+        cx.push_local(&var.name, Type::Comp);
+        let body = cx.block(body);
+        *max_locals = (*max_locals).max(cx.reset_scope());
+        out.push(ir::Trigger {
+            zone: z,
+            enters: *enters,
+            body,
+        });
+    }
+    out
+}
+
+fn lower_reactions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::Reaction> {
+    let mut out = Vec::new();
+    for item in items {
+        let ItemKind::Reaction(r) = &item.kind else {
+            continue;
+        };
+        let by = cx.expect(&r.by, &Type::Seat, "who reacts (`by`)");
+        let actions = r
+            .actions
+            .iter()
+            .filter_map(|a| find_action(cx, a))
+            .collect();
+        let after = cx.block(&r.after);
+        *max_locals = (*max_locals).max(cx.reset_scope());
+        let mode = match r.mode {
+            ast::StepMode::One => ir::StepMode::One,
+            ast::StepMode::Optional => ir::StepMode::Optional,
+            ast::StepMode::Repeat => ir::StepMode::Repeat,
+        };
+        out.push(ir::Reaction {
+            name: r.name.name.clone(),
+            by,
+            mode,
+            actions,
+            after,
+        });
+    }
+    out
 }
 
 fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> ir::EndRules {

@@ -59,6 +59,15 @@ impl<'a> Ctx<'a> {
                 }
                 ir::Stmt::Move(w, t, *face)
             }
+            StmtKind::React(name) => match self.reactions.get(&name.name) {
+                Some(&r) => ir::Stmt::React(r),
+                None => {
+                    let known: Vec<String> = self.reactions.keys().cloned().collect();
+                    self.unknown("reaction", name, "no such reaction", known);
+                    ir::Stmt::Draw
+                }
+            },
+            StmtKind::Call(f, args) => self.call_effect(f, args, s.span),
             StmtKind::Face { what, up } => {
                 let (w, tw) = self.expr(what);
                 if !matches!(tw, Type::Comp | Type::Zone | Type::Unknown | Type::Nothing)
@@ -173,6 +182,65 @@ impl<'a> Ctx<'a> {
             StmtKind::Draw => ir::Stmt::Draw,
             StmtKind::Assign { target, op, value } => self.assign(target, *op, value, s.span),
         }
+    }
+
+    /// Inlines a named effect with its arguments (like a `def`, for effects).
+    fn call_effect(&mut self, f: &ast::Ident, args: &[ast::Expr], span: ast::Span) -> ir::Stmt {
+        let Some((params, body)) = self.effects.get(&f.name).copied() else {
+            let known: Vec<String> = self.effects.keys().cloned().collect();
+            self.unknown("effect", f, "not a declared effect", known);
+            return ir::Stmt::Block(vec![]);
+        };
+        self.used.insert(f.name.clone());
+        if params.len() != args.len() {
+            let d = Diagnostic::error(
+                "muster::arity",
+                span,
+                format!(
+                    "effect `{}` takes {} argument(s), but {} were given",
+                    f.name,
+                    params.len(),
+                    args.len()
+                ),
+            )
+            .label("wrong number of arguments")
+            .help(format!(
+                "it is declared as `effect {}({})`",
+                f.name,
+                params
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            self.error(d);
+            return ir::Stmt::Block(vec![]);
+        }
+        if self.def_stack.iter().any(|d| d == &f.name) {
+            let d = Diagnostic::error(
+                "muster::recursive",
+                f.span,
+                format!("effect `{}` runs itself", f.name),
+            )
+            .label("recursive use")
+            .help("an effect may not run itself, directly or through others");
+            self.error(d);
+            return ir::Stmt::Block(vec![]);
+        }
+        let lowered: Vec<_> = args.iter().map(|a| self.expr(a)).collect();
+        // The body sees its parameters and the game's names, not the caller's locals; its
+        // own locals take slots after the caller's.
+        let saved = std::mem::take(&mut self.scope.names);
+        for (p, (x, t)) in params.iter().zip(lowered) {
+            self.scope
+                .names
+                .push((p.name.clone(), super::symbols::Binding::Subst(x, t)));
+        }
+        self.def_stack.push(f.name.clone());
+        let out = self.block(body);
+        self.def_stack.pop();
+        self.scope.names = saved;
+        ir::Stmt::Block(out)
     }
 
     fn assign(

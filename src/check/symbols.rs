@@ -45,9 +45,12 @@ pub struct Ctx<'a> {
     pub board: ir::Board,
     pub cell_ids: HashMap<String, u16>,
     pub regions: HashMap<String, (u16, bool)>,
-    pub zones: HashMap<String, (u16, bool)>,
+    /// Each zone's id, whether it is per seat, and how many numbered zones it has.
+    pub zones: HashMap<String, (u16, bool, u16)>,
     pub vars: HashMap<String, VarInfo>,
     pub defs: HashMap<String, (&'a [Ident], &'a ast::Expr)>,
+    pub effects: HashMap<String, (&'a [Ident], &'a [ast::Stmt])>,
+    pub reactions: HashMap<String, u16>,
     pub phases: HashMap<String, u16>,
     pub actions: HashMap<String, u16>,
     pub scope: Scope,

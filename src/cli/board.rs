@@ -54,15 +54,20 @@ pub fn render_view(engine: &Engine, view: &View) -> String {
     }
 
     for (inst, items) in view.zones.iter().enumerate() {
-        let (z, seat) = engine.zone_of_instance(inst as u16);
+        let (z, seat, slot) = engine.zone_of_instance(inst as u16);
         let zd = &g.zones[z as usize];
         if zd.per_seat && seat >= view.players {
             continue;
         }
-        let name = if zd.per_seat {
-            format!("{} ({})", zd.name, seat_name(seat))
+        let number = if zd.slots > 1 {
+            (slot + 1).to_string()
         } else {
-            zd.name.clone()
+            String::new()
+        };
+        let name = if zd.per_seat {
+            format!("{}{number} ({})", zd.name, seat_name(seat))
+        } else {
+            format!("{}{number}", zd.name)
         };
         let hidden = items
             .iter()

@@ -1,4 +1,5 @@
-//! Running effects: the statements of `setup`, an action's `do`, and turn hooks.
+//! Running effects: the statements of `setup`, an action's `do`, turn hooks, triggers and
+//! reactions' `after` blocks.
 
 use super::eval::Eval;
 use super::state::{Loc, Outcome, State, NONE};
@@ -13,6 +14,13 @@ pub(crate) struct Runner<'a> {
     pub eng: &'a Engine,
     pub me: u8,
     pub budget: u32,
+}
+
+/// Where a component goes.
+#[derive(Clone, Copy)]
+enum Dest {
+    Cell(u16),
+    Zone(ZoneId, u8, u16),
 }
 
 fn rules(msg: impl Into<String>) -> EngineError {
@@ -55,6 +63,14 @@ impl<'a> Runner<'a> {
         .eval(e, l)
     }
 
+    fn tick(&mut self) -> Result<(), EngineError> {
+        if self.budget == 0 {
+            return Err(rules(format!("the rules make no progress: one action ran more than {MAX_STEPS_PER_ACTION} effects")));
+        }
+        self.budget -= 1;
+        Ok(())
+    }
+
     pub fn run(
         &mut self,
         s: &mut State,
@@ -65,217 +81,265 @@ impl<'a> Runner<'a> {
             if s.outcome.is_some() {
                 return Ok(());
             }
-            if self.budget == 0 {
-                return Err(rules(format!("the rules make no progress: one action ran more than {MAX_STEPS_PER_ACTION} effects")));
+            self.tick()?;
+            self.stmt(s, st, l)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &mut State, st: &Stmt, l: &mut [Value]) -> Result<(), EngineError> {
+        match st {
+            Stmt::If(c, a, b) => {
+                let branch = if self.ev(s, c, l).truthy() { a } else { b };
+                self.run(s, branch, l)?;
             }
-            self.budget -= 1;
-            match st {
-                Stmt::If(c, a, b) => {
-                    let branch = if self.ev(s, c, l).truthy() { a } else { b };
-                    self.run(s, branch, l)?;
+            Stmt::For(slot, coll, body) => {
+                let mut items = Vec::new();
+                Eval {
+                    eng: self.eng,
+                    s,
+                    me: self.me,
                 }
-                Stmt::For(slot, coll, body) => {
-                    let mut items = Vec::new();
-                    Eval {
-                        eng: self.eng,
-                        s,
-                        me: self.me,
-                    }
-                    .for_each(coll, l, &mut |v, _| {
-                        items.push(v);
-                        true
-                    });
-                    for v in items {
-                        l[*slot as usize] = v;
-                        self.run(s, body, l)?;
-                    }
+                .for_each(coll, l, &mut |v, _| {
+                    items.push(v);
+                    true
+                });
+                for v in items {
+                    l[*slot as usize] = v;
+                    self.run(s, body, l)?;
                 }
-                Stmt::Let(slot, e) => l[*slot as usize] = self.ev(s, e, l),
-                Stmt::Move(what, to, face) => {
-                    let comps = self.comps_of(s, &self.ev(s, what, l));
-                    if let Some(up) = face {
-                        for &c in &comps {
-                            s.face_up[c as usize] = *up;
-                        }
-                    }
-                    match self.ev(s, to, l) {
-                        Value::Cell(c) => {
-                            if comps.len() > 1 {
-                                return Err(rules(
-                                    "cannot move several cards or pieces onto one cell",
-                                ));
-                            }
-                            for comp in comps {
-                                let there = s.cells[c as usize];
-                                if there != NONE && there != comp {
-                                    return Err(rules(format!(
-                                        "cannot move onto {}: it is occupied",
-                                        self.eng.game.board.cells[c as usize].name
-                                    )));
-                                }
-                                self.eng.take(s, comp);
-                                self.eng.put_cell(s, comp, c);
-                            }
-                        }
-                        Value::Zone(z, seat) => {
-                            for comp in comps {
-                                self.eng.take(s, comp);
-                                self.eng.put_zone(s, comp, z, seat);
-                            }
-                        }
-                        Value::None => {}
-                        _ => return Err(rules("`move ... to` needs a cell or a zone")),
-                    }
-                }
-                Stmt::Face(what, up) => {
-                    for c in self.comps_of(s, &self.ev(s, what, l)) {
+            }
+            Stmt::Block(body) => self.run(s, body, l)?,
+            Stmt::Let(slot, e) => l[*slot as usize] = self.ev(s, e, l),
+            Stmt::Move(what, to, face) => {
+                let comps = self.comps_of(s, &self.ev(s, what, l));
+                if let Some(up) = face {
+                    for &c in &comps {
                         s.face_up[c as usize] = *up;
                     }
                 }
-                Stmt::Swap(a, b) => {
-                    if let (Value::Cell(a), Value::Cell(b)) = (self.ev(s, a, l), self.ev(s, b, l)) {
-                        let (ca, cb) = (s.cells[a as usize], s.cells[b as usize]);
-                        s.cells[a as usize] = cb;
-                        s.cells[b as usize] = ca;
-                        if ca != NONE {
-                            s.locs[ca as usize] = Loc::Cell(b);
+                match self.ev(s, to, l) {
+                    Value::Cell(c) => {
+                        if comps.len() > 1 {
+                            return Err(rules("cannot move several cards or pieces onto one cell"));
                         }
-                        if cb != NONE {
-                            s.locs[cb as usize] = Loc::Cell(a);
+                        for comp in comps {
+                            self.relocate(s, comp, Dest::Cell(c))?;
                         }
                     }
-                }
-                Stmt::Shift(line, dir, k) => {
-                    let line = self.ev(s, line, l);
-                    let Value::Dir(d) = self.ev(s, dir, l) else {
-                        continue;
-                    };
-                    let k = self.ev(s, k, l).as_int().clamp(0, 255);
-                    let board = &self.eng.game.board;
-                    let cells = crate::ir::ops::line_cells(&line, board);
-                    let mut moving = Vec::new();
-                    for c in cells {
-                        let comp = s.cells[c as usize];
-                        if comp != NONE {
-                            s.cells[c as usize] = NONE;
-                            moving.push((comp, c));
+                    Value::Zone(z, seat, slot) => {
+                        for comp in comps {
+                            self.relocate(s, comp, Dest::Zone(z, seat, slot))?;
                         }
                     }
-                    for (comp, from) in moving {
-                        let mut to = from;
-                        for _ in 0..k {
-                            to = board.step(to, d);
-                            if to == NO_CELL {
-                                return Err(rules("a shift would move a piece off the board"));
-                            }
-                        }
-                        if s.cells[to as usize] != NONE {
-                            return Err(rules(format!(
-                                "a shift lands on occupied cell {}",
-                                board.cells[to as usize].name
-                            )));
-                        }
-                        s.cells[to as usize] = comp;
-                        s.locs[comp as usize] = Loc::Cell(to);
-                    }
-                }
-                Stmt::Shuffle(z) => {
-                    if let Value::Zone(z, seat) = self.ev(s, z, l) {
-                        let inst = self.eng.zone_instance(z, seat) as usize;
-                        let mut zone = std::mem::take(&mut s.zones[inst]);
-                        zone.shuffle(&mut s.rng);
-                        s.zones[inst] = zone;
-                    }
-                }
-                Stmt::Place(what, onto) => {
-                    let what = self.ev(s, what, l);
-                    let mut comps = self.comps_of(s, &what);
-                    if matches!(what, Value::Zone(..)) {
-                        comps.reverse(); // deal from the top
-                    }
-                    let cells = match self.ev(s, onto, l) {
-                        Value::List(v) => v,
-                        _ => vec![],
-                    };
-                    for (comp, cell) in comps.into_iter().zip(cells) {
-                        if let Value::Cell(c) = cell {
-                            if s.cells[c as usize] != NONE {
-                                return Err(rules(format!(
-                                    "cannot place onto {}: it is occupied",
-                                    self.eng.game.board.cells[c as usize].name
-                                )));
-                            }
-                            self.eng.take(s, comp);
-                            self.eng.put_cell(s, comp, c);
-                        }
-                    }
-                }
-                Stmt::Win(p) => {
-                    let winners = winners(self.ev(s, p, l));
-                    if !winners.is_empty() {
-                        s.outcome = Some(Outcome::Win(winners));
-                    }
-                }
-                Stmt::Transfer(amount, var, from, to) => {
-                    let n = self.ev(s, amount, l).as_int();
-                    let (Value::Seat(a), Value::Seat(b)) = (self.ev(s, from, l), self.ev(s, to, l))
-                    else {
-                        continue;
-                    };
-                    let vars = self.eng.game.vars.len();
-                    if a >= s.players || b >= s.players || n <= 0 || a == b {
-                        continue;
-                    }
-                    let (ia, ib) = (
-                        a as usize * vars + *var as usize,
-                        b as usize * vars + *var as usize,
-                    );
-                    // Never more than the payer has: the total is conserved.
-                    let paid = n.min(s.seat_vars[ia].as_int().max(0));
-                    s.seat_vars[ia] = Value::Int(s.seat_vars[ia].as_int() - paid);
-                    s.seat_vars[ib] = Value::Int(s.seat_vars[ib].as_int() + paid);
-                }
-                Stmt::Deal(count, from, to) => {
-                    let n = self.ev(s, count, l).as_int().max(0);
-                    let (Value::Zone(fz, fs), Value::Zone(tz, ts)) =
-                        (self.ev(s, from, l), self.ev(s, to, l))
-                    else {
-                        continue;
-                    };
-                    let inst = self.eng.zone_instance(fz, fs) as usize;
-                    for _ in 0..n {
-                        let Some(&top) = s.zones[inst].last() else {
-                            break;
-                        };
-                        self.eng.take(s, top);
-                        self.eng.put_zone(s, top, tz, ts);
-                    }
-                }
-                Stmt::Lose(p) => {
-                    if let Value::Seat(p) = self.ev(s, p, l) {
-                        self.eng.eliminate(s, p);
-                    }
-                }
-                Stmt::Draw => s.outcome = Some(Outcome::Draw),
-                Stmt::Assign(target, op, value) => {
-                    let v = self.ev(s, value, l);
-                    let slot = match target {
-                        Target::Global(i) => &mut s.globals[*i as usize],
-                        Target::Seat(se, i) => match self.ev(s, se, l) {
-                            Value::Seat(p) if p < s.players => {
-                                &mut s.seat_vars
-                                    [p as usize * self.eng.game.vars.len() + *i as usize]
-                            }
-                            _ => continue,
-                        },
-                    };
-                    *slot = match op {
-                        AssignOp::Set => v,
-                        AssignOp::Add => Value::Int(slot.as_int().saturating_add(v.as_int())),
-                        AssignOp::Sub => Value::Int(slot.as_int().saturating_sub(v.as_int())),
-                    };
+                    Value::None => {}
+                    _ => return Err(rules("`move ... to` needs a cell or a zone")),
                 }
             }
+            Stmt::Face(what, up) => {
+                for c in self.comps_of(s, &self.ev(s, what, l)) {
+                    s.face_up[c as usize] = *up;
+                }
+            }
+            Stmt::Swap(a, b) => {
+                if let (Value::Cell(a), Value::Cell(b)) = (self.ev(s, a, l), self.ev(s, b, l)) {
+                    let (ca, cb) = (s.cells[a as usize], s.cells[b as usize]);
+                    s.cells[a as usize] = cb;
+                    s.cells[b as usize] = ca;
+                    if ca != NONE {
+                        s.locs[ca as usize] = Loc::Cell(b);
+                    }
+                    if cb != NONE {
+                        s.locs[cb as usize] = Loc::Cell(a);
+                    }
+                }
+            }
+            Stmt::Shift(line, dir, k) => self.shift(s, line, dir, k, l)?,
+            Stmt::Shuffle(z) => {
+                if let Value::Zone(z, seat, slot) = self.ev(s, z, l) {
+                    let inst = self.eng.zone_instance(z, seat, slot) as usize;
+                    let mut zone = std::mem::take(&mut s.zones[inst]);
+                    zone.shuffle(&mut s.rng);
+                    s.zones[inst] = zone;
+                }
+            }
+            Stmt::Place(what, onto) => {
+                let what = self.ev(s, what, l);
+                let mut comps = self.comps_of(s, &what);
+                if matches!(what, Value::Zone(..)) {
+                    comps.reverse(); // deal from the top
+                }
+                let cells = match self.ev(s, onto, l) {
+                    Value::List(v) => v,
+                    _ => vec![],
+                };
+                for (comp, cell) in comps.into_iter().zip(cells) {
+                    if let Value::Cell(c) = cell {
+                        self.relocate(s, comp, Dest::Cell(c))?;
+                    }
+                }
+            }
+            Stmt::Transfer(amount, var, from, to) => {
+                let n = self.ev(s, amount, l).as_int();
+                let (Value::Seat(a), Value::Seat(b)) = (self.ev(s, from, l), self.ev(s, to, l))
+                else {
+                    return Ok(());
+                };
+                let vars = self.eng.game.vars.len();
+                if a >= s.players || b >= s.players || n <= 0 || a == b {
+                    return Ok(());
+                }
+                let (ia, ib) = (
+                    a as usize * vars + *var as usize,
+                    b as usize * vars + *var as usize,
+                );
+                // Never more than the payer has: the total is conserved.
+                let paid = n.min(s.seat_vars[ia].as_int().max(0));
+                s.seat_vars[ia] = Value::Int(s.seat_vars[ia].as_int() - paid);
+                s.seat_vars[ib] = Value::Int(s.seat_vars[ib].as_int() + paid);
+            }
+            Stmt::Deal(count, from, to) => {
+                let n = self.ev(s, count, l).as_int().max(0);
+                let (from, to) = (self.ev(s, from, l), self.ev(s, to, l));
+                let (Value::Zone(fz, fs, fn_), Value::Zone(tz, ts, tn)) = (from, to) else {
+                    return Ok(());
+                };
+                let inst = self.eng.zone_instance(fz, fs, fn_) as usize;
+                for _ in 0..n {
+                    // A trigger may refill or empty the source between cards: look each time.
+                    let Some(&top) = s.zones[inst].last() else {
+                        break;
+                    };
+                    self.relocate(s, top, Dest::Zone(tz, ts, tn))?;
+                }
+            }
+            Stmt::React(r) => s.reactions.push((*r, super::state::NONE)),
+            Stmt::Win(p) => {
+                let winners = winners(self.ev(s, p, l));
+                if !winners.is_empty() {
+                    s.outcome = Some(Outcome::Win(winners));
+                }
+            }
+            Stmt::Lose(p) => {
+                if let Value::Seat(p) = self.ev(s, p, l) {
+                    self.eng.eliminate(s, p);
+                }
+            }
+            Stmt::Draw => s.outcome = Some(Outcome::Draw),
+            Stmt::Assign(target, op, value) => {
+                let v = self.ev(s, value, l);
+                let slot = match target {
+                    Target::Global(i) => &mut s.globals[*i as usize],
+                    Target::Seat(se, i) => match self.ev(s, se, l) {
+                        Value::Seat(p) if p < s.players => {
+                            &mut s.seat_vars[p as usize * self.eng.game.vars.len() + *i as usize]
+                        }
+                        _ => return Ok(()),
+                    },
+                };
+                *slot = match op {
+                    AssignOp::Set => v,
+                    AssignOp::Add => Value::Int(slot.as_int().saturating_add(v.as_int())),
+                    AssignOp::Sub => Value::Int(slot.as_int().saturating_sub(v.as_int())),
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves one component, then runs the triggers of the zone it left and the zone it
+    /// entered. Every move in an effect goes through here.
+    fn relocate(&mut self, s: &mut State, comp: u16, dest: Dest) -> Result<(), EngineError> {
+        let left = match s.locs[comp as usize] {
+            Loc::Zone(inst) => Some(self.eng.zone_of_instance(inst).0),
+            Loc::Cell(_) => None,
+        };
+        match dest {
+            Dest::Cell(c) => {
+                let there = s.cells[c as usize];
+                if there != NONE && there != comp {
+                    return Err(rules(format!(
+                        "cannot move onto {}: it is occupied",
+                        self.eng.game.board.cells[c as usize].name
+                    )));
+                }
+                self.eng.take(s, comp);
+                self.eng.put_cell(s, comp, c);
+            }
+            Dest::Zone(z, seat, slot) => {
+                self.eng.take(s, comp);
+                self.eng.put_zone(s, comp, z, seat, slot);
+            }
+        }
+        if let Some(z) = left {
+            self.fire(s, z, false, comp)?;
+        }
+        if let Dest::Zone(z, ..) = dest {
+            self.fire(s, z, true, comp)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the triggers declared for a component entering (or leaving) a zone.
+    fn fire(
+        &mut self,
+        s: &mut State,
+        zone: ZoneId,
+        enters: bool,
+        comp: u16,
+    ) -> Result<(), EngineError> {
+        let eng = self.eng;
+        for t in eng
+            .game
+            .triggers
+            .iter()
+            .filter(|t| t.zone == zone && t.enters == enters)
+        {
+            let mut l = vec![Value::None; eng.game.max_locals as usize + 1];
+            l[0] = Value::Comp(comp);
+            self.run(s, &t.body, &mut l)?;
+        }
+        Ok(())
+    }
+
+    fn shift(
+        &mut self,
+        s: &mut State,
+        line: &crate::ir::Expr,
+        dir: &crate::ir::Expr,
+        k: &crate::ir::Expr,
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
+        let line = self.ev(s, line, l);
+        let Value::Dir(d) = self.ev(s, dir, l) else {
+            return Ok(());
+        };
+        let k = self.ev(s, k, l).as_int().clamp(0, 255);
+        let board = &self.eng.game.board;
+        let mut moving = Vec::new();
+        for c in crate::ir::ops::line_cells(&line, board) {
+            let comp = s.cells[c as usize];
+            if comp != NONE {
+                s.cells[c as usize] = NONE;
+                moving.push((comp, c));
+            }
+        }
+        for (comp, from) in moving {
+            let mut to = from;
+            for _ in 0..k {
+                to = board.step(to, d);
+                if to == NO_CELL {
+                    return Err(rules("a shift would move a piece off the board"));
+                }
+            }
+            if s.cells[to as usize] != NONE {
+                return Err(rules(format!(
+                    "a shift lands on occupied cell {}",
+                    board.cells[to as usize].name
+                )));
+            }
+            s.cells[to as usize] = comp;
+            s.locs[comp as usize] = Loc::Cell(to);
         }
         Ok(())
     }
@@ -294,8 +358,8 @@ impl<'a> Runner<'a> {
                     }
                 })
                 .collect(),
-            Value::Zone(z, seat) => {
-                s.zones[self.eng.zone_instance(*z as ZoneId, *seat) as usize].clone()
+            Value::Zone(z, seat, slot) => {
+                s.zones[self.eng.zone_instance(*z, *seat, *slot) as usize].clone()
             }
             _ => vec![],
         }

@@ -137,8 +137,8 @@ impl<'a> Eval<'a> {
                     }
                 }
             }
-            Value::Zone(z, seat) => {
-                let inst = self.eng.zone_instance(z, seat);
+            Value::Zone(z, seat, slot) => {
+                let inst = self.eng.zone_instance(z, seat, slot);
                 for &c in &self.s.zones[inst as usize] {
                     if !f(Value::Comp(c), l) {
                         return;
@@ -228,16 +228,34 @@ impl<'a> Eval<'a> {
                 Value::Cell(c) => Value::Bool(self.s.cells[c as usize] == NONE),
                 _ => Value::Bool(false),
             },
-            Expr::Zone(z, seat) => {
-                let s = match seat {
+            Expr::Zone(z, seat, slot) => {
+                let p = match seat {
                     Some(se) => self.seat_of(se, l),
                     None => 0,
                 };
-                if s == NO_SEAT {
-                    Value::List(vec![])
+                let n = match slot {
+                    Some(x) => self.eval(x, l).as_int() - 1,
+                    None => 0,
+                };
+                if p == NO_SEAT || n < 0 || n >= g.zones[*z as usize].slots as i64 {
+                    Value::None
                 } else {
-                    Value::Zone(*z, s)
+                    Value::Zone(*z, p, n as u16)
                 }
+            }
+            Expr::ZoneRow(z, seat) => {
+                let p = match seat {
+                    Some(se) => self.seat_of(se, l),
+                    None => 0,
+                };
+                if p == NO_SEAT {
+                    return Value::List(vec![]);
+                }
+                Value::List(
+                    (0..g.zones[*z as usize].slots)
+                        .map(|n| Value::Zone(*z, p, n))
+                        .collect(),
+                )
             }
             Expr::Not(x) => Value::Bool(!self.truth(x, l)),
             Expr::Neg(x) => Value::Int(self.eval(x, l).as_int().saturating_neg()),

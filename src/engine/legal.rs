@@ -52,19 +52,18 @@ impl Engine {
     }
 
     fn enumerate_step(&self, s: &State, locals: &mut [Value], f: &mut dyn FnMut(Action) -> bool) {
-        let phase = &self.game.phases[s.phase as usize];
-        let Some(step) = phase.steps.get(s.step as usize) else {
+        let Some((actions, mode)) = self.current_choice(s) else {
             return;
         };
         let me = self.step_decider(s);
         let ev = Eval { eng: self, s, me };
-        for &a in &step.actions {
+        for &a in actions {
             let mut args = Vec::new();
             if !self.walk(&ev, a, 0, locals, &mut args, f) {
                 return;
             }
         }
-        match step.mode {
+        match mode {
             StepMode::Optional => {
                 f(Action {
                     action: SKIP,
@@ -79,6 +78,17 @@ impl Engine {
             }
             StepMode::One => {}
         }
+    }
+
+    /// Whether the decider has an action other than `done` or `skip`.
+    pub(crate) fn has_real_choice(&self, s: &State) -> bool {
+        let mut any = false;
+        let mut locals = vec![Value::None; self.game.max_locals as usize + 1];
+        self.enumerate_step(s, &mut locals, &mut |a| {
+            any = a.action < SKIP;
+            !any
+        });
+        any
     }
 
     /// Fills clauses from `i` on; returns false to stop the whole enumeration.
@@ -140,24 +150,21 @@ impl Engine {
         if s.outcome.is_some() {
             return Some("the game is over".into());
         }
-        let step = self.game.phases[s.phase as usize]
-            .steps
-            .get(s.step as usize)?;
+        let (step_actions, step_mode) = self.current_choice(s)?;
         match act.action {
             DONE => {
-                return (step.mode != StepMode::Repeat).then(|| {
+                return (step_mode != StepMode::Repeat).then(|| {
                     "there is nothing to finish: `done` ends a step of repeated actions".into()
                 })
             }
             SKIP => {
-                return (step.mode != StepMode::Optional)
+                return (step_mode != StepMode::Optional)
                     .then(|| "this step cannot be skipped".into())
             }
             _ => {}
         }
-        if !step.actions.contains(&act.action) {
-            let offered: Vec<String> = step
-                .actions
+        if !step_actions.contains(&act.action) {
+            let offered: Vec<String> = step_actions
                 .iter()
                 .map(|a| self.game.actions[*a as usize].name.clone())
                 .collect();
@@ -230,6 +237,7 @@ impl Engine {
             return Err(EngineError::Over);
         }
         let me = self.step_decider(s);
+        let depth = s.reactions.len();
         let mut l = vec![Value::None; self.game.max_locals as usize + 1];
         s.actions += 1;
         if act.action < SKIP {
@@ -250,6 +258,6 @@ impl Engine {
                 }
             }
         }
-        self.after_action(s, act.action, &mut l)
+        self.after_action(s, act.action, depth, &mut l)
     }
 }

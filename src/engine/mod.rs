@@ -63,7 +63,7 @@ impl Engine {
         let mut n = 0usize;
         for z in &game.zones {
             zone_base.push(n as u16);
-            n += if z.per_seat { seats } else { 1 };
+            n += if z.per_seat { seats } else { 1 } * z.slots.max(1) as usize;
         }
         let mut engine = Engine {
             game: Arc::new(game),
@@ -109,17 +109,22 @@ impl Engine {
         engine
     }
 
-    /// The index of a zone's instance for a seat (the seat is ignored for shared zones).
+    /// The index of a zone's instance for a seat and a number (the seat is ignored for
+    /// shared zones, the number for plain ones).
     #[inline]
-    pub fn zone_instance(&self, z: ZoneId, seat: u8) -> u16 {
+    pub fn zone_instance(&self, z: ZoneId, seat: u8, slot: u16) -> u16 {
         let zd = &self.game.zones[z as usize];
-        self.zone_base[z as usize] + if zd.per_seat { seat as u16 } else { 0 }
+        let slots = zd.slots.max(1);
+        let seat = if zd.per_seat { seat as u16 } else { 0 };
+        self.zone_base[z as usize] + seat * slots + slot.min(slots - 1)
     }
 
-    /// Which zone and seat an instance index stands for.
-    pub fn zone_of_instance(&self, inst: u16) -> (ZoneId, u8) {
+    /// Which zone, seat and number an instance index stands for.
+    pub fn zone_of_instance(&self, inst: u16) -> (ZoneId, u8, u16) {
         let z = self.zone_base.iter().rposition(|&b| b <= inst).unwrap_or(0);
-        (z as ZoneId, (inst - self.zone_base[z]) as u8)
+        let slots = self.game.zones[z].slots.max(1);
+        let off = inst - self.zone_base[z];
+        (z as ZoneId, (off / slots) as u8, off % slots)
     }
 
     pub fn zone_instances(&self) -> usize {
@@ -155,12 +160,13 @@ impl Engine {
             phase_turns: 0,
             actions: 0,
             outcome: None,
+            reactions: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
         };
         for (zi, z) in g.zones.iter().enumerate() {
             for (seat, comps) in z.initial.iter().enumerate() {
                 for &c in comps {
-                    self.put_zone(&mut s, c, zi as ZoneId, seat as u8);
+                    self.put_zone(&mut s, c, zi as ZoneId, seat as u8, 0);
                     if !z.per_seat {
                         s.owners[c as usize] = NO_SEAT;
                     }
@@ -228,8 +234,8 @@ impl Engine {
         s.locs[comp as usize] = Loc::Cell(cell);
     }
 
-    pub(crate) fn put_zone(&self, s: &mut State, comp: u16, z: ZoneId, seat: u8) {
-        let inst = self.zone_instance(z, seat);
+    pub(crate) fn put_zone(&self, s: &mut State, comp: u16, z: ZoneId, seat: u8, slot: u16) {
+        let inst = self.zone_instance(z, seat, slot);
         s.zones[inst as usize].push(comp);
         s.locs[comp as usize] = Loc::Zone(inst);
         if self.game.zones[z as usize].per_seat {

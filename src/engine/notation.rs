@@ -55,7 +55,19 @@ impl Engine {
                     format!("{first}-{}", g.board.cells[end as usize].name)
                 }
             }
-            Value::Zone(z, p) => format!("{}({})", g.zones[*z as usize].name, p),
+            // `meld3@P2`: the zone's name, its number if it has several, its seat if per seat.
+            Value::Zone(z, p, n) => {
+                let zd = &g.zones[*z as usize];
+                let mut t = zd.name.clone();
+                if zd.slots > 1 {
+                    t.push_str(&(n + 1).to_string());
+                }
+                if zd.per_seat {
+                    t.push('@');
+                    t.push_str(&g.seats[*p as usize].name);
+                }
+                t
+            }
             Value::Str(t) => format!("{t:?}"),
             // A set of components, as in `attack spades 4S+9S+9S P3`; `-` for none.
             Value::List(items) if items.is_empty() => "-".into(),

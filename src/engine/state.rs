@@ -51,6 +51,9 @@ pub struct State {
     /// Actions applied in the whole game.
     pub actions: u32,
     pub outcome: Option<Outcome>,
+    /// Reactions waiting to be decided, innermost last: the reaction and the action
+    /// that started it (whose step moves on once the reaction is over).
+    pub reactions: Vec<(u16, u16)>,
     pub rng: ChaCha8Rng,
 }
 
@@ -72,6 +75,7 @@ impl Hash for State {
         self.phase_turns.hash(h);
         self.actions.hash(h);
         self.outcome.hash(h);
+        self.reactions.hash(h);
         self.rng.get_seed().hash(h);
         self.rng.get_word_pos().hash(h);
     }

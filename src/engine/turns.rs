@@ -2,7 +2,8 @@
 
 use super::effects::Runner;
 use super::eval::Eval;
-use super::legal::DONE;
+use super::legal::{DONE, SKIP};
+use super::state::NONE;
 use super::state::{Outcome, State};
 use super::{Engine, EngineError};
 use crate::ir::{StepMode, StuckRule, Value};
@@ -13,13 +14,16 @@ const MAX_EMPTY_TURNS: u32 = 10_000;
 
 impl Engine {
     /// The seat that decides the current step.
+    /// The seat that decides now: the innermost pending reaction's, or the step's.
     pub(crate) fn step_decider(&self, s: &State) -> u8 {
-        let phase = &self.game.phases[s.phase as usize];
-        match phase
-            .steps
-            .get(s.step as usize)
-            .and_then(|st| st.by.as_ref())
-        {
+        let by = match s.reactions.last() {
+            Some(&(r, _)) => Some(&self.game.reactions[r as usize].by),
+            None => self.game.phases[s.phase as usize]
+                .steps
+                .get(s.step as usize)
+                .and_then(|st| st.by.as_ref()),
+        };
+        match by {
             Some(by) => {
                 let mut l = vec![Value::None; self.game.max_locals as usize + 1];
                 match (Eval {
@@ -34,6 +38,21 @@ impl Engine {
                 }
             }
             None => s.turn_seat,
+        }
+    }
+
+    /// The actions on offer now and how the choice is made: the innermost pending
+    /// reaction's, or the current step's.
+    pub(crate) fn current_choice(&self, s: &State) -> Option<(&[u16], StepMode)> {
+        match s.reactions.last() {
+            Some(&(r, _)) => {
+                let re = &self.game.reactions[r as usize];
+                Some((&re.actions, re.mode))
+            }
+            None => self.game.phases[s.phase as usize]
+                .steps
+                .get(s.step as usize)
+                .map(|st| (st.actions.as_slice(), st.mode)),
         }
     }
 
@@ -241,16 +260,75 @@ impl Engine {
         false
     }
 
+    /// Moves play on after an action. `depth` is how many reactions were pending before
+    /// it, so reactions the action started can be told from the one it answered.
     pub(crate) fn after_action(
         &self,
         s: &mut State,
         action: u16,
+        depth: usize,
         l: &mut [Value],
     ) -> Result<(), EngineError> {
         if self.check_end(s, l) {
             s.turns += 1; // the turn that ended the game counts
             return Ok(());
         }
+        // Reactions this action started wait on it: its step moves on when they are over.
+        for frame in s.reactions.iter_mut().skip(depth) {
+            if frame.1 == NONE {
+                frame.1 = action;
+            }
+        }
+        if s.reactions.len() > depth {
+            return self.settle_reactions(s, l);
+        }
+        if depth > 0 {
+            return self.answered(s, action, l);
+        }
+        self.advance(s, action, l)
+    }
+
+    /// After an action inside the innermost reaction: it ends unless it repeats.
+    fn answered(&self, s: &mut State, action: u16, l: &mut [Value]) -> Result<(), EngineError> {
+        let Some(&(r, _)) = s.reactions.last() else {
+            return Ok(());
+        };
+        if action == DONE
+            || action == SKIP
+            || self.game.reactions[r as usize].mode != StepMode::Repeat
+        {
+            return self.finish_reaction(s, l);
+        }
+        self.settle_reactions(s, l)
+    }
+
+    /// Ends the innermost reaction: its `after` effects, then the action that started it
+    /// counts as done.
+    fn finish_reaction(&self, s: &mut State, l: &mut [Value]) -> Result<(), EngineError> {
+        let Some((r, cause)) = s.reactions.pop() else {
+            return Ok(());
+        };
+        Runner::new(self, s.turn_seat).run(s, &self.game.reactions[r as usize].after, l)?;
+        if self.check_end(s, l) {
+            s.turns += 1;
+            return Ok(());
+        }
+        if !s.reactions.is_empty() {
+            return self.answered(s, cause, l);
+        }
+        self.advance(s, cause, l)
+    }
+
+    /// A reaction with nothing to decide but `done` or `skip` is over at once.
+    fn settle_reactions(&self, s: &mut State, l: &mut [Value]) -> Result<(), EngineError> {
+        if s.reactions.is_empty() || self.has_real_choice(s) {
+            return Ok(());
+        }
+        self.finish_reaction(s, l)
+    }
+
+    /// After an action of the turn's current step: the next step, or the next turn.
+    fn advance(&self, s: &mut State, action: u16, l: &mut [Value]) -> Result<(), EngineError> {
         let p = &self.game.phases[s.phase as usize];
         let mode = p
             .steps

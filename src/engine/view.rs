@@ -82,7 +82,7 @@ impl Engine {
             .iter()
             .enumerate()
             .map(|(inst, comps)| {
-                let (z, zs) = self.zone_of_instance(inst as u16);
+                let (z, zs, _) = self.zone_of_instance(inst as u16);
                 let zd = &self.game.zones[z as usize];
                 let top = comps.len().saturating_sub(1);
                 comps

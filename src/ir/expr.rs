@@ -103,8 +103,10 @@ pub enum Expr {
     CompCell(Box<Expr>),
     CellPiece(Box<Expr>),
     CellEmpty(Box<Expr>),
-    /// A zone; per-seat zones take the seat.
-    Zone(ZoneId, Option<Box<Expr>>),
+    /// A zone; per-seat zones take the seat, numbered zones their number (from 1).
+    Zone(ZoneId, Option<Box<Expr>>, Option<Box<Expr>>),
+    /// All the numbered zones of a name (of one seat, for per-seat ones), as a list.
+    ZoneRow(ZoneId, Option<Box<Expr>>),
     /// A region's cells; per-seat regions take the seat.
     Region(u16, Option<Box<Expr>>),
     Not(Box<Expr>),
@@ -146,6 +148,10 @@ pub enum Stmt {
     Shift(Expr, Expr, Expr),
     Shuffle(Expr),
     Place(Expr, Expr),
+    /// Start a reaction: its decisions come before play goes on.
+    React(u16),
+    /// A named effect, inlined with its arguments.
+    Block(Vec<Stmt>),
     /// Move an amount of a per-seat counter from one seat to another, never more than the
     /// payer has: the total is conserved.
     Transfer(Expr, u16, Expr, Expr),

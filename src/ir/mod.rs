@@ -44,6 +44,8 @@ pub struct Game {
     pub setup: Vec<Stmt>,
     pub phases: Vec<Phase>,
     pub actions: Vec<ActionDef>,
+    pub triggers: Vec<Trigger>,
+    pub reactions: Vec<Reaction>,
     pub end: EndRules,
     /// The most local slots any rule uses at once; the engine sizes one buffer by it.
     pub max_locals: u16,
@@ -149,8 +151,29 @@ pub struct ZoneDef {
     pub name: String,
     pub per_seat: bool,
     pub visibility: Visibility,
+    /// How many numbered zones share this name (1 for a plain zone).
+    pub slots: u16,
     /// Components that start here: one list, or one per seat for a per-seat zone.
     pub initial: Vec<Vec<CompId>>,
+}
+
+/// Effects run whenever a component enters or leaves a zone; the component is local 0.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Trigger {
+    pub zone: ZoneId,
+    pub enters: bool,
+    pub body: Vec<Stmt>,
+}
+
+/// A decision owed by another seat at once, started by an effect (`react`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Reaction {
+    pub name: String,
+    pub by: Expr,
+    pub mode: StepMode,
+    pub actions: Vec<ActionId>,
+    /// Run when the reaction is over, before play goes on.
+    pub after: Vec<Stmt>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

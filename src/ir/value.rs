@@ -22,8 +22,8 @@ pub enum Value {
         dir: u8,
         len: u8,
     },
-    /// A zone, with its seat for a per-seat zone.
-    Zone(ZoneId, SeatId),
+    /// A zone: its id, its seat (for a per-seat zone) and its number (for `x N` zones).
+    Zone(ZoneId, SeatId, u16),
     Str(String),
     List(Vec<Value>),
 }

@@ -89,10 +89,33 @@ pub enum ItemKind {
     Phase(Box<PhaseDecl>),
     Action(ActionDecl),
     End(Vec<EndRule>),
+    /// `when card enters hand { ... }` (or `leaves`).
+    Trigger {
+        var: Ident,
+        enters: bool,
+        zone: Ident,
+        body: Block,
+    },
+    Reaction(ReactionDecl),
+    /// `effect name(params) { ... }`: a named block of effects.
+    Effect {
+        name: Ident,
+        params: Vec<Ident>,
+        body: Block,
+    },
     Variant {
         name: Ident,
         items: Vec<Item>,
     },
+}
+
+#[derive(Clone, Debug)]
+pub struct ReactionDecl {
+    pub name: Ident,
+    pub by: Expr,
+    pub mode: StepMode,
+    pub actions: Vec<Ident>,
+    pub after: Block,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -172,6 +195,8 @@ pub enum Visibility {
 pub struct ZoneDecl {
     pub name: Ident,
     pub per_seat: bool,
+    /// How many numbered zones of this name (1 unless `x N`).
+    pub slots: u32,
     pub visibility: Visibility,
     pub holds: Vec<(u32, Ident)>,
 }
@@ -295,6 +320,10 @@ pub enum StmtKind {
         what: Expr,
         onto: Expr,
     },
+    /// `react name`: the named reaction's decision comes next.
+    React(Ident),
+    /// `name(args)`: run a named effect.
+    Call(Ident, Vec<Expr>),
     Transfer {
         amount: Expr,
         counter: Ident,

@@ -317,9 +317,14 @@ impl Builder {
                     per_seat,
                     visibility: Visibility::Public,
                     holds: vec![],
+                    slots: 1,
                 };
                 for part in it {
                     match part.as_rule() {
+                        Rule::zone_slots => {
+                            let n = part.into_inner().find(not_kw).unwrap();
+                            z.slots = int_value(&n).clamp(0, u32::MAX as i64) as u32;
+                        }
                         Rule::visibility => {
                             z.visibility = match part.as_str() {
                                 "public" => Visibility::Public,
@@ -415,6 +420,53 @@ impl Builder {
                 })
                 .collect(),
             ),
+            Rule::trigger => {
+                let var = self.ident(it.next().unwrap());
+                let enters = it.next().unwrap().as_str() == "enters";
+                let zone = self.ident(it.next().unwrap());
+                ItemKind::Trigger {
+                    var,
+                    enters,
+                    zone,
+                    body: self.block(it.next().unwrap()),
+                }
+            }
+            Rule::reaction => {
+                let name = self.ident(it.next().unwrap());
+                let by = self.expr(it.next().unwrap().into_inner().find(not_kw).unwrap());
+                let mode = match it.next().unwrap().as_str() {
+                    "one" => StepMode::One,
+                    "optional" => StepMode::Optional,
+                    _ => StepMode::Repeat,
+                };
+                let mut actions = Vec::new();
+                let mut after = Vec::new();
+                for p in it {
+                    match p.as_rule() {
+                        Rule::word => actions.push(self.ident(p)),
+                        Rule::block => after = self.block(p),
+                        _ => {}
+                    }
+                }
+                ItemKind::Reaction(ReactionDecl {
+                    name,
+                    by,
+                    mode,
+                    actions,
+                    after,
+                })
+            }
+            Rule::effect_decl => {
+                let mut parts: Vec<Pair<Rule>> = it.collect();
+                let body = self.block(parts.pop().unwrap());
+                let mut names = parts.into_iter().map(|p| self.ident(p));
+                let name = names.next().unwrap();
+                ItemKind::Effect {
+                    name,
+                    params: names.collect(),
+                    body,
+                }
+            }
             Rule::variant => {
                 let name = self.ident(it.next().unwrap());
                 ItemKind::Variant {
@@ -570,6 +622,13 @@ impl Builder {
         let span = self.span(&p);
         let rule = p.as_rule();
         let mut it = p.into_inner().filter(not_kw);
+        if rule == Rule::call_stmt {
+            let f = self.ident(it.next().unwrap());
+            return Stmt {
+                kind: StmtKind::Call(f, it.map(|a| self.expr(a)).collect()),
+                span,
+            };
+        }
         if rule == Rule::transfer_stmt {
             let amount = self.expr(it.next().unwrap());
             let counter = self.ident(it.next().unwrap());

@@ -69,7 +69,7 @@ pub fn zone_id(engine: &Engine, name: &str) -> u16 {
 
 /// The instance index (into `State::zones`) of a zone for a seat.
 pub fn zone_inst(engine: &Engine, name: &str, seat: u8) -> usize {
-    engine.zone_instance(zone_id(engine, name), seat) as usize
+    engine.zone_instance(zone_id(engine, name), seat, 0) as usize
 }
 
 fn attr_index(engine: &Engine, name: &str) -> usize {
