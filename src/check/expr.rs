@@ -27,7 +27,7 @@ fn were(n: usize) -> String {
 }
 
 /// How each built-in function is called, for help lines.
-const BUILTIN_SIGNATURES: [(&str, &str); 18] = [
+const BUILTIN_SIGNATURES: [(&str, &str); 20] = [
     ("adjacent", "cell, directions"),
     ("slide", "cell, directions"),
     ("sight", "cell, directions"),
@@ -46,6 +46,8 @@ const BUILTIN_SIGNATURES: [(&str, &str); 18] = [
     ("distance", "cell, cell"),
     ("subsets", "list, smallest, largest"),
     ("top", "zone"),
+    ("prev", "seat"),
+    ("contents", "zones"),
 ];
 
 fn unknown() -> Lowered {
@@ -449,6 +451,28 @@ impl<'a> Ctx<'a> {
                 let y = self.expect(b, &Type::Bool, &format!("each side of `{sym}`"));
                 (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Bool)
             }
+            B::Add if !matches!(self.peek_type(a), Type::Int | Type::Unknown) => {
+                // `+` on collections joins them: `patrol + cards`.
+                let (x, ex) = self.collection(a, "each side of `+`");
+                let (y, ey) = self.collection(b, "each side of `+`");
+                if !fits(&ex, &ey) {
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        span,
+                        format!(
+                            "cannot join a collection of {} with one of {}",
+                            describe(self, &ex),
+                            describe(self, &ey)
+                        ),
+                    )
+                    .label("different items");
+                    self.error(d);
+                }
+                (
+                    ir::Expr::Call(Builtin::Concat, vec![x, y]),
+                    Type::List(Box::new(ex)),
+                )
+            }
             B::Add | B::Sub | B::Mul | B::Div | B::Rem => {
                 let x = self.expect(a, &Type::Int, &format!("each side of `{sym}`"));
                 let y = self.expect(b, &Type::Int, &format!("each side of `{sym}`"));
@@ -711,6 +735,29 @@ impl<'a> Ctx<'a> {
                 Type::Int,
                 vec![self.expect(&args[0], &Type::Int, "the argument of `abs`")],
             ),
+            "prev" => (
+                Builtin::PrevSeat,
+                Type::Seat,
+                vec![self.expect(&args[0], &Type::Seat, "the argument of `prev`")],
+            ),
+            "contents" => {
+                let (x, t) = self.expr(&args[0]);
+                if !matches!(t, Type::Zone | Type::Unknown)
+                    && !fits(&Type::List(Box::new(Type::Zone)), &t)
+                {
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        args[0].span,
+                        format!(
+                            "`contents` takes a zone or a list of zones, but this is {}",
+                            describe(self, &t)
+                        ),
+                    )
+                    .label("not zones");
+                    self.error(d);
+                }
+                (Builtin::Contents, Type::List(Box::new(Type::Comp)), vec![x])
+            }
             "next" => (
                 Builtin::NextSeat,
                 Type::Seat,
@@ -739,6 +786,18 @@ impl<'a> Ctx<'a> {
                 x
             }
         }
+    }
+
+    /// The type of an expression, without reporting anything (for choosing an operator's meaning).
+    fn peek_type(&mut self, e: &ast::Expr) -> Type {
+        let n = self.diags.len();
+        let used = self.used.clone();
+        let max = self.scope.max_slot;
+        let (_, t) = self.expr(e);
+        self.diags.truncate(n);
+        self.used = used;
+        self.scope.max_slot = max;
+        t
     }
 
     fn bad_arity(&mut self, n: &str, want: usize, got: usize, span: Span, what: &str) -> Lowered {

@@ -243,14 +243,6 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         }
     };
 
-    lower_enums(cx, items);
-    lower_kinds(cx, items);
-    lower_board(cx, items);
-    let (seats, seat_attrs) = lower_seats(cx, items, max_p);
-    lower_regions(cx, items);
-    lower_decks(cx, items);
-    let zones = lower_zones(cx, items);
-
     // Names that later declarations may refer to before they are lowered.
     for item in items {
         match &item.kind {
@@ -276,6 +268,14 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
             _ => {}
         }
     }
+    lower_enums(cx, items);
+    lower_kinds(cx, items);
+    lower_board(cx, items);
+    let (seats, seat_attrs) = lower_seats(cx, items, max_p);
+    lower_regions(cx, items);
+    lower_decks(cx, items);
+    let zones = lower_zones(cx, items);
+
     let vars = lower_vars(cx, items);
     let mut max_locals = 0u16;
     let mut setup = Vec::new();
@@ -311,7 +311,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
             }
         },
     };
-    warn_unoffered(cx, items, &phases);
+    warn_unoffered(cx, items, &phases, &reactions);
 
     ir::Game {
         format_version: ir::FORMAT_VERSION,
@@ -1065,6 +1065,9 @@ const TYPE_NAMES: [(&str, Type); 7] = [
 ];
 
 fn type_named(cx: &Ctx, name: &str) -> Option<Type> {
+    if name == "cards" {
+        return Some(Type::List(Box::new(Type::Comp)));
+    }
     if let Some((_, t)) = TYPE_NAMES.iter().find(|(n, _)| *n == name) {
         return Some(t.clone());
     }
@@ -1192,6 +1195,8 @@ fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::
                 .help("add `turn { one of some_action }`"),
             );
         }
+        let enter = p.enter.as_ref().map(|b| cx.block(b)).unwrap_or_default();
+        *max_locals = (*max_locals).max(cx.reset_scope());
         let before_turn = p
             .before_turn
             .as_ref()
@@ -1226,6 +1231,8 @@ fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::
             after_turn,
             until,
             next,
+            reversed: p.reversed,
+            enter,
         });
     }
     phases
@@ -1463,7 +1470,7 @@ fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> ir::EndRule
 }
 
 /// Warns about actions that no phase ever offers.
-fn warn_unoffered(cx: &mut Ctx, items: &[&Item], phases: &[ir::Phase]) {
+fn warn_unoffered(cx: &mut Ctx, items: &[&Item], phases: &[ir::Phase], reactions: &[ir::Reaction]) {
     // A misspelt action in a turn already has its error; a warning beside it misleads.
     if cx
         .diags
@@ -1479,17 +1486,18 @@ fn warn_unoffered(cx: &mut Ctx, items: &[&Item], phases: &[ir::Phase]) {
         let Some(&id) = cx.actions.get(&a.name.name) else {
             continue;
         };
-        if !phases
+        let in_turn = phases
             .iter()
-            .any(|p| p.steps.iter().any(|s| s.actions.contains(&id)))
-        {
+            .any(|p| p.steps.iter().any(|s| s.actions.contains(&id)));
+        let in_reaction = reactions.iter().any(|r| r.actions.contains(&id));
+        if !in_turn && !in_reaction {
             cx.error(
                 Diagnostic::warning(
                     "muster::unused-action",
                     a.name.span,
                     format!("action `{}` is never offered", a.name.name),
                 )
-                .label("no phase's turn lists it")
+                .label("no turn step or reaction lists it")
                 .help(format!(
                     "add it to a turn step, e.g. `turn {{ one of {} }}`, or remove it",
                     a.name.name

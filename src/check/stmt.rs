@@ -59,6 +59,27 @@ impl<'a> Ctx<'a> {
                 }
                 ir::Stmt::Move(w, t, *face)
             }
+            StmtKind::Tuck { what, under } => {
+                let (w, tw) = self.expr(what);
+                if !matches!(tw, Type::Comp | Type::Zone | Type::Unknown | Type::Nothing)
+                    && !fits(&Type::List(Box::new(Type::Comp)), &tw)
+                {
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        what.span,
+                        format!(
+                            "`tuck` moves cards or pieces, but this is {}",
+                            describe(self, &tw)
+                        ),
+                    )
+                    .label("cannot be moved");
+                    self.error(d);
+                }
+                ir::Stmt::Tuck(
+                    w,
+                    self.expect(under, &Type::Zone, "where `tuck` puts things (`under`)"),
+                )
+            }
             StmtKind::React(name) => match self.reactions.get(&name.name) {
                 Some(&r) => ir::Stmt::React(r),
                 None => {

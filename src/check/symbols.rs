@@ -145,7 +145,7 @@ pub const BUILTIN_NAMES: [&str; 7] = [
 ];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 18] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 20] = [
     ("adjacent", 2),
     ("slide", 2),
     ("sight", 2),
@@ -164,6 +164,8 @@ pub const BUILTIN_FUNCTIONS: [(&str, usize); 18] = [
     ("distance", 2),
     ("subsets", 3),
     ("top", 1),
+    ("prev", 1),
+    ("contents", 1),
 ];
 
 /// Named sets of grid directions.
@@ -217,10 +219,19 @@ pub fn fits(want: &Type, have: &Type) -> bool {
     match (want, have) {
         (Type::Unknown, _) | (_, Type::Unknown) => true,
         (
-            Type::Seat | Type::Cell | Type::Comp | Type::Enum(_) | Type::Phase | Type::Nothing,
+            Type::Seat
+            | Type::Cell
+            | Type::Comp
+            | Type::Enum(_)
+            | Type::Phase
+            | Type::Zone
+            | Type::Nothing,
             Type::Nothing,
         ) => true,
-        (Type::Nothing, Type::Seat | Type::Cell | Type::Comp | Type::Enum(_) | Type::Phase) => true,
+        (
+            Type::Nothing,
+            Type::Seat | Type::Cell | Type::Comp | Type::Enum(_) | Type::Phase | Type::Zone,
+        ) => true,
         (Type::List(a), Type::List(b)) => fits(a, b),
         (a, b) => a == b,
     }

@@ -147,6 +147,12 @@ fn value_text(engine: &Engine, v: &Value) -> String {
         Value::Cell(c) => g.board.cells[*c as usize].name.clone(),
         Value::Dir(d) => g.board.dirs[*d as usize].name.clone(),
         Value::Comp(c) => engine.label_for(*c, crate::engine::NO_SEAT),
+        Value::List(items) if items.is_empty() => "-".into(),
+        Value::List(items) => items
+            .iter()
+            .map(|i| value_text(engine, i))
+            .collect::<Vec<_>>()
+            .join(" "),
         other => format!("{other:?}"),
     }
 }

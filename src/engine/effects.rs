@@ -213,6 +213,20 @@ impl<'a> Runner<'a> {
                     self.relocate(s, top, Dest::Zone(tz, ts, tn))?;
                 }
             }
+            Stmt::Tuck(what, under) => {
+                let comps = self.comps_of(s, &self.ev(s, what, l));
+                if let Value::Zone(z, seat, slot) = self.ev(s, under, l) {
+                    // Each goes to the very bottom, in turn.
+                    for comp in comps {
+                        self.relocate(s, comp, Dest::Zone(z, seat, slot))?;
+                        let inst = self.eng.zone_instance(z, seat, slot) as usize;
+                        if let Some(i) = s.zones[inst].iter().rposition(|&c| c == comp) {
+                            let c = s.zones[inst].remove(i);
+                            s.zones[inst].insert(0, c);
+                        }
+                    }
+                }
+            }
             Stmt::React(r) => s.reactions.push((*r, super::state::NONE)),
             Stmt::Win(p) => {
                 let winners = winners(self.ev(s, p, l));

@@ -156,6 +156,20 @@ impl<'a> Eval<'a> {
         }
     }
 
+    fn prev_seat(&self, from: u8) -> u8 {
+        let n = self.s.players;
+        if n == 0 || from == NO_SEAT {
+            return NO_SEAT;
+        }
+        for i in 1..=n {
+            let p = (from + n - i) % n;
+            if !self.s.eliminated[p as usize] {
+                return p;
+            }
+        }
+        from
+    }
+
     fn next_seat(&self, from: u8) -> u8 {
         let n = self.s.players;
         if n == 0 || from == NO_SEAT {
@@ -425,6 +439,31 @@ impl<'a> Eval<'a> {
                 )
             }
             Builtin::Abs => return Value::Int(self.eval(&args[0], l).as_int().saturating_abs()),
+            Builtin::PrevSeat => {
+                let s = self.seat_of(&args[0], l);
+                let n = self.prev_seat(s);
+                return if n == NO_SEAT {
+                    Value::None
+                } else {
+                    Value::Seat(n)
+                };
+            }
+            Builtin::Contents | Builtin::Concat => {
+                // Zones give their components; lists and runs their items.
+                for a in args {
+                    let v = self.eval(a, l);
+                    self.each_of(v, l, &mut |x, l| {
+                        match x {
+                            Value::Zone(..) => self.each_of(x, l, &mut |c, _| {
+                                out.push(c);
+                                true
+                            }),
+                            other => out.push(other),
+                        }
+                        true
+                    });
+                }
+            }
             Builtin::NextSeat => {
                 let s = self.seat_of(&args[0], l);
                 let n = self.next_seat(s);

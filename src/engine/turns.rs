@@ -65,6 +65,10 @@ impl Engine {
         s.phase = phase;
         s.phase_turns = 0;
         let p = &self.game.phases[phase as usize];
+        Runner::new(self, s.turn_seat).run(s, &p.enter, l)?;
+        if s.outcome.is_some() {
+            return Ok(());
+        }
         let first = match &p.start {
             Some(e) => match (Eval {
                 eng: self,
@@ -76,9 +80,15 @@ impl Engine {
                 Value::Seat(x) if x < s.players => x,
                 _ => 0,
             },
-            None => self
-                .next_turn_seat(s, s.players.saturating_sub(1), l)
-                .unwrap_or(0),
+            // The first seat in turn order that is not passed over.
+            None => {
+                let before_first = if p.reversed {
+                    1 % s.players.max(1)
+                } else {
+                    s.players.saturating_sub(1)
+                };
+                self.next_turn_seat(s, before_first, l).unwrap_or(0)
+            }
         };
         self.begin_turn(s, first, l)
     }
@@ -87,7 +97,11 @@ impl Engine {
     fn next_turn_seat(&self, s: &State, from: u8, l: &mut [Value]) -> Option<u8> {
         let p = &self.game.phases[s.phase as usize];
         for i in 1..=s.players {
-            let q = (from + i) % s.players;
+            let q = if p.reversed {
+                (from + s.players - i) % s.players
+            } else {
+                (from + i) % s.players
+            };
             if s.eliminated[q as usize] {
                 continue;
             }

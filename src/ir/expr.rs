@@ -68,8 +68,13 @@ pub enum Builtin {
     Min2,
     /// `abs(n)`.
     Abs,
-    /// `next(seat)`: the next seat in turn order.
+    /// `next(seat)`: the next seat in seat order; `prev(seat)` the one before.
     NextSeat,
+    PrevSeat,
+    /// `contents(zones)`: every component in a zone or a list of zones, in order.
+    Contents,
+    /// `a + b` on collections: the items of both, in order.
+    Concat,
     /// `distance(a, b)`: the Chebyshev distance between two grid cells.
     Distance,
     /// `subsets(list, lo, hi)`: every choice of lo to hi items from a list, as lists; a
@@ -148,6 +153,8 @@ pub enum Stmt {
     Shift(Expr, Expr, Expr),
     Shuffle(Expr),
     Place(Expr, Expr),
+    /// Put components at the bottom of a zone.
+    Tuck(Expr, Expr),
     /// Start a reaction: its decisions come before play goes on.
     React(u16),
     /// A named effect, inlined with its arguments.

@@ -186,6 +186,10 @@ pub struct VarDef {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Phase {
     pub name: String,
+    /// Turns go round against seat order.
+    pub reversed: bool,
+    /// Effects run each time the phase begins.
+    pub enter: Vec<Stmt>,
     /// Seats for whom this is true are passed over when the turn moves on (`Local(0)` is the seat).
     pub skip: Option<Expr>,
     pub start: Option<Expr>,

@@ -204,6 +204,8 @@ pub struct ZoneDecl {
 #[derive(Clone, Debug)]
 pub struct PhaseDecl {
     pub name: Ident,
+    pub reversed: bool,
+    pub enter: Option<Block>,
     pub skip: Option<(Ident, Expr)>,
     pub start: Option<Expr>,
     pub steps: Vec<StepDecl>,
@@ -319,6 +321,11 @@ pub enum StmtKind {
     Place {
         what: Expr,
         onto: Expr,
+    },
+    /// `tuck X under Z`: to the bottom of a zone.
+    Tuck {
+        what: Expr,
+        under: Expr,
     },
     /// `react name`: the named reaction's decision comes next.
     React(Ident),

@@ -37,7 +37,8 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::kw_deal => "`deal`",
         Rule::kw_from => "`from`",
         Rule::phase_item | Rule::order | Rule::start | Rule::turn | Rule::before_turn | Rule::after_turn
-        | Rule::until | Rule::next => "a phase part (`order`, `start`, `turn`, `before turn`, `after turn`, `until`, `next`)",
+        | Rule::until | Rule::next | Rule::enter | Rule::reversed => "a phase part (`order`, `start`, `enter`, `turn`, `before turn`, `after turn`, `until`, `next`)",
+        Rule::tuck_stmt => "an effect (`move`, `swap`, `shift`, `if`, `for`, `win`, an assignment, ...)",
         Rule::step | Rule::by => "a turn step such as `one of place, pass`",
         Rule::step_mode => "`one`, `optional` or `repeat`",
         Rule::step_if => "`if condition`",

@@ -533,15 +533,22 @@ impl Builder {
             after_turn: None,
             until: None,
             next: None,
+            reversed: false,
+            enter: None,
         };
         for part in it {
             match part.as_rule() {
                 Rule::order => {
-                    let mut oi = part.into_inner().filter(not_kw);
+                    ph.reversed = part.as_str().contains("reversed");
+                    let mut oi = part
+                        .into_inner()
+                        .filter(not_kw)
+                        .filter(|p| p.as_rule() != Rule::reversed);
                     if let Some(v) = oi.next() {
                         ph.skip = Some((self.ident(v), self.expr(oi.next().unwrap())));
                     }
                 }
+                Rule::enter => ph.enter = Some(self.block(part.into_inner().find(not_kw).unwrap())),
                 Rule::start => ph.start = Some(self.expr(part.into_inner().find(not_kw).unwrap())),
                 Rule::turn => {
                     ph.steps = part
@@ -664,6 +671,11 @@ impl Builder {
                 let face = it.next().map(|f| f.as_str().ends_with("up"));
                 StmtKind::Move { what, to, face }
             }
+            Rule::tuck_stmt => StmtKind::Tuck {
+                what: e(),
+                under: e(),
+            },
+            Rule::react_stmt => StmtKind::React(self.ident(it.next().unwrap())),
             Rule::reveal_stmt => StmtKind::Face {
                 what: e(),
                 up: true,
