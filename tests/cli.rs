@@ -259,3 +259,205 @@ fn dump_prints_ron_that_reads_back() {
     assert_eq!(game.title, "Army Ants");
     assert_eq!(game.components.len(), 52);
 }
+
+// ---- Battalion, the chip game -----------------------------------------------------
+
+const CHIPS: &str = "games/battalion_chips.muster";
+
+#[test]
+fn validate_accepts_the_chip_game() {
+    let out = muster(&["validate", CHIPS], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "ok: games/battalion_chips.muster (0 error(s), 0 warning(s))\n"
+    );
+}
+
+#[test]
+fn simulate_chip_game_counts_add_up() {
+    let out = muster(
+        &[
+            "simulate",
+            CHIPS,
+            "--players",
+            "5",
+            "--games",
+            "50",
+            "--seed",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.starts_with(
+            "Battalion: 50 games, 5 players (random vs random vs random vs random vs random)"
+        ),
+        "{report}"
+    );
+    for seat in ["P1", "P2", "P3", "P4", "P5"] {
+        assert!(report.contains(&format!("  {seat} ")), "{report}");
+    }
+    let json = muster(
+        &[
+            "simulate",
+            CHIPS,
+            "--players",
+            "5",
+            "--games",
+            "50",
+            "--seed",
+            "1",
+            "--json",
+            "--jobs",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(json.status.code(), Some(0), "{}", text(&json.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        (v["games"].as_u64(), v["players"].as_u64()),
+        (Some(50), Some(5))
+    );
+    let seats = v["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 5);
+    let wins: Vec<u64> = seats.iter().map(|s| s["wins"].as_u64().unwrap()).collect();
+    for (s, w) in seats.iter().zip(&wins) {
+        assert_eq!(s["win_rate"].as_f64().unwrap(), *w as f64 / 50.0);
+    }
+    // Every game has at least one winner (wins may be shared, so the sum may exceed 50).
+    let (draws, capped) = (v["draws"].as_u64().unwrap(), v["capped"].as_u64().unwrap());
+    assert!(wins.iter().sum::<u64>() + draws + capped >= 50, "{v}");
+    // Actions: 3 rounds of acquisition and one of bidding per game, 5 seats each; every
+    // attack is answered by one defence or surrender.
+    let count = |a: &str| v["actions"][a].as_u64().unwrap_or(0);
+    assert_eq!(count("draw_card") + count("take_discard"), 50 * 15, "{v}");
+    assert_eq!(count("discard"), 50 * 15, "{v}");
+    assert_eq!(count("bid") + count("pass"), 50 * 5, "{v}");
+    assert_eq!(count("attack"), count("defend") + count("surrender"), "{v}");
+    assert!(count("attack") > 0, "{v}");
+    // Turns: one per acquisition and bidding turn and per attack (plus any passed turn).
+    let turns = v["length"]["mean"].as_f64().unwrap() * 50.0;
+    let counted = (50 * 15 + 50 * 5 + count("attack")) as f64;
+    assert!(
+        turns > counted - 1e-6,
+        "{turns} turns for {counted} turns with a decision"
+    );
+    assert!(v["length"]["min"].as_u64().unwrap() > 20, "{v}");
+    // The same seed gives the same results whatever the number of threads.
+    let again = muster(
+        &[
+            "simulate",
+            CHIPS,
+            "--players",
+            "5",
+            "--games",
+            "50",
+            "--seed",
+            "1",
+            "--json",
+            "--jobs",
+            "2",
+        ],
+        "",
+    );
+    let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(v["seats"], w["seats"]);
+    assert_eq!(v["actions"], w["actions"]);
+    assert_eq!(v["length"], w["length"]);
+}
+
+#[test]
+fn chip_game_refuses_two_and_seven_players() {
+    for (cmd, n) in [
+        ("simulate", "2"),
+        ("simulate", "7"),
+        ("play", "2"),
+        ("play", "7"),
+    ] {
+        let out = muster(&[cmd, CHIPS, "--players", n], "");
+        assert_eq!(out.status.code(), Some(2), "{cmd} --players {n}");
+        assert_eq!(
+            text(&out.stderr),
+            format!("error: Battalion is for 3 to 6 players, not {n}\n"),
+            "{cmd} --players {n}"
+        );
+        assert!(text(&out.stdout).is_empty());
+    }
+}
+
+#[test]
+fn chip_game_play_reprompts_on_bad_input_and_quits_cleanly() {
+    // P1 (the dealer, a person) plays last in each round; P2-P4 are random agents.
+    let input = [
+        "moves", // acquisition: draw_card, take_discard
+        "bid 3", // no bidding yet
+        "draw_card now",
+        "draw_card",
+        "1", // discard the first card listed
+        "draw_card",
+        "1",
+        "take_discard",
+        "1",
+        "moves",  // bidding: P3 bid 5, and P1 holds no suit that long
+        "bid 3",  // below 4
+        "bid 11", // out of range
+        "bid 10", // more than its longest suit
+        "pass",
+        "moves", // P3 attacks P1, who must answer
+        "quit",
+    ]
+    .join("\n");
+    let out = muster(&["play", CHIPS, "--players", "4", "--seed", "1"], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    for want in [
+        "P1>    1. draw_card\n   2. take_discard\n",
+        "illegal: `bid` is not offered now; the choices are: draw_card, take_discard",
+        "cannot read that: `draw_card` takes 0 argument(s)",
+        "P2 plays bid 4\nP3 plays bid 5\nP4 plays pass\n",
+        "phase bidding · turn 16 · P1 to decide",
+        "P1>    1. pass\n",
+        "illegal: `3` is not one of the choices for `n` here",
+        "illegal: `11` is not one of the choices for `n` here",
+        "illegal: it fails `require (n > high_bid) and (n <= longest_suit(me))`",
+        "P3 plays attack hearts QH+6H+5H+5H+2H P1\n",
+        "attack_row: QH 6H 5H 5H 2H\n",
+        "   4. surrender\n",
+        "game left unfinished after 29 action(s)",
+    ] {
+        assert!(t.contains(want), "missing {want:?} in\n{t}");
+    }
+    // The person sees its own hand only.
+    assert!(t.contains("hand (P2): 10 face down"), "{t}");
+    assert!(t.contains("stock: 62 face down"), "{t}");
+}
+
+#[test]
+fn chip_game_reveal_shows_hidden_cards() {
+    let args = ["play", CHIPS, "--players", "3", "--seed", "2"];
+    let hidden = text(&muster(&args, "quit\n").stdout);
+    assert!(hidden.contains("hand (P2): 10 face down\n"), "{hidden}");
+    assert!(hidden.contains("hand (P3): 10 face down\n"), "{hidden}");
+    assert!(hidden.contains("stock: 72 face down\n"), "{hidden}");
+    let shown = text(&muster(&[&args[..], &["--reveal"]].concat(), "quit\n").stdout);
+    assert!(!shown.contains("face down"), "{shown}");
+    for line in ["hand (P1): ", "hand (P2): ", "hand (P3): ", "stock: "] {
+        let l = shown
+            .lines()
+            .find(|l| l.starts_with(line))
+            .unwrap_or_else(|| panic!("no {line:?} in {shown}"));
+        let n = l[line.len()..].split(' ').count();
+        assert_eq!(n, if line == "stock: " { 72 } else { 10 }, "{l}");
+    }
+    // The person's own hand is the same either way.
+    let own = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("hand (P1)"))
+            .map(str::to_string)
+    };
+    assert_eq!(own(&hidden), own(&shown));
+}

@@ -1,4 +1,5 @@
-//! The IR of Army Ants as RON: a reviewed snapshot, and a lossless round trip.
+//! The IR of each game (Army Ants, Battalion the chip game) as RON: a reviewed snapshot,
+//! and a lossless round trip.
 
 mod common;
 
@@ -37,4 +38,43 @@ fn army_ants_ir_round_trips_through_ron() {
     let (sa, sb) = (a.start(2, 9).unwrap(), b.start(2, 9).unwrap());
     assert_eq!(sa, sb);
     assert_eq!(a.legal_actions(&sa), b.legal_actions(&sb));
+}
+
+// The lowered IR of battalion_chips (with the standard deck it imports) is exactly the
+// reviewed snapshot.
+#[test]
+fn battalion_chips_ir_snapshot() {
+    let compiled = common::compile_chips();
+    assert!(
+        compiled.warnings.is_empty(),
+        "battalion_chips compiles with warnings: {:?}",
+        compiled.warnings
+    );
+    insta::assert_snapshot!("battalion_chips_ir", ron_text(&compiled.game));
+}
+
+// The chip game's IR survives RON too, and the deserialised game plays identically.
+#[test]
+fn battalion_chips_ir_round_trips_through_ron() {
+    let game = common::compile_chips().game;
+    let text = ron_text(&game);
+    let back: Game = ron::from_str(&text).expect("the RON text deserialises");
+    assert_eq!(back, game);
+    assert_eq!(ron_text(&back), text);
+    let (a, b) = (
+        muster::engine::Engine::new(game),
+        muster::engine::Engine::new(back),
+    );
+    for players in [3u8, 6] {
+        let (mut sa, mut sb) = (a.start(players, 9).unwrap(), b.start(players, 9).unwrap());
+        assert_eq!(sa, sb);
+        // The first ten decisions (always the first listed) agree.
+        for _ in 0..10 {
+            let (la, lb) = (a.legal_actions(&sa), b.legal_actions(&sb));
+            assert_eq!(la, lb);
+            a.apply_listed(&mut sa, &la[0]).unwrap();
+            b.apply_listed(&mut sb, &lb[0]).unwrap();
+            assert_eq!(sa, sb);
+        }
+    }
 }

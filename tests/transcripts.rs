@@ -28,3 +28,33 @@ fn army_ants_random_game_transcript() {
     );
     insta::assert_snapshot!(text);
 }
+
+// Battalion (the chip game), four random agents: twelve turns are the whole acquisition
+// phase (three rounds of draw-then-discard from P2), then the length cap stops the game.
+#[test]
+fn battalion_chips_random_game_transcript() {
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args([
+            "play",
+            "games/battalion_chips.muster",
+            "--players",
+            "4",
+            "--agents",
+            "random,random,random,random",
+            "--seed",
+            "3",
+            "--max-turns",
+            "12",
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("muster runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("game over: stopped by the length cap (no result) after 12 turn(s)"),
+        "{text}"
+    );
+    assert_eq!(text.matches(" plays ").count(), 24, "{text}");
+    insta::assert_snapshot!(text);
+}

@@ -1,5 +1,6 @@
-//! Shared helpers for the Army Ants tests: compiling the game, starting seeded games,
-//! building positions by hand, and playing or refusing actions written in notation.
+//! Shared helpers for the game tests: compiling a game, starting seeded games, building
+//! positions by hand, and playing or refusing actions written in notation. The first part
+//! serves Army Ants; the second (`chips_*`) Battalion, the chip game.
 #![allow(dead_code)]
 
 use muster::check::{compile_file, Compiled};
@@ -264,4 +265,270 @@ pub fn consistency_problem(s: &State) -> Option<String> {
     seen.iter()
         .position(|&k| k != 1)
         .map(|c| format!("component {c} is in {} places", seen[c]))
+}
+
+// ---- Battalion, the chip game ------------------------------------------------------
+
+/// Seats of the chip game, in turn order. P1 deals; play starts at P2.
+pub const P1: u8 = 0;
+pub const P2: u8 = 1;
+pub const P3: u8 = 2;
+pub const P4: u8 = 3;
+pub const P5: u8 = 4;
+pub const P6: u8 = 5;
+
+/// Compiles `games/battalion_chips.muster`, panicking with the rendered diagnostics if it fails.
+pub fn compile_chips() -> Compiled {
+    match compile_file(&repo_path("games/battalion_chips.muster"), None) {
+        Ok(c) => c,
+        Err(f) => panic!(
+            "battalion_chips does not compile:\n{}",
+            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+        ),
+    }
+}
+
+pub fn chips_engine() -> Engine {
+    Engine::new(compile_chips().game)
+}
+
+/// A game of Battalion for `players` seats, set up with `seed`.
+pub fn chips_start(engine: &Engine, players: u8, seed: u64) -> State {
+    engine
+        .start(players, seed)
+        .unwrap_or_else(|e| panic!("cannot start {players} players: {e}"))
+}
+
+/// The id of a phase by its name.
+pub fn phase_id(engine: &Engine, name: &str) -> u16 {
+    engine
+        .game
+        .phases
+        .iter()
+        .position(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no phase {name}")) as u16
+}
+
+/// The name of the state's phase.
+pub fn phase_name(engine: &Engine, s: &State) -> String {
+    engine.game.phases[s.phase as usize].name.clone()
+}
+
+/// The index of a var (global or per seat) by its name.
+pub fn var_id(engine: &Engine, name: &str) -> usize {
+    engine
+        .game
+        .vars
+        .iter()
+        .position(|v| v.name == name)
+        .unwrap_or_else(|| panic!("no var {name}"))
+}
+
+/// A global var's value.
+pub fn global(engine: &Engine, s: &State, name: &str) -> Value {
+    s.globals[var_id(engine, name)].clone()
+}
+
+pub fn set_global(engine: &Engine, s: &mut State, name: &str, v: Value) {
+    let i = var_id(engine, name);
+    assert!(!engine.game.vars[i].per_seat, "{name} is a per-seat var");
+    s.globals[i] = v;
+}
+
+/// A seat's chips.
+pub fn chips(engine: &Engine, s: &State, seat: u8) -> i64 {
+    s.seat_vars[seat as usize * engine.game.vars.len() + var_id(engine, "chips")].as_int()
+}
+
+/// Every seat's chips, in seat order.
+pub fn all_chips(engine: &Engine, s: &State) -> Vec<i64> {
+    (0..s.players).map(|p| chips(engine, s, p)).collect()
+}
+
+/// Sets the chips of every seat, in seat order (`values` has one entry per seat).
+pub fn set_chips(engine: &Engine, s: &mut State, values: &[i64]) {
+    assert_eq!(values.len(), s.players as usize, "one chip count per seat");
+    let (n, v) = (engine.game.vars.len(), var_id(engine, "chips"));
+    for (p, &c) in values.iter().enumerate() {
+        s.seat_vars[p * n + v] = Value::Int(c);
+    }
+}
+
+/// A suit as a value (`hearts`, `spades`, ...).
+pub fn suit(engine: &Engine, name: &str) -> Value {
+    let e = engine
+        .game
+        .enums
+        .iter()
+        .position(|e| e.name == "Suit")
+        .expect("an enum Suit");
+    let x = engine.game.enums[e]
+        .values
+        .iter()
+        .position(|v| v.0 == name)
+        .unwrap_or_else(|| panic!("no suit {name}"));
+    Value::Enum(e as u16, x as u16)
+}
+
+/// A card's label, e.g. `7H` (twins share it).
+pub fn card(engine: &Engine, comp: u16) -> String {
+    engine.label_for(comp, NO_SEAT)
+}
+
+/// The labels of a zone instance's cards, bottom first (the top card is last).
+pub fn cards_in(engine: &Engine, s: &State, zone: &str, seat: u8) -> Vec<String> {
+    s.zones[zone_inst(engine, zone, seat)]
+        .iter()
+        .map(|&c| card(engine, c))
+        .collect()
+}
+
+/// A seat's hand, as labels in hand order.
+pub fn hand(engine: &Engine, s: &State, seat: u8) -> Vec<String> {
+    cards_in(engine, s, "hand", seat)
+}
+
+/// The same labels, sorted: for comparing hands as sets.
+pub fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+/// Moves `comp` from wherever it is to the top of a zone instance, keeping `locs` and
+/// `owners` in step (hands belong to their seat; shared zones to nobody).
+pub fn put_on(engine: &Engine, s: &mut State, comp: u16, zone: &str, seat: u8) {
+    let inst = zone_inst(engine, zone, seat);
+    match s.locs[comp as usize] {
+        Loc::Zone(z) => {
+            let from = &mut s.zones[z as usize];
+            let i = from
+                .iter()
+                .position(|&c| c == comp)
+                .unwrap_or_else(|| panic!("component {comp} is not where locs says"));
+            from.remove(i);
+        }
+        Loc::Cell(c) => s.cells[c as usize] = NONE,
+    }
+    s.zones[inst].push(comp);
+    s.locs[comp as usize] = Loc::Zone(inst as u16);
+    let per_seat = engine.game.zones[zone_id(engine, zone) as usize].per_seat;
+    s.owners[comp as usize] = if per_seat { seat } else { NO_SEAT };
+}
+
+/// A card labelled `label` from the first of `zones` (shared zones, by name) that holds
+/// one, skipping the components in `taken`.
+fn find_card(engine: &Engine, s: &State, label: &str, zones: &[&str], taken: &[u16]) -> u16 {
+    for z in zones {
+        let inst = zone_inst(engine, z, 0);
+        if let Some(&c) = s.zones[inst]
+            .iter()
+            .find(|&&c| card(engine, c) == label && !taken.contains(&c))
+        {
+            return c;
+        }
+    }
+    panic!("no card {label} left in {zones:?}")
+}
+
+/// A position built by hand from `base`: each seat named in `hands` holds exactly the
+/// cards listed for it, in that order (its other cards go back on top of the stock). The
+/// cards are taken from the stock, else the discard pile, else the hand of a seat not
+/// named, which gets the stock's top card in exchange (so every unnamed hand keeps its
+/// size). Twins are distinct components: `["7H", "7H"]` is a pair. The phase (by name),
+/// the seat whose turn it is and the step are set, with `phase_turns` 0 and no outcome;
+/// vars keep their values (see `set_chips`, `set_global`).
+pub fn chips_position(
+    engine: &Engine,
+    base: &State,
+    phase: &str,
+    turn_seat: u8,
+    step: u16,
+    hands: &[(u8, &[&str])],
+) -> State {
+    let mut s = base.clone();
+    let named: Vec<u8> = hands.iter().map(|&(p, _)| p).collect();
+    for &p in &named {
+        assert!(
+            p < s.players,
+            "seat {p} is not in a {}-seat game",
+            s.players
+        );
+        for c in s.zones[zone_inst(engine, "hand", p)].clone() {
+            put_on(engine, &mut s, c, "stock", 0);
+        }
+    }
+    let wanted: Vec<&str> = hands
+        .iter()
+        .flat_map(|&(_, cs)| cs.iter().copied())
+        .collect();
+    for &(p, cards) in hands {
+        for &label in cards {
+            let in_shared = (0..s.locs.len() as u16).any(|c| {
+                card(engine, c) == label
+                    && matches!(s.locs[c as usize], Loc::Zone(z)
+                        if z as usize == zone_inst(engine, "stock", 0)
+                            || z as usize == zone_inst(engine, "discard_pile", 0))
+            });
+            let c = if in_shared {
+                find_card(engine, &s, label, &["stock", "discard_pile"], &[])
+            } else {
+                // In an unnamed seat's hand: swap it for a stock card nobody asked for.
+                let (holder, c) = (0..s.players)
+                    .filter(|q| !named.contains(q))
+                    .find_map(|q| {
+                        s.zones[zone_inst(engine, "hand", q)]
+                            .iter()
+                            .find(|&&c| card(engine, c) == label)
+                            .map(|&c| (q, c))
+                    })
+                    .unwrap_or_else(|| panic!("no card {label} left to give seat {p}"));
+                let swap = *s.zones[zone_inst(engine, "stock", 0)]
+                    .iter()
+                    .rev()
+                    .find(|&&x| !wanted.contains(&card(engine, x).as_str()))
+                    .expect("a stock card to swap in");
+                put_on(engine, &mut s, swap, "hand", holder);
+                c
+            };
+            put_on(engine, &mut s, c, "hand", p);
+        }
+    }
+    s.phase = phase_id(engine, phase);
+    s.turn_seat = turn_seat;
+    s.step = step;
+    s.phase_turns = 0;
+    s.outcome = None;
+    s
+}
+
+/// A combat position in a fresh `players`-seat game (seed 1): `attacker` to attack, with
+/// `hands` as in `chips_position`, no suit used yet and no minimum.
+pub fn combat(engine: &Engine, players: u8, attacker: u8, hands: &[(u8, &[&str])]) -> State {
+    let base = chips_start(engine, players, 1);
+    let mut s = chips_position(engine, &base, "combat", attacker, 0, hands);
+    set_global(engine, &mut s, "min_attack", Value::Int(0));
+    set_global(engine, &mut s, "last_suit", Value::None);
+    s
+}
+
+/// Puts the cards `top_first` on top of the stock, the first of them on the very top (the
+/// next card dealt). They are taken from the stock or the discard pile.
+pub fn stack_stock(engine: &Engine, s: &mut State, top_first: &[&str]) {
+    let mut taken = Vec::new();
+    for &label in top_first {
+        let c = find_card(engine, s, label, &["stock", "discard_pile"], &taken);
+        taken.push(c);
+    }
+    for &c in taken.iter().rev() {
+        put_on(engine, s, c, "stock", 0);
+    }
+}
+
+/// Moves the bottom cards of the stock onto the discard pile until `left` remain.
+pub fn thin_stock(engine: &Engine, s: &mut State, left: usize) {
+    let stock = zone_inst(engine, "stock", 0);
+    while s.zones[stock].len() > left {
+        let c = s.zones[stock][0];
+        put_on(engine, s, c, "discard_pile", 0);
+    }
 }
