@@ -805,3 +805,23 @@ fn an_attacker_left_with_no_chips_ends_the_game() {
     assert_eq!(all_chips(&e, &s), vec![10, 0, 20]);
     assert_eq!(s.outcome, Some(Outcome::Win(vec![P3])));
 }
+
+// A set of cards may be typed in any order: it names the same choice.
+#[test]
+fn a_set_of_cards_is_read_in_any_order() {
+    let e = chips_engine();
+    let s = combat(
+        &e,
+        3,
+        P2,
+        &[(P2, &["7H", "9H", "7H", "KS"]), (P3, &["2H", "4H"])],
+    );
+    let listed = e.parse_action(&s, "attack hearts 7H+7H+9H P3").unwrap();
+    for typed in ["attack hearts 9H+7H+7H P3", "attack hearts 7H+9H+7H P3"] {
+        assert_eq!(e.parse_action(&s, typed).unwrap(), listed, "{typed}");
+    }
+    let mut s = s;
+    play(&e, &mut s, "attack hearts 9H+7H+7H P3");
+    let listed = e.parse_action(&s, "defend 2H+4H").unwrap();
+    assert_eq!(e.parse_action(&s, "defend 4H+2H").unwrap(), listed);
+}

@@ -53,13 +53,15 @@ fn check_views(e: &Engine, s: &State, what: &str) {
         ] {
             assert_known(s, &v, inst, &format!("{what}: {name}"));
         }
-        // The stock: every card there, none identified.
+        // The stock: every card there, none identified, and none marked with the seat
+        // that last held it (that would tell where a known card lies in the pile).
         assert_eq!(v.zones[z.stock].len(), s.zones[z.stock].len(), "{what}");
         assert!(
-            v.zones[z.stock]
-                .iter()
-                .all(|x| matches!(x, Seen::Hidden { .. })),
-            "{what}: the view identifies a card in the stock"
+            v.zones[z.stock].iter().all(|x| *x
+                == Seen::Hidden {
+                    owner: muster::engine::NO_SEAT
+                }),
+            "{what}: the view tells something about a card in the stock"
         );
         // Hands: its own in full; the others face down, with their count and seat.
         for p in 0..s.players {

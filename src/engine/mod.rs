@@ -238,9 +238,13 @@ impl Engine {
         let inst = self.zone_instance(z, seat, slot);
         s.zones[inst as usize].push(comp);
         s.locs[comp as usize] = Loc::Zone(inst);
-        if self.game.zones[z as usize].per_seat {
-            s.owners[comp as usize] = seat;
-        }
+        // A component in a per-seat zone belongs to that seat; in a shared zone, to no
+        // one (so nothing about where it came from shows in anyone's view).
+        s.owners[comp as usize] = if self.game.zones[z as usize].per_seat {
+            seat
+        } else {
+            NO_SEAT
+        };
     }
 
     pub(crate) fn eliminate(&self, s: &mut State, p: u8) {

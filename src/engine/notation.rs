@@ -6,6 +6,18 @@ use super::state::State;
 use super::Engine;
 use crate::ir::{Clause, Type, Value};
 
+/// Text with the parts of each `a+b+c` word sorted, so that order does not matter.
+fn set_key(text: &str) -> String {
+    text.split_whitespace()
+        .map(|w| {
+            let mut parts: Vec<&str> = w.split('+').collect();
+            parts.sort_unstable();
+            parts.join("+")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 impl Engine {
     pub fn action_text(&self, s: &State, a: &Action) -> String {
         match a.action {
@@ -88,8 +100,11 @@ impl Engine {
         if norm.is_empty() {
             return Err("nothing was entered".into());
         }
+        // A set of components may be written in any order: compare with each part of a
+        // `+` list sorted.
+        let key = set_key(&norm);
         for a in self.legal_actions(s) {
-            if self.action_text(s, &a).to_lowercase() == norm {
+            if set_key(&self.action_text(s, &a).to_lowercase()) == key {
                 return Ok(a);
             }
         }
