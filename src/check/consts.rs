@@ -29,6 +29,17 @@ pub fn eval(e: &Expr, locals: &[Value], board: &Board) -> Option<Value> {
         }
         Expr::Not(a) => Value::Bool(!eval(a, locals, board)?.truthy()),
         Expr::Neg(a) => Value::Int(-eval(a, locals, board)?.as_int()),
+        // `a + b` on lists: both, in order.
+        Expr::Call(crate::ir::Builtin::Concat, parts) => {
+            let mut out = Vec::new();
+            for p in parts {
+                match eval(p, locals, board)? {
+                    Value::List(items) => out.extend(items),
+                    other => out.push(other),
+                }
+            }
+            Value::List(out)
+        }
         _ => return None,
     })
 }

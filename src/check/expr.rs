@@ -27,7 +27,7 @@ fn were(n: usize) -> String {
 }
 
 /// How each built-in function is called, for help lines.
-const BUILTIN_SIGNATURES: [(&str, &str); 20] = [
+const BUILTIN_SIGNATURES: [(&str, &str); 23] = [
     ("adjacent", "cell, directions"),
     ("slide", "cell, directions"),
     ("sight", "cell, directions"),
@@ -48,6 +48,9 @@ const BUILTIN_SIGNATURES: [(&str, &str); 20] = [
     ("top", "zone"),
     ("prev", "seat"),
     ("contents", "zones"),
+    ("destinations", "cell, pattern"),
+    ("group", "cell, directions, cells"),
+    ("cells_of", "seat"),
 ];
 
 fn unknown() -> Lowered {
@@ -222,6 +225,7 @@ impl<'a> Ctx<'a> {
             "turn_seat" => return (ir::Expr::TurnSeat, Type::Seat),
             "seats" => return (ir::Expr::Seats, Type::List(Box::new(Type::Seat))),
             "cells" => return (ir::Expr::Cells, Type::List(Box::new(Type::Cell))),
+            "occupied" => return (ir::Expr::Occupied, Type::List(Box::new(Type::Cell))),
             "phase" => return (ir::Expr::CurrentPhase, Type::Phase),
             "phase_turns" => return (ir::Expr::PhaseTurns, Type::Int),
             _ => {}
@@ -317,6 +321,9 @@ impl<'a> Ctx<'a> {
                 );
             }
         }
+        if let Some(&p) = self.patterns.get(n) {
+            return (ir::Expr::Const(Value::Pattern(p)), Type::Pattern);
+        }
         if let Some(&c) = self.cell_ids.get(n) {
             return (ir::Expr::Const(Value::Cell(c)), Type::Cell);
         }
@@ -374,6 +381,11 @@ impl<'a> Ctx<'a> {
                 self.no_field(field, "a seat", &known)
             }
             Type::Comp | Type::Nothing => match f {
+                _ if self.vars.get(f).is_some_and(|v| v.per_piece) => {
+                    let v = self.vars[f].clone();
+                    self.used.insert(f.to_string());
+                    (ir::Expr::CompVar(bx, v.id), v.ty)
+                }
                 "owner" => (ir::Expr::CompOwner(bx), Type::Seat),
                 "cell" => (ir::Expr::CompCell(bx), Type::Cell),
                 _ => {
@@ -381,6 +393,7 @@ impl<'a> Ctx<'a> {
                         let t = match self.attrs[a as usize].ty {
                             ir::AttrType::Int { .. } => Type::Int,
                             ir::AttrType::Enum(e) => Type::Enum(e),
+                            ir::AttrType::Pattern => Type::Pattern,
                         };
                         return (ir::Expr::CompAttr(bx, a), t);
                     }
@@ -757,6 +770,44 @@ impl<'a> Ctx<'a> {
                     self.error(d);
                 }
                 (Builtin::Contents, Type::List(Box::new(Type::Comp)), vec![x])
+            }
+            "cells_of" => {
+                let p = self.expect(&args[0], &Type::Seat, "the argument of `cells_of`");
+                return (
+                    ir::Expr::CellsOf(Box::new(p)),
+                    Type::List(Box::new(Type::Cell)),
+                );
+            }
+            "destinations" => {
+                let c = self.expect(
+                    &args[0],
+                    &Type::Cell,
+                    "the first argument of `destinations`",
+                );
+                let p = self.expect(
+                    &args[1],
+                    &Type::Pattern,
+                    "the second argument of `destinations`",
+                );
+                (
+                    Builtin::Destinations,
+                    Type::List(Box::new(Type::Cell)),
+                    vec![c, p],
+                )
+            }
+            "group" => {
+                let c = self.expect(&args[0], &Type::Cell, "the first argument of `group`");
+                let d = self.dirs_arg(&args[1], n);
+                let through = self.expect(
+                    &args[2],
+                    &Type::List(Box::new(Type::Cell)),
+                    "the third argument of `group`",
+                );
+                (
+                    Builtin::Group,
+                    Type::List(Box::new(Type::Cell)),
+                    vec![c, d, through],
+                )
             }
             "next" => (
                 Builtin::NextSeat,

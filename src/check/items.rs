@@ -43,6 +43,7 @@ fn key(item: &Item) -> Option<(&'static str, String)> {
         } => ("trigger", format!("{} {} {}", var.name, enters, zone.name)),
         ItemKind::Reaction(r) => ("reaction", r.name.name.clone()),
         ItemKind::Effect { name, .. } => ("effect", name.name.clone()),
+        ItemKind::Pattern { name, .. } => ("pattern", name.name.clone()),
         ItemKind::Deck { name, .. } => ("deck", name.name.clone()),
         ItemKind::Board(_) => ("board", String::new()),
         ItemKind::Zone(z) => ("zone", z.name.name.clone()),
@@ -253,6 +254,10 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
                 cx.effects
                     .insert(name.name.clone(), (params.as_slice(), body.as_slice()));
             }
+            ItemKind::Pattern { name, .. } => {
+                let id = cx.patterns.len() as u16;
+                cx.patterns.insert(name.name.clone(), id);
+            }
             ItemKind::Reaction(r) => {
                 let id = cx.reactions.len() as u16;
                 cx.reactions.insert(r.name.name.clone(), id);
@@ -269,6 +274,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         }
     }
     lower_enums(cx, items);
+    let patterns = super::patterns::lower_patterns(cx, items);
     lower_kinds(cx, items);
     lower_board(cx, items);
     let (seats, seat_attrs) = lower_seats(cx, items, max_p);
@@ -334,6 +340,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         phases,
         actions,
         triggers,
+        patterns,
         reactions,
         end,
         max_locals,
@@ -450,19 +457,23 @@ fn lower_kinds(cx: &mut Ctx, items: &[&Item]) {
                     ir::AttrType::Int { lo: *lo, hi: *hi }
                 }
                 ast::AttrType::Named(n) => {
-                    match cx.enum_ids.get(&n.name) {
-                        Some(&e) => ir::AttrType::Enum(e),
-                        None => {
-                            let mut d = Diagnostic::error(
-                                "muster::unknown-name",
-                                n.span,
-                                format!("unknown type `{}`", n.name),
-                            )
-                            .label("not an enum");
-                            let known: Vec<String> = cx.enum_ids.keys().cloned().collect();
-                            d = d.help(suggest(&n.name, known.iter().map(|s| s.as_str())).unwrap_or_else(|| "an attribute is a range such as `1..13` or the name of an enum".into()));
-                            cx.error(d);
-                            ir::AttrType::Int { lo: 0, hi: 0 }
+                    if n.name == "pattern" {
+                        ir::AttrType::Pattern
+                    } else {
+                        match cx.enum_ids.get(&n.name) {
+                            Some(&e) => ir::AttrType::Enum(e),
+                            None => {
+                                let mut d = Diagnostic::error(
+                                    "muster::unknown-name",
+                                    n.span,
+                                    format!("unknown type `{}`", n.name),
+                                )
+                                .label("not an enum");
+                                let known: Vec<String> = cx.enum_ids.keys().cloned().collect();
+                                d = d.help(suggest(&n.name, known.iter().map(|s| s.as_str())).unwrap_or_else(|| "an attribute is a range such as `1..13` or the name of an enum".into()));
+                                cx.error(d);
+                                ir::AttrType::Int { lo: 0, hi: 0 }
+                            }
                         }
                     }
                 }
@@ -908,6 +919,7 @@ fn deck_entries(
                     let want = match cx.attrs[a as usize].ty {
                         ir::AttrType::Int { .. } => Type::Int,
                         ir::AttrType::Enum(e) => Type::Enum(e),
+                        ir::AttrType::Pattern => Type::Pattern,
                     };
                     let x = cx.expect(&f.value, &want, &format!("attribute `{}`", f.name.name));
                     match consts::eval(&x, locals, &cx.board) {
@@ -1080,6 +1092,7 @@ fn lower_vars(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::VarDef> {
         let ItemKind::Var {
             name,
             per_seat,
+            per_piece,
             ty: declared,
             init,
         } = &item.kind
@@ -1121,12 +1134,14 @@ fn lower_vars(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::VarDef> {
             VarInfo {
                 id,
                 per_seat: *per_seat,
+                per_piece: *per_piece,
                 ty,
             },
         );
         vars.push(ir::VarDef {
             name: name.name.clone(),
             per_seat: *per_seat,
+            per_piece: *per_piece,
             init: x,
         });
     }
@@ -1176,6 +1191,7 @@ fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::
                 ast::StepMode::One => ir::StepMode::One,
                 ast::StepMode::Optional => ir::StepMode::Optional,
                 ast::StepMode::Repeat => ir::StepMode::Repeat,
+                ast::StepMode::Loop => ir::StepMode::Loop,
             };
             steps.push(ir::Step {
                 by,
@@ -1412,6 +1428,7 @@ fn lower_reactions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<i
             ast::StepMode::One => ir::StepMode::One,
             ast::StepMode::Optional => ir::StepMode::Optional,
             ast::StepMode::Repeat => ir::StepMode::Repeat,
+            ast::StepMode::Loop => ir::StepMode::Loop,
         };
         out.push(ir::Reaction {
             name: r.name.name.clone(),

@@ -6,6 +6,7 @@ mod consts;
 mod expr;
 mod items;
 mod load;
+mod patterns;
 mod stmt;
 mod symbols;
 

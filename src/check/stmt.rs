@@ -80,6 +80,7 @@ impl<'a> Ctx<'a> {
                     self.expect(under, &Type::Zone, "where `tuck` puts things (`under`)"),
                 )
             }
+            StmtKind::EndTurn => ir::Stmt::EndTurn,
             StmtKind::React(name) => match self.reactions.get(&name.name) {
                 Some(&r) => ir::Stmt::React(r),
                 None => {
@@ -340,13 +341,21 @@ impl<'a> Ctx<'a> {
                 span: sp,
             };
         }
+        if var.per_piece {
+            let piece = self.expect(
+                &base,
+                &Type::Comp,
+                "the card or piece that holds this variable",
+            );
+            return ir::Stmt::Assign(ir::Target::Piece(piece, var.id), op, x);
+        }
         let seat = self.expect(&base, &Type::Seat, "the owner of a per-seat variable");
         if !var.per_seat {
             let d = Diagnostic::error(
                 "muster::per-seat",
                 last.span,
                 format!(
-                    "`{}` is one variable for the whole game, not per seat",
+                    "`{}` is one variable for the whole game, not per seat or per piece",
                     last.name
                 ),
             )

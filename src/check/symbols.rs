@@ -24,6 +24,7 @@ pub struct Scope {
 pub struct VarInfo {
     pub id: u16,
     pub per_seat: bool,
+    pub per_piece: bool,
     pub ty: Type,
 }
 
@@ -51,6 +52,7 @@ pub struct Ctx<'a> {
     pub defs: HashMap<String, (&'a [Ident], &'a ast::Expr)>,
     pub effects: HashMap<String, (&'a [Ident], &'a [ast::Stmt])>,
     pub reactions: HashMap<String, u16>,
+    pub patterns: HashMap<String, u16>,
     pub phases: HashMap<String, u16>,
     pub actions: HashMap<String, u16>,
     pub scope: Scope,
@@ -134,18 +136,19 @@ impl<'a> Ctx<'a> {
 }
 
 /// Names with a fixed meaning in every game.
-pub const BUILTIN_NAMES: [&str; 7] = [
+pub const BUILTIN_NAMES: [&str; 8] = [
     "me",
     "opponent",
     "seats",
     "cells",
+    "occupied",
     "phase",
     "turn_seat",
     "phase_turns",
 ];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 20] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 23] = [
     ("adjacent", 2),
     ("slide", 2),
     ("sight", 2),
@@ -166,6 +169,9 @@ pub const BUILTIN_FUNCTIONS: [(&str, usize); 20] = [
     ("top", 1),
     ("prev", 1),
     ("contents", 1),
+    ("destinations", 2),
+    ("group", 3),
+    ("cells_of", 1),
 ];
 
 /// Named sets of grid directions.
@@ -195,6 +201,7 @@ pub fn describe(ctx: &Ctx, ty: &Type) -> String {
         Type::Line => "a run of cells".into(),
         Type::Zone => "a zone".into(),
         Type::Str => "text".into(),
+        Type::Pattern => "a move pattern".into(),
         Type::List(t) => format!("a list of {}", plural(ctx, t)),
         Type::Nothing => "`none`".into(),
         Type::Unknown => "an unknown value".into(),

@@ -227,6 +227,7 @@ impl<'a> Runner<'a> {
                     }
                 }
             }
+            Stmt::EndTurn => s.ending_turn = true,
             Stmt::React(r) => s.reactions.push((*r, super::state::NONE)),
             Stmt::Win(p) => {
                 let winners = winners(self.ev(s, p, l));
@@ -247,6 +248,12 @@ impl<'a> Runner<'a> {
                     Target::Seat(se, i) => match self.ev(s, se, l) {
                         Value::Seat(p) if p < s.players => {
                             &mut s.seat_vars[p as usize * self.eng.game.vars.len() + *i as usize]
+                        }
+                        _ => return Ok(()),
+                    },
+                    Target::Piece(c, i) => match self.ev(s, c, l) {
+                        Value::Comp(c) if c != NONE => {
+                            &mut s.comp_vars[c as usize * self.eng.game.vars.len() + *i as usize]
                         }
                         _ => return Ok(()),
                     },

@@ -50,6 +50,20 @@ impl<'a> Eval<'a> {
                     }
                 }
             }
+            Expr::Occupied | Expr::CellsOf(_) => {
+                let only = match coll {
+                    Expr::CellsOf(p) => Some(self.seat_of(p, l)),
+                    _ => None,
+                };
+                for (c, &comp) in self.s.cells.iter().enumerate() {
+                    if comp != NONE
+                        && only.is_none_or(|p| self.s.owners[comp as usize] == p)
+                        && !f(Value::Cell(c as u16), l)
+                    {
+                        return;
+                    }
+                }
+            }
             Expr::Seats => {
                 for p in 0..self.s.players {
                     if !self.s.eliminated[p as usize] && !f(Value::Seat(p), l) {
@@ -194,7 +208,7 @@ impl<'a> Eval<'a> {
             Expr::Opponent => Value::Seat(self.next_seat(self.me)),
             Expr::CurrentPhase => Value::Phase(self.s.phase),
             Expr::PhaseTurns => Value::Int(self.s.phase_turns as i64),
-            Expr::Seats | Expr::Cells | Expr::Region(..) => {
+            Expr::Seats | Expr::Cells | Expr::Occupied | Expr::CellsOf(_) | Expr::Region(..) => {
                 let mut out = Vec::new();
                 self.for_each(e, l, &mut |v, _| {
                     out.push(v);
@@ -217,6 +231,12 @@ impl<'a> Eval<'a> {
             Expr::GlobalVar(i) => self.s.globals[*i as usize].clone(),
             Expr::CompAttr(c, a) => match self.eval(c, l) {
                 Value::Comp(c) if c != NONE => g.components[c as usize].attrs[*a as usize].clone(),
+                _ => Value::None,
+            },
+            Expr::CompVar(c, i) => match self.eval(c, l) {
+                Value::Comp(c) if c != NONE => {
+                    self.s.comp_vars[c as usize * g.vars.len() + *i as usize].clone()
+                }
                 _ => Value::None,
             },
             Expr::CompOwner(c) => match self.eval(c, l) {
@@ -399,6 +419,56 @@ impl<'a> Eval<'a> {
                 let lo = self.eval(&args[1], l).as_int().max(0) as usize;
                 let hi = self.eval(&args[2], l).as_int().max(0) as usize;
                 self.eng.subsets(self.s, &items, lo, hi, &mut out);
+            }
+            Builtin::Destinations => {
+                let (Value::Cell(c), Value::Pattern(p)) =
+                    (self.eval(&args[0], l), self.eval(&args[1], l))
+                else {
+                    return Value::List(vec![]);
+                };
+                let piece = occ[c as usize];
+                let mover = if piece == NONE {
+                    self.me
+                } else {
+                    self.s.owners[piece as usize]
+                };
+                let forward = self
+                    .eng
+                    .forward_attr
+                    .and_then(|a| self.eng.game.seats.get(mover as usize).map(|s| &s.attrs[a]))
+                    .and_then(|v| {
+                        if let Value::Dir(d) = v {
+                            Some(*d)
+                        } else {
+                            None
+                        }
+                    })
+                    .map(|d| (board.dirs[d as usize].dx, board.dirs[d as usize].dy))
+                    .unwrap_or((0, 1));
+                let walk = super::patterns::Walk {
+                    board,
+                    occ,
+                    owners: &self.s.owners,
+                    mover,
+                    forward,
+                };
+                let mut cells = Vec::new();
+                walk.destinations(c, &self.eng.game.patterns[p as usize].pat, &mut cells);
+                out.extend(cells.into_iter().map(Value::Cell));
+            }
+            Builtin::Group => {
+                let Value::Cell(c) = self.eval(&args[0], l) else {
+                    return Value::List(vec![]);
+                };
+                let dirs = dirs_of(&self.eval(&args[1], l));
+                let mut member = vec![false; board.cells.len()];
+                self.for_each(&args[2], l, &mut |v, _| {
+                    if let Value::Cell(x) = v {
+                        member[x as usize] = true;
+                    }
+                    true
+                });
+                geometry::group(board, c, &dirs, &member, &mut out);
             }
             Builtin::Shifts => {
                 let line = self.eval(&args[0], l);

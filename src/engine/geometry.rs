@@ -182,3 +182,23 @@ pub fn distance(board: &Board, a: u16, b: u16) -> i64 {
         .abs()
         .max((ca.y as i64 - cb.y as i64).abs())
 }
+
+/// The cells of `member` reached from `cell` by steps in `dirs` that stay inside `member`.
+pub fn group(board: &Board, cell: u16, dirs: &[u8], member: &[bool], out: &mut Vec<Value>) {
+    let mut seen = vec![false; board.cells.len()];
+    seen[cell as usize] = true;
+    let mut queue = vec![cell];
+    let mut i = 0;
+    while i < queue.len() {
+        let c = queue[i];
+        i += 1;
+        for &d in dirs {
+            let n = board.step(c, d);
+            if n != NO_CELL && !seen[n as usize] && member[n as usize] {
+                seen[n as usize] = true;
+                queue.push(n);
+                out.push(Value::Cell(n));
+            }
+        }
+    }
+}

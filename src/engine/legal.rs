@@ -76,7 +76,7 @@ impl Engine {
                     args: vec![],
                 });
             }
-            StepMode::One => {}
+            StepMode::One | StepMode::Loop => {}
         }
     }
 

@@ -9,6 +9,7 @@ mod eval;
 mod geometry;
 mod legal;
 mod notation;
+mod patterns;
 mod state;
 mod turns;
 mod view;
@@ -54,6 +55,8 @@ pub struct Engine {
     label_number: Vec<u16>,
     /// Components with the same kind and attributes share a class: they are twins.
     pub(crate) twin_class: Vec<u16>,
+    /// The seat attribute named `forward`, if the seats have one: move patterns' forward.
+    pub(crate) forward_attr: Option<usize>,
 }
 
 impl Engine {
@@ -71,7 +74,9 @@ impl Engine {
             zone_instances: n,
             label_number: vec![],
             twin_class: vec![],
+            forward_attr: None,
         };
+        engine.forward_attr = engine.game.seat_attrs.iter().position(|a| a == "forward");
         let mut classes: std::collections::HashMap<&crate::ir::Component, u16> =
             std::collections::HashMap::new();
         engine.twin_class = engine
@@ -152,6 +157,15 @@ impl Engine {
             face_up: vec![true; ncomp],
             globals: vec![Value::None; g.vars.len()],
             seat_vars: vec![Value::None; g.vars.len() * players as usize],
+            comp_vars: vec![
+                Value::None;
+                if g.vars.iter().any(|v| v.per_piece) {
+                    g.vars.len() * ncomp
+                } else {
+                    0
+                }
+            ],
+            ending_turn: false,
             eliminated: vec![false; players as usize],
             phase: 0,
             turn_seat: 0,
@@ -175,7 +189,17 @@ impl Engine {
         }
         let mut locals = vec![Value::None; g.max_locals as usize + 1];
         for (i, v) in g.vars.iter().enumerate() {
-            if v.per_seat {
+            if v.per_piece {
+                let val = eval::Eval {
+                    eng: self,
+                    s: &s,
+                    me: 0,
+                }
+                .eval(&v.init, &mut locals);
+                for c in 0..ncomp {
+                    s.comp_vars[c * g.vars.len() + i] = val.clone();
+                }
+            } else if v.per_seat {
                 for p in 0..players {
                     let val = eval::Eval {
                         eng: self,

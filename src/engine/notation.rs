@@ -81,6 +81,7 @@ impl Engine {
                 t
             }
             Value::Str(t) => format!("{t:?}"),
+            Value::Pattern(p) => g.patterns[*p as usize].name.clone(),
             // A set of components, as in `attack spades 4S+9S+9S P3`; `-` for none.
             Value::List(items) if items.is_empty() => "-".into(),
             Value::List(items) => items

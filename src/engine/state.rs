@@ -40,6 +40,10 @@ pub struct State {
     pub globals: Vec<Value>,
     /// `seat_vars[seat * vars + var]`.
     pub seat_vars: Vec<Value>,
+    /// `comp_vars[comp * vars + var]`, for per-piece variables (empty if there are none).
+    pub comp_vars: Vec<Value>,
+    /// Set by `end turn`: the turn ends once the current action is over.
+    pub ending_turn: bool,
     pub eliminated: Vec<bool>,
     pub phase: u16,
     pub turn_seat: u8,
@@ -67,6 +71,8 @@ impl Hash for State {
         self.face_up.hash(h);
         self.globals.hash(h);
         self.seat_vars.hash(h);
+        self.comp_vars.hash(h);
+        self.ending_turn.hash(h);
         self.eliminated.hash(h);
         self.phase.hash(h);
         self.turn_seat.hash(h);

@@ -349,7 +349,11 @@ impl Engine {
             .get(s.step as usize)
             .map(|st| st.mode)
             .unwrap_or(StepMode::One);
-        if action == DONE || mode != StepMode::Repeat {
+        if s.ending_turn {
+            // `end turn`: whatever steps are left are skipped.
+            s.ending_turn = false;
+            s.step = p.steps.len() as u16;
+        } else if action == DONE || !matches!(mode, StepMode::Repeat | StepMode::Loop) {
             s.step += 1;
         }
         if self.settle_step(s, l) && (self.has_legal_action(s) || self.stuck_ends_game(s)) {

@@ -75,6 +75,12 @@ pub enum Builtin {
     Contents,
     /// `a + b` on collections: the items of both, in order.
     Concat,
+    /// `destinations(cell, pattern)`: where the piece on `cell` may move by the pattern:
+    /// empty cells and cells of other owners (capture by landing), each once.
+    Destinations,
+    /// `group(cell, dirs, through)`: the cells of `through` reached from `cell` by steps
+    /// in `dirs` that stay inside `through`.
+    Group,
     /// `distance(a, b)`: the Chebyshev distance between two grid cells.
     Distance,
     /// `subsets(list, lo, hi)`: every choice of lo to hi items from a list, as lists; a
@@ -96,6 +102,10 @@ pub enum Expr {
     Seats,
     /// All cells of the board.
     Cells,
+    /// The cells holding a component, in cell order.
+    Occupied,
+    /// The cells holding a component of the given seat.
+    CellsOf(Box<Expr>),
     /// Turns completed in the current phase.
     PhaseTurns,
     CurrentPhase,
@@ -103,6 +113,8 @@ pub enum Expr {
     SeatVar(Box<Expr>, u16),
     GlobalVar(u16),
     CompAttr(Box<Expr>, u16),
+    /// A per-piece variable of a component.
+    CompVar(Box<Expr>, u16),
     CompOwner(Box<Expr>),
     /// The cell a component stands on, or none.
     CompCell(Box<Expr>),
@@ -130,6 +142,7 @@ pub enum Expr {
 pub enum Target {
     Global(u16),
     Seat(Expr, u16),
+    Piece(Expr, u16),
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -155,6 +168,8 @@ pub enum Stmt {
     Place(Expr, Expr),
     /// Put components at the bottom of a zone.
     Tuck(Expr, Expr),
+    /// End the turn once the action is over.
+    EndTurn,
     /// Start a reaction: its decisions come before play goes on.
     React(u16),
     /// A named effect, inlined with its arguments.

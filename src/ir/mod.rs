@@ -45,6 +45,7 @@ pub struct Game {
     pub phases: Vec<Phase>,
     pub actions: Vec<ActionDef>,
     pub triggers: Vec<Trigger>,
+    pub patterns: Vec<PatternDef>,
     pub reactions: Vec<Reaction>,
     pub end: EndRules,
     /// The most local slots any rule uses at once; the engine sizes one buffer by it.
@@ -84,8 +85,13 @@ pub struct AttrDef {
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub enum AttrType {
-    Int { lo: i64, hi: i64 },
+    Int {
+        lo: i64,
+        hi: i64,
+    },
     Enum(u16),
+    /// A move pattern.
+    Pattern,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -157,6 +163,36 @@ pub struct ZoneDef {
     pub initial: Vec<Vec<CompId>>,
 }
 
+/// A named move pattern.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PatternDef {
+    pub name: String,
+    pub pat: Pat,
+}
+
+/// A move pattern: legs, choices between patterns, and legs that continue one another.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Pat {
+    Leg(Leg),
+    Alt(Vec<Pat>),
+    /// The first pattern, then (optionally) the second from where it lands, in the same
+    /// direction or any.
+    Seq {
+        first: Box<Pat>,
+        optional: bool,
+        same: bool,
+        then: Box<Pat>,
+    },
+}
+
+/// One leg: its step vectors (with +y forward for the mover) and how far it rides
+/// (1 for a leaper, n for a rider of at most n steps, 0 for an unlimited rider).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Leg {
+    pub vectors: Vec<(i8, i8)>,
+    pub range: u8,
+}
+
 /// Effects run whenever a component enters or leaves a zone; the component is local 0.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Trigger {
@@ -180,6 +216,8 @@ pub struct Reaction {
 pub struct VarDef {
     pub name: String,
     pub per_seat: bool,
+    /// One value per component (`var x per piece`).
+    pub per_piece: bool,
     pub init: Expr,
 }
 
@@ -205,6 +243,8 @@ pub enum StepMode {
     One,
     Optional,
     Repeat,
+    /// Repeats until an action ends the turn; no `done`.
+    Loop,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

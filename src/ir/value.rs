@@ -25,6 +25,8 @@ pub enum Value {
     /// A zone: its id, its seat (for a per-seat zone) and its number (for `x N` zones).
     Zone(ZoneId, SeatId, u16),
     Str(String),
+    /// A move pattern.
+    Pattern(u16),
     List(Vec<Value>),
 }
 
@@ -61,6 +63,7 @@ pub enum Type {
     Line,
     Zone,
     Str,
+    Pattern,
     List(Box<Type>),
     /// `none`, which fits any seat, cell or component.
     Nothing,

@@ -77,6 +77,7 @@ pub enum ItemKind {
     Var {
         name: Ident,
         per_seat: bool,
+        per_piece: bool,
         ty: Option<Ident>,
         init: Expr,
     },
@@ -103,9 +104,35 @@ pub enum ItemKind {
         params: Vec<Ident>,
         body: Block,
     },
+    /// `pattern name = ...`: a move pattern.
+    Pattern {
+        name: Ident,
+        pat: Pat,
+    },
     Variant {
         name: Ident,
         items: Vec<Item>,
+    },
+}
+
+/// A move pattern as written.
+#[derive(Clone, Debug)]
+pub enum Pat {
+    /// `fW`, `Q3`, `WW`, `(1,3)`.
+    Atom {
+        mods: String,
+        letters: String,
+        vector: Option<(i64, i64)>,
+        range: Option<u32>,
+        span: Span,
+    },
+    Alt(Vec<Pat>),
+    /// `A then[?] [same|any] B`.
+    Seq {
+        first: Box<Pat>,
+        optional: bool,
+        same: bool,
+        then: Box<Pat>,
     },
 }
 
@@ -220,6 +247,7 @@ pub enum StepMode {
     One,
     Optional,
     Repeat,
+    Loop,
 }
 
 #[derive(Clone, Debug)]
@@ -327,6 +355,8 @@ pub enum StmtKind {
         what: Expr,
         under: Expr,
     },
+    /// `end turn`: the turn ends once the action is over.
+    EndTurn,
     /// `react name`: the named reaction's decision comes next.
     React(Ident),
     /// `name(args)`: run a named effect.

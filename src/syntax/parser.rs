@@ -351,7 +351,8 @@ impl Builder {
                 let name = self.ident(it.next().unwrap());
                 let mut next = it.next().unwrap();
                 let per_seat = next.as_rule() == Rule::per_seat;
-                if per_seat {
+                let per_piece = next.as_rule() == Rule::per_piece;
+                if per_seat || per_piece {
                     next = it.next().unwrap();
                 }
                 let mut ty = None;
@@ -362,6 +363,7 @@ impl Builder {
                 ItemKind::Var {
                     name,
                     per_seat,
+                    per_piece,
                     ty,
                     init: self.expr(next),
                 }
@@ -437,6 +439,7 @@ impl Builder {
                 let mode = match it.next().unwrap().as_str() {
                     "one" => StepMode::One,
                     "optional" => StepMode::Optional,
+                    "loop" => StepMode::Loop,
                     _ => StepMode::Repeat,
                 };
                 let mut actions = Vec::new();
@@ -465,6 +468,13 @@ impl Builder {
                     name,
                     params: names.collect(),
                     body,
+                }
+            }
+            Rule::pattern_decl => {
+                let name = self.ident(it.next().unwrap());
+                ItemKind::Pattern {
+                    name,
+                    pat: self.pat(it.next().unwrap()),
                 }
             }
             Rule::variant => {
@@ -587,6 +597,7 @@ impl Builder {
                     st.mode = match part.as_str() {
                         "one" => StepMode::One,
                         "optional" => StepMode::Optional,
+                        "loop" => StepMode::Loop,
                         _ => StepMode::Repeat,
                     }
                 }
@@ -615,6 +626,62 @@ impl Builder {
             Rule::require => Clause::Require(self.expr(it.next().unwrap())),
             Rule::do_clause => Clause::Do(self.block(it.next().unwrap())),
             r => unreachable!("clause {r:?}"),
+        }
+    }
+
+    fn pat(&self, p: Pair<Rule>) -> Pat {
+        match p.as_rule() {
+            Rule::pat => {
+                let mut alts: Vec<Pat> = p.into_inner().map(|q| self.pat(q)).collect();
+                if alts.len() == 1 {
+                    alts.pop().unwrap()
+                } else {
+                    Pat::Alt(alts)
+                }
+            }
+            Rule::pat_seq => {
+                let mut it = p.into_inner();
+                let mut acc = self.pat(it.next().unwrap());
+                while let Some(join) = it.next() {
+                    let optional = join.as_str().contains('?');
+                    let same = join.as_str().contains("same");
+                    let then = self.pat(it.next().unwrap());
+                    acc = Pat::Seq {
+                        first: Box::new(acc),
+                        optional,
+                        same,
+                        then: Box::new(then),
+                    };
+                }
+                acc
+            }
+            _ => {
+                // An atom.
+                let span = self.span(&p);
+                let (mut mods, mut letters, mut vector, mut range) =
+                    (String::new(), String::new(), None, None);
+                for part in p.into_inner() {
+                    match part.as_rule() {
+                        Rule::dir_mods => mods = part.as_str().to_string(),
+                        Rule::atom_letter => letters = part.as_str().to_string(),
+                        Rule::atom_vector => {
+                            let mut n = part.into_inner();
+                            let x = int_value(&n.next().unwrap());
+                            let y = int_value(&n.next().unwrap());
+                            vector = Some((x, y));
+                        }
+                        Rule::atom_range => range = Some(part.as_str().parse().unwrap_or(u32::MAX)),
+                        _ => {}
+                    }
+                }
+                Pat::Atom {
+                    mods,
+                    letters,
+                    vector,
+                    range,
+                    span,
+                }
+            }
         }
     }
 
@@ -671,6 +738,7 @@ impl Builder {
                 let face = it.next().map(|f| f.as_str().ends_with("up"));
                 StmtKind::Move { what, to, face }
             }
+            Rule::end_turn_stmt => StmtKind::EndTurn,
             Rule::tuck_stmt => StmtKind::Tuck {
                 what: e(),
                 under: e(),
