@@ -8,6 +8,18 @@ use crate::syntax::ast::{self, ExprKind, Ident, Span};
 
 type Lowered = (ir::Expr, Type);
 
+/// Whether an expression is built from constants only (so folding it is safe and cheap).
+fn folds(x: &ir::Expr) -> bool {
+    match x {
+        ir::Expr::Const(_) => true,
+        ir::Expr::List(items) => items.iter().all(folds),
+        ir::Expr::Binary(op, a, b) => *op != ir::BinOp::Range && folds(a) && folds(b),
+        ir::Expr::If(c, a, b) => folds(c) && folds(a) && folds(b),
+        ir::Expr::Not(a) | ir::Expr::Neg(a) => folds(a),
+        _ => false,
+    }
+}
+
 /// "1 argument", "2 arguments".
 fn count(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -92,7 +104,19 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Lowers an expression, folding it to a constant where it needs no game state.
     pub fn expr(&mut self, e: &ast::Expr) -> Lowered {
+        let (x, t) = self.expr_unfolded(e);
+        if matches!(x, ir::Expr::Const(_) | ir::Expr::Local(_)) || !folds(&x) {
+            return (x, t);
+        }
+        match super::consts::eval(&x, &[], &self.board) {
+            Some(v) => (ir::Expr::Const(v), t),
+            None => (x, t),
+        }
+    }
+
+    fn expr_unfolded(&mut self, e: &ast::Expr) -> Lowered {
         match &e.kind {
             ExprKind::Int(i) => (ir::Expr::Const(Value::Int(*i)), Type::Int),
             ExprKind::Str(s) => (ir::Expr::Const(Value::Str(s.clone())), Type::Str),

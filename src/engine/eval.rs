@@ -100,6 +100,13 @@ impl<'a> Eval<'a> {
                     );
                 }
             }
+            Expr::Const(Value::List(items)) => {
+                for it in items {
+                    if !f(it.clone(), l) {
+                        return;
+                    }
+                }
+            }
             Expr::Local(slot) => {
                 // Walk the local in place: cloning a list per use would allocate.
                 let slot = *slot as usize;

@@ -40,6 +40,8 @@ pub struct View {
     pub zones: Vec<Vec<Seen>>,
     pub globals: Vec<Value>,
     pub seat_vars: Vec<Value>,
+    /// Per-piece variables: public, like the pieces' places on the board.
+    pub comp_vars: Vec<Value>,
     pub eliminated: Vec<bool>,
 }
 
@@ -115,6 +117,7 @@ impl Engine {
             zones,
             globals: s.globals.clone(),
             seat_vars: s.seat_vars.clone(),
+            comp_vars: s.comp_vars.clone(),
             eliminated: s.eliminated.clone(),
         }
     }
