@@ -14,6 +14,45 @@ fn seen_text(engine: &Engine, seen: &Seen) -> String {
 }
 
 pub fn render_view(engine: &Engine, view: &View) -> String {
+    render_view_styled(engine, view, false)
+}
+
+/// ANSI colours for the seats' pieces on a terminal, in seat order.
+const SEAT_COLOURS: [&str; 8] = [
+    "\x1b[1;37m",
+    "\x1b[1;31m",
+    "\x1b[1;34m",
+    "\x1b[1;32m",
+    "\x1b[1;33m",
+    "\x1b[1;35m",
+    "\x1b[1;36m",
+    "\x1b[1;90m",
+];
+
+/// What the board's tags mean: for each enum attribute a label shows, its values' short
+/// forms and names (`K king, M marshall, ...`).
+pub fn legend(engine: &Engine) -> Option<String> {
+    let g = &engine.game;
+    let mut parts: Vec<String> = Vec::new();
+    for kind in &g.kinds {
+        for part in &kind.label {
+            if let crate::ir::LabelPart::Attr(a) = part {
+                if let crate::ir::AttrType::Enum(e) = g.attrs[*a as usize].ty {
+                    for (name, short) in &g.enums[e as usize].values {
+                        let entry = format!("{short} {}", name.replace('_', " "));
+                        if short != name && !short.is_empty() && !parts.contains(&entry) {
+                            parts.push(entry);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// The view as text; with `colour`, each seat's pieces in its own colour.
+pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String {
     let g = &engine.game;
     let mut out = String::new();
     let seat_name = |s: u8| {
@@ -46,7 +85,18 @@ pub fn render_view(engine: &Engine, view: &View) -> String {
         out.push_str(&format!("{:rank_w$} {files}\n", ""));
         for y in (0..b.height).rev() {
             let row: String = (0..b.width)
-                .map(|x| format!("{:>width$}", labels[b.cell_at(x, y) as usize]))
+                .map(|x| {
+                    let c = b.cell_at(x, y) as usize;
+                    let text = format!("{:>width$}", labels[c]);
+                    match (&view.cells[c], colour) {
+                        (Seen::Known { owner, .. } | Seen::Hidden { owner }, true)
+                            if (*owner as usize) < SEAT_COLOURS.len() =>
+                        {
+                            format!("{}{text}\x1b[0m", SEAT_COLOURS[*owner as usize])
+                        }
+                        _ => text,
+                    }
+                })
                 .collect();
             out.push_str(&format!("{:>rank_w$} {row}  {}\n", y + 1, y + 1));
         }

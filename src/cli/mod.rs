@@ -10,7 +10,7 @@ mod replay;
 mod simulate;
 mod validate;
 
-pub use board::render_view;
+pub use board::{legend, render_view, render_view_styled};
 pub use log::{GameLog, LogEntry};
 
 use crate::check::{self, Compiled};

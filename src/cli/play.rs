@@ -27,6 +27,8 @@ pub struct Session<'e> {
     pub reveal: bool,
     /// Clear the screen between two people's turns (only on a terminal).
     pub clear_screen: bool,
+    /// Colour the seats' pieces (only on a terminal, never with NO_COLOR).
+    pub colour: bool,
 }
 
 pub fn run(
@@ -82,6 +84,7 @@ pub fn run(
         save: save.map(Path::to_path_buf),
         reveal,
         clear_screen: std::io::stdout().is_terminal(),
+        colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -105,7 +108,11 @@ impl<'e> Session<'e> {
         } else {
             self.engine.view(state, seat)
         };
-        writeln!(out, "{}", render_view(self.engine, &view))
+        writeln!(
+            out,
+            "{}",
+            super::render_view_styled(self.engine, &view, self.colour)
+        )
     }
 
     fn humans(&self) -> usize {
@@ -132,6 +139,9 @@ impl<'e> Session<'e> {
             )
             .map_err(std::io::Error::other)?;
         let mut last_human: Option<u8> = None;
+        if let Some(l) = super::legend(engine) {
+            writeln!(out, "Legend: {l}")?;
+        }
         while let Some(seat) = engine.decider(&state) {
             let legal = engine.legal_actions(&state);
             let chosen = match &mut self.seats[seat as usize] {
@@ -239,7 +249,12 @@ impl<'e> Session<'e> {
                 .unwrap_or((line, ""));
             match cmd {
                 "" => continue,
-                "help" | "?" => writeln!(out, "{HELP}")?,
+                "help" | "?" => {
+                    writeln!(out, "{HELP}")?;
+                    if let Some(l) = super::legend(engine) {
+                        writeln!(out, "Legend: {l}")?;
+                    }
+                }
                 "quit" | "exit" => return Ok(None),
                 "board" => self.show(state, seat, out)?,
                 "moves" => {
