@@ -38,6 +38,17 @@ pub fn engine() -> Engine {
     Engine::new(compile_army_ants().game)
 }
 
+/// Army Ants played by one of its variants (`minor_deployment`, `total_deployment`).
+pub fn variant_engine(variant: &str) -> Engine {
+    match compile_file(&repo_path("games/army_ants.muster"), Some(variant)) {
+        Ok(c) => Engine::new(c.game),
+        Err(f) => panic!(
+            "army_ants {variant} does not compile:\n{}",
+            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+        ),
+    }
+}
+
 /// A two-player game of Army Ants, set up with `seed`.
 pub fn start(engine: &Engine, seed: u64) -> State {
     engine.start(2, seed).expect("army ants seats two players")
