@@ -1,6 +1,7 @@
 //! Shared helpers for the game tests: compiling a game, starting seeded games, building
 //! positions by hand, and playing or refusing actions written in notation. The first part
-//! serves Army Ants; the second (`chips_*`) Battalion, the chip game.
+//! serves Army Ants (and its variants); the second (`chips_*`) Battalion, the chip game; the
+//! third (`bat_*`, `Table`) Battaglione.
 #![allow(dead_code)]
 
 use muster::check::{compile_file, Compiled};
