@@ -461,3 +461,96 @@ fn chip_game_reveal_shows_hidden_cards() {
     };
     assert_eq!(own(&hidden), own(&shown));
 }
+
+const BATTAGLIONE: &str = "games/battaglione.muster";
+
+#[test]
+fn validate_accepts_battaglione() {
+    let out = muster(&["validate", BATTAGLIONE], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "ok: games/battaglione.muster (0 error(s), 0 warning(s))\n"
+    );
+}
+
+// An unknown variant is a usage error (exit 2) that lists the variants the file declares,
+// for every command that takes one.
+#[test]
+fn an_unknown_variant_lists_the_known_ones() {
+    for (args, known) in [
+        (
+            vec![
+                "simulate",
+                BATTAGLIONE,
+                "--variant",
+                "nope",
+                "--players",
+                "3",
+            ],
+            "known variants: super_captain",
+        ),
+        (
+            vec!["dump", BATTAGLIONE, "--variant", "nope"],
+            "known variants: super_captain",
+        ),
+        (
+            vec!["play", GAME, "--variant", "nope"],
+            "known variants: minor_deployment, total_deployment",
+        ),
+    ] {
+        let out = muster(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("unknown variant `nope`"), "{args:?}: {err}");
+        assert!(err.contains(known), "{args:?}: {err}");
+        assert!(text(&out.stdout).is_empty(), "{args:?}");
+    }
+}
+
+// Simulating super_captain with three players: 30 games, all won (a shared win counts for
+// each winner), none capped, the report naming the variant.
+#[test]
+fn simulate_super_captain_with_three_players() {
+    let args = [
+        "simulate",
+        BATTAGLIONE,
+        "--variant",
+        "super_captain",
+        "--players",
+        "3",
+        "--games",
+        "30",
+    ];
+    let out = muster(&args, "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.starts_with("Battaglione: 30 games, 3 players"),
+        "{report}"
+    );
+    for word in ["P1", "P2", "P3", "draws", "capped"] {
+        assert!(report.contains(word), "{report}");
+    }
+    let mut json_args = args.to_vec();
+    json_args.extend(["--json", "--jobs", "1"]);
+    let json = muster(&json_args, "");
+    assert_eq!(json.status.code(), Some(0), "{}", text(&json.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["variant"], "super_captain");
+    assert_eq!(
+        (v["games"].as_u64(), v["players"].as_u64()),
+        (Some(30), Some(3))
+    );
+    assert_eq!(
+        (v["draws"].as_u64(), v["capped"].as_u64()),
+        (Some(0), Some(0))
+    );
+    let wins: u64 = v["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["wins"].as_u64().unwrap())
+        .sum();
+    assert!(wins >= 30, "{wins} wins in 30 games");
+}

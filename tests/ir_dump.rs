@@ -1,5 +1,5 @@
-//! The IR of each game (Army Ants, Battalion the chip game) as RON: a reviewed snapshot,
-//! and a lossless round trip.
+//! The IR of each game (Army Ants, Battalion the chip game, Battaglione) as RON: a reviewed
+//! snapshot, and a lossless round trip; and what each variant changes, as a reviewed diff.
 
 mod common;
 
@@ -77,4 +77,109 @@ fn battalion_chips_ir_round_trips_through_ron() {
             assert_eq!(sa, sb);
         }
     }
+}
+
+// The lowered IR of battaglione is exactly the reviewed snapshot.
+#[test]
+fn battaglione_ir_snapshot() {
+    let compiled = common::compile_battaglione(None);
+    assert!(
+        compiled.warnings.is_empty(),
+        "battaglione compiles with warnings: {:?}",
+        compiled.warnings
+    );
+    insta::assert_snapshot!("battaglione_ir", ron_text(&compiled.game));
+}
+
+// Battaglione's IR (base and super_captain) survives RON, and the deserialised game plays
+// identically.
+#[test]
+fn battaglione_ir_round_trips_through_ron() {
+    for variant in [None, Some("super_captain")] {
+        let game = common::compile_battaglione(variant).game;
+        let text = ron_text(&game);
+        let back: Game = ron::from_str(&text).expect("the RON text deserialises");
+        assert_eq!(back, game, "{variant:?}");
+        assert_eq!(ron_text(&back), text);
+        let (a, b) = (
+            muster::engine::Engine::new(game),
+            muster::engine::Engine::new(back),
+        );
+        for players in [2u8, 4] {
+            let (mut sa, mut sb) = (a.start(players, 9).unwrap(), b.start(players, 9).unwrap());
+            assert_eq!(sa, sb);
+            for _ in 0..30 {
+                let (la, lb) = (a.legal_actions(&sa), b.legal_actions(&sb));
+                assert_eq!(la, lb);
+                let pick = la.len() / 2;
+                a.apply_listed(&mut sa, &la[pick]).unwrap();
+                b.apply_listed(&mut sb, &lb[pick]).unwrap();
+                assert_eq!(sa, sb);
+            }
+        }
+    }
+}
+
+/// The line diff between a game's base IR and one variant's, as RON: what the variant changes.
+fn variant_diff(file: &str, variant: &str) -> String {
+    let path = common::repo_path(file);
+    let compile = |v: Option<&str>| match muster::check::compile_file(&path, v) {
+        Ok(c) => {
+            assert!(c.warnings.is_empty(), "{file} {v:?}: {:?}", c.warnings);
+            c.game
+        }
+        Err(f) => panic!(
+            "{file} {v:?} does not compile:\n{}",
+            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+        ),
+    };
+    let (base, changed) = (ron_text(&compile(None)), ron_text(&compile(Some(variant))));
+    assert_ne!(base, changed, "{variant} changes nothing");
+    similar::TextDiff::from_lines(&base, &changed)
+        .unified_diff()
+        .context_radius(3)
+        .header(file, &format!("{file} --variant {variant}"))
+        .to_string()
+}
+
+// What each variant changes in the IR, as a reviewed diff against its base game: Army Ants'
+// two deployments and Battaglione's super_captain.
+#[test]
+fn variant_ir_diffs() {
+    for (file, variant, name) in [
+        (
+            "games/army_ants.muster",
+            "minor_deployment",
+            "army_ants_minor_deployment_diff",
+        ),
+        (
+            "games/army_ants.muster",
+            "total_deployment",
+            "army_ants_total_deployment_diff",
+        ),
+        (
+            "games/battaglione.muster",
+            "super_captain",
+            "battaglione_super_captain_diff",
+        ),
+    ] {
+        insta::assert_snapshot!(name, variant_diff(file, variant));
+    }
+}
+
+// `muster dump --variant` prints the variant's IR: the same RON as compiling with it.
+#[test]
+fn dump_prints_the_variant_ir() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args([
+            "dump",
+            "games/battaglione.muster",
+            "--variant",
+            "super_captain",
+        ])
+        .output()
+        .expect("muster runs");
+    assert_eq!(out.status.code(), Some(0));
+    let want = ron_text(&common::compile_battaglione(Some("super_captain")).game);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{want}\n"));
 }

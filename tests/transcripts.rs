@@ -58,3 +58,42 @@ fn battalion_chips_random_game_transcript() {
     assert_eq!(text.matches(" plays ").count(), 24, "{text}");
     insta::assert_snapshot!(text);
 }
+
+// Battaglione, three random agents: the deal, then fifteen turns counter-clockwise from the
+// dealer P1 (P1, P3, P2, ...), each a draw, any lays and attacks, and a discard; then the
+// length cap stops the game.
+#[test]
+fn battaglione_random_game_transcript() {
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args([
+            "play",
+            "games/battaglione.muster",
+            "--players",
+            "3",
+            "--agents",
+            "random,random,random",
+            "--seed",
+            "5",
+            "--max-turns",
+            "15",
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("muster runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("game over: stopped by the length cap (no result) after 15 turn(s)"),
+        "{text}"
+    );
+    let seats: Vec<&str> = text
+        .lines()
+        .filter(|l| l.ends_with(" plays draw_card") || l.ends_with(" plays take_discard"))
+        .map(|l| &l[..2])
+        .collect();
+    assert_eq!(seats.len(), 15, "{text}");
+    for (i, s) in seats.iter().enumerate() {
+        assert_eq!(*s, ["P1", "P3", "P2"][i % 3], "turn {i}: {text}");
+    }
+    insta::assert_snapshot!(text);
+}

@@ -1,6 +1,7 @@
 //! Shared helpers for the game tests: compiling a game, starting seeded games, building
 //! positions by hand, and playing or refusing actions written in notation. The first part
-//! serves Army Ants; the second (`chips_*`) Battalion, the chip game.
+//! serves Army Ants (and its variants); the second (`chips_*`) Battalion, the chip game; the
+//! third (`bat_*`, `Table`) Battaglione.
 #![allow(dead_code)]
 
 use muster::check::{compile_file, Compiled};
@@ -36,6 +37,17 @@ pub fn compile_army_ants() -> Compiled {
 
 pub fn engine() -> Engine {
     Engine::new(compile_army_ants().game)
+}
+
+/// Army Ants played by one of its variants (`minor_deployment`, `total_deployment`).
+pub fn variant_engine(variant: &str) -> Engine {
+    match compile_file(&repo_path("games/army_ants.muster"), Some(variant)) {
+        Ok(c) => Engine::new(c.game),
+        Err(f) => panic!(
+            "army_ants {variant} does not compile:\n{}",
+            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+        ),
+    }
 }
 
 /// A two-player game of Army Ants, set up with `seed`.
@@ -530,5 +542,421 @@ pub fn thin_stock(engine: &Engine, s: &mut State, left: usize) {
     while s.zones[stock].len() > left {
         let c = s.zones[stock][0];
         put_on(engine, s, c, "discard_pile", 0);
+    }
+}
+
+// ---- Battaglione -------------------------------------------------------------------
+
+/// Compiles `games/battaglione.muster`, with `variant` applied if given, panicking with the
+/// rendered diagnostics if it fails.
+pub fn compile_battaglione(variant: Option<&str>) -> Compiled {
+    match compile_file(&repo_path("games/battaglione.muster"), variant) {
+        Ok(c) => c,
+        Err(f) => panic!(
+            "battaglione ({variant:?}) does not compile:\n{}",
+            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+        ),
+    }
+}
+
+/// The base game of Battaglione.
+pub fn bat_engine() -> Engine {
+    Engine::new(compile_battaglione(None).game)
+}
+
+/// Battaglione played by the `super_captain` variant.
+pub fn super_engine() -> Engine {
+    Engine::new(compile_battaglione(Some("super_captain")).game)
+}
+
+/// A game of Battaglione for `players` seats, dealt with `seed`.
+pub fn bat_start(engine: &Engine, players: u8, seed: u64) -> State {
+    engine
+        .start(players, seed)
+        .unwrap_or_else(|e| panic!("cannot start {players} players: {e}"))
+}
+
+/// The zone instance of a seat's patrol number `n` (1 to 12, as the notation counts).
+pub fn patrol_inst(engine: &Engine, seat: u8, n: u16) -> usize {
+    assert!(
+        (1..=12).contains(&n),
+        "patrols are numbered 1 to 12, not {n}"
+    );
+    engine.zone_instance(zone_id(engine, "patrol"), seat, n - 1) as usize
+}
+
+/// The labels of a seat's patrol number `n`, bottom (first laid) first.
+pub fn patrol(engine: &Engine, s: &State, seat: u8, n: u16) -> Vec<String> {
+    s.zones[patrol_inst(engine, seat, n)]
+        .iter()
+        .map(|&c| card(engine, c))
+        .collect()
+}
+
+/// A seat's twelve patrols as labels, the empty ones at the end left out (empty ones
+/// between others are kept, as `[]`).
+pub fn patrols(engine: &Engine, s: &State, seat: u8) -> Vec<Vec<String>> {
+    let mut all: Vec<Vec<String>> = (1..=12).map(|n| patrol(engine, s, seat, n)).collect();
+    while all.last().is_some_and(|p| p.is_empty()) {
+        all.pop();
+    }
+    all
+}
+
+/// A seat's arsenal as labels, in the order the cards arrived.
+pub fn arsenal(engine: &Engine, s: &State, seat: u8) -> Vec<String> {
+    cards_in(engine, s, "arsenal", seat)
+}
+
+/// A per-seat var's value for one seat.
+pub fn seat_var(engine: &Engine, s: &State, name: &str, seat: u8) -> Value {
+    let i = var_id(engine, name);
+    assert!(engine.game.vars[i].per_seat, "{name} is a global var");
+    s.seat_vars[seat as usize * engine.game.vars.len() + i].clone()
+}
+
+pub fn set_seat_var(engine: &Engine, s: &mut State, name: &str, seat: u8, v: Value) {
+    let i = var_id(engine, name);
+    assert!(engine.game.vars[i].per_seat, "{name} is a global var");
+    s.seat_vars[seat as usize * engine.game.vars.len() + i] = v;
+}
+
+/// Every seat's `total`, in seat order.
+pub fn totals(engine: &Engine, s: &State) -> Vec<i64> {
+    (0..s.players)
+        .map(|p| seat_var(engine, s, "total", p).as_int())
+        .collect()
+}
+
+/// Moves `comp` from wherever it is to the top of zone instance `inst`, keeping `locs` and
+/// `owners` in step (per-seat zones belong to their seat; shared zones to nobody).
+pub fn put_in(engine: &Engine, s: &mut State, comp: u16, inst: usize) {
+    if let Loc::Zone(z) = s.locs[comp as usize] {
+        let from = &mut s.zones[z as usize];
+        let i = from
+            .iter()
+            .position(|&c| c == comp)
+            .unwrap_or_else(|| panic!("component {comp} is not where locs says"));
+        from.remove(i);
+    }
+    s.zones[inst].push(comp);
+    s.locs[comp as usize] = Loc::Zone(inst as u16);
+    let (z, seat, _) = engine.zone_of_instance(inst as u16);
+    s.owners[comp as usize] = if engine.game.zones[z as usize].per_seat {
+        seat
+    } else {
+        NO_SEAT
+    };
+}
+
+/// What a hand-built Battaglione position holds; anything left out is empty, and every
+/// card not named goes to the stock.
+#[derive(Default, Clone, Copy)]
+pub struct Table<'a> {
+    /// Each named seat's hand, in hand order.
+    pub hands: &'a [(u8, &'a [&'a str])],
+    /// Each named seat's arsenal (face down).
+    pub arsenals: &'a [(u8, &'a [&'a str])],
+    /// Each named seat's patrols from patrol 1 on, each bottom (first laid) first; an empty
+    /// list leaves that patrol empty.
+    pub patrols: &'a [(u8, &'a [&'a [&'a str]])],
+    /// The discard pile, bottom first (the last is the top card).
+    pub discard: &'a [&'a str],
+    /// The next cards of the stock, the first on the very top (the next one drawn).
+    pub stock_top: &'a [&'a str],
+}
+
+/// A Battaglione position built by hand from `base`: every card goes back to the stock (in
+/// the order `base` had them, the stock's own cards on top), then each card `table` names is
+/// taken from the stock to its place; `stock_top` is stacked last. Twins are distinct
+/// cards: `["Sr", "Sr"]` is two red soldiers. Arsenal cards are face down, the rest face up.
+/// `turn_seat` is to play at `step` (0 draw, 1 lay/attack, 2 discard), with no attack
+/// pending, no outcome and the battle going on; other vars keep `base`'s values (see
+/// `set_global`, `set_seat_var`).
+pub fn bat_position(
+    engine: &Engine,
+    base: &State,
+    turn_seat: u8,
+    step: u16,
+    table: &Table,
+) -> State {
+    let mut s = base.clone();
+    let stock = zone_inst(engine, "stock", 0);
+    // The stock's cards keep their order on top; every other card goes beneath them.
+    let mut order: Vec<u16> = Vec::new();
+    for (inst, z) in base.zones.iter().enumerate() {
+        if inst != stock {
+            order.extend(z.iter().copied());
+        }
+    }
+    order.extend(base.zones[stock].iter().copied());
+    for z in s.zones.iter_mut() {
+        z.clear();
+    }
+    for &c in &order {
+        s.zones[stock].push(c);
+        s.locs[c as usize] = Loc::Zone(stock as u16);
+        s.owners[c as usize] = NO_SEAT;
+        s.face_up[c as usize] = true;
+    }
+    assert_eq!(
+        order.len(),
+        s.locs.len(),
+        "a card of the base is on no zone"
+    );
+    let take = |s: &mut State, label: &str, inst: usize| {
+        let c = *s.zones[stock]
+            .iter()
+            .rev()
+            .find(|&&c| card(engine, c) == label)
+            .unwrap_or_else(|| panic!("no card {label} left in the stock"));
+        put_in(engine, s, c, inst);
+        c
+    };
+    for &(p, cards) in table.hands {
+        assert!(
+            p < s.players,
+            "seat {p} is not in a {}-seat game",
+            s.players
+        );
+        for &label in cards {
+            take(&mut s, label, zone_inst(engine, "hand", p));
+        }
+    }
+    for &(p, cards) in table.arsenals {
+        assert!(
+            p < s.players,
+            "seat {p} is not in a {}-seat game",
+            s.players
+        );
+        for &label in cards {
+            let c = take(&mut s, label, zone_inst(engine, "arsenal", p));
+            s.face_up[c as usize] = false;
+        }
+    }
+    for &(p, ps) in table.patrols {
+        assert!(
+            p < s.players,
+            "seat {p} is not in a {}-seat game",
+            s.players
+        );
+        for (i, cards) in ps.iter().enumerate() {
+            for &label in cards.iter() {
+                take(&mut s, label, patrol_inst(engine, p, i as u16 + 1));
+            }
+        }
+    }
+    let discard = zone_inst(engine, "discard_pile", 0);
+    for &label in table.discard {
+        take(&mut s, label, discard);
+    }
+    let mut stacked = Vec::new();
+    for &label in table.stock_top {
+        let c = *s.zones[stock]
+            .iter()
+            .rev()
+            .find(|&&c| card(engine, c) == label && !stacked.contains(&c))
+            .unwrap_or_else(|| panic!("no card {label} left in the stock"));
+        stacked.push(c);
+    }
+    for &c in stacked.iter().rev() {
+        put_in(engine, &mut s, c, stock);
+    }
+    s.turn_seat = turn_seat;
+    s.step = step;
+    s.phase_turns = 0;
+    s.outcome = None;
+    s.reactions.clear();
+    set_global(engine, &mut s, "battle_over", Value::Bool(false));
+    set_global(engine, &mut s, "closer", Value::None);
+    set_global(engine, &mut s, "attacked", Value::None);
+    set_global(engine, &mut s, "targets", Value::List(vec![]));
+    assert_eq!(consistency_problem(&s), None);
+    s
+}
+
+/// A Battaglione action written in notation, read for the seat that decides now. A listed
+/// action is found by its exact text; any other is built here, so that a refusal can name
+/// the rule it breaks (`parse_action` reads a card label as the lowest-numbered card so
+/// labelled, wherever it is, and cannot read a patrol): a card is the first one so
+/// labelled in the decider's hand, then its arsenal, then on the table, then anywhere
+/// else; a set of cards (`Sr+Sr+Sy`) is taken from the decider's hand the way `subsets`
+/// lists it (twins earliest first, grouped in hand order); a patrol is written
+/// `patrol2@P1`; a seat by its name.
+pub fn bat_action(engine: &Engine, s: &State, text: &str) -> muster::engine::Action {
+    use muster::ir::{Clause, Type};
+    if let Some(a) = engine
+        .legal_actions(s)
+        .into_iter()
+        .find(|a| engine.action_text(s, a) == text)
+    {
+        return a;
+    }
+    let me = engine.decider(s).expect("a game not over has a decider");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let id = engine
+        .game
+        .actions
+        .iter()
+        .position(|a| a.name == words[0])
+        .unwrap_or_else(|| panic!("no action {}", words[0]));
+    let types: Vec<&Type> = engine.game.actions[id]
+        .clauses
+        .iter()
+        .filter_map(|c| match c {
+            Clause::Choose { ty, .. } => Some(ty),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        types.len(),
+        words.len() - 1,
+        "`{text}`: wrong argument count"
+    );
+    let hand_i = zone_inst(engine, "hand", me);
+    let arsenal_i = zone_inst(engine, "arsenal", me);
+    // Where a card named alone is looked for: the decider's hand and arsenal, then the
+    // patrols on the table (seat order), then anywhere.
+    let patrol_z = zone_id(engine, "patrol");
+    let mut places = vec![hand_i, arsenal_i];
+    places.extend((0..s.zones.len()).filter(|&i| engine.zone_of_instance(i as u16).0 == patrol_z));
+    let rest: Vec<usize> = (0..s.zones.len()).filter(|i| !places.contains(i)).collect();
+    places.extend(rest);
+    let one = |label: &str, taken: &[u16]| -> u16 {
+        places
+            .iter()
+            .find_map(|&i| {
+                s.zones[i]
+                    .iter()
+                    .find(|&&c| card(engine, c) == label && !taken.contains(&c))
+                    .copied()
+            })
+            .unwrap_or_else(|| panic!("`{text}`: no card {label}"))
+    };
+    let args = types
+        .iter()
+        .zip(&words[1..])
+        .map(|(ty, w)| match ty {
+            Type::Seat => Value::Seat(
+                engine
+                    .game
+                    .seats
+                    .iter()
+                    .position(|x| x.name == *w)
+                    .unwrap_or_else(|| panic!("no seat {w}")) as u8,
+            ),
+            Type::Zone => {
+                let (name, seat) = w.split_once('@').expect("a patrol as patrolN@Pk");
+                let n: u16 = name.trim_start_matches("patrol").parse().expect("patrolN");
+                let seat = engine
+                    .game
+                    .seats
+                    .iter()
+                    .position(|x| x.name == seat)
+                    .unwrap() as u8;
+                Value::Zone(zone_id(engine, "patrol"), seat, n - 1)
+            }
+            Type::Comp => Value::Comp(one(w, &[])),
+            Type::List(_) => {
+                let labels: Vec<&str> = w.split('+').collect();
+                let hand = &s.zones[hand_i];
+                let all_in_hand = labels.iter().all(|l| {
+                    hand.iter().filter(|&&c| card(engine, c) == *l).count()
+                        >= labels.iter().filter(|x| *x == l).count()
+                });
+                let mut chosen = Vec::new();
+                if all_in_hand {
+                    // Hand order of each label's first appearance, twins together.
+                    let mut groups: Vec<String> = Vec::new();
+                    for &c in hand {
+                        let l = card(engine, c);
+                        if !groups.contains(&l) {
+                            groups.push(l);
+                        }
+                    }
+                    for g in groups {
+                        let want = labels.iter().filter(|l| **l == g).count();
+                        chosen.extend(
+                            hand.iter()
+                                .filter(|&&c| card(engine, c) == g)
+                                .take(want)
+                                .copied(),
+                        );
+                    }
+                } else {
+                    for l in labels {
+                        let c = one(l, &chosen);
+                        chosen.push(c);
+                    }
+                }
+                Value::List(chosen.into_iter().map(Value::Comp).collect())
+            }
+            other => panic!("`{text}`: cannot read a {other:?}"),
+        })
+        .collect();
+    muster::engine::Action {
+        action: id as u16,
+        args,
+    }
+}
+
+/// Why a Battaglione action (see `bat_action`) is refused here; panics if it is legal, or
+/// if `apply` accepts it anyway.
+pub fn bat_refused(engine: &Engine, s: &State, text: &str) -> String {
+    let a = bat_action(engine, s, text);
+    let why = engine
+        .why_illegal(s, &a)
+        .unwrap_or_else(|| panic!("`{text}` is legal here"));
+    assert!(
+        engine.apply(&mut s.clone(), &a).is_err(),
+        "`{text}` is refused by why_illegal but apply accepts it"
+    );
+    why
+}
+
+/// Every component's place for a conservation check: each of the 100 cards is in exactly
+/// one zone, and the zones hold 100 cards.
+pub fn bat_conserved(s: &State) -> Option<String> {
+    if let Some(p) = consistency_problem(s) {
+        return Some(p);
+    }
+    let n: usize = s.zones.iter().map(Vec::len).sum();
+    (n != 100).then(|| format!("the zones hold {n} cards, not 100"))
+}
+
+/// Makes the stock hold exactly `top_first` (the first on the very top), taken from the stock
+/// or the discard pile; every other stock card goes onto the discard pile, in stock order.
+pub fn bat_stock(engine: &Engine, s: &mut State, top_first: &[&str]) {
+    let stock = zone_inst(engine, "stock", 0);
+    let discard = zone_inst(engine, "discard_pile", 0);
+    let mut kept: Vec<u16> = Vec::new();
+    for &label in top_first {
+        let c = [stock, discard]
+            .iter()
+            .find_map(|&z| {
+                s.zones[z]
+                    .iter()
+                    .rev()
+                    .find(|&&c| card(engine, c) == label && !kept.contains(&c))
+                    .copied()
+            })
+            .unwrap_or_else(|| panic!("no card {label} in the stock or the discard pile"));
+        kept.push(c);
+    }
+    for c in s.zones[stock].clone() {
+        if !kept.contains(&c) {
+            put_in(engine, s, c, discard);
+        }
+    }
+    for &c in kept.iter().rev() {
+        put_in(engine, s, c, stock);
+    }
+}
+
+/// A card's printed points.
+pub fn points(engine: &Engine, comp: u16) -> i64 {
+    match engine.game.components[comp as usize].attrs[attr_index(engine, "points")] {
+        Value::Int(p) => p,
+        ref other => panic!("points is not a number: {other:?}"),
     }
 }
