@@ -965,7 +965,8 @@ fn the_complete_flag_survives_losses_and_the_player_can_close() {
         &[
             "draw_card",
             "throw_bomb Bomb P1 Sr+Sr",
-            "shoot Bul P1 Sr",
+            // Two soldiers now lie on the discard pile: the notation says which Sr.
+            "shoot Bul P1 Sr@patrol1@P1",
             "done",
             "discard M",
         ],
@@ -1044,6 +1045,8 @@ fn run_out_battle(
         },
     );
     bat_stock(e, &mut s, &[]);
+    // Both reshuffles are spent, so no new draw pile can be made.
+    set_global(e, &mut s, "reshuffles", Value::Int(2));
     for (p, &t) in before.iter().enumerate() {
         set_seat_var(e, &mut s, "total", p as u8, Value::Int(t));
     }
@@ -1301,8 +1304,10 @@ fn forms_complete(e: &Engine, players: u8, own: &[&str], add: &str) -> (bool, i6
     );
     play(e, &mut s, &format!("reinforce patrol1@P1 {add}"));
     let formed = complete(e, &s, P1);
-    // End the battle: P1 discards, the stock is empty when the next turn begins.
+    // End the battle: P1 discards, the stock is empty when the next turn begins and both
+    // reshuffles are spent.
     bat_stock(e, &mut s, &[]);
+    set_global(e, &mut s, "reshuffles", Value::Int(2));
     play_all(e, &mut s, &["done", "discard Sy"]);
     (formed, totals(e, &s)[P1 as usize])
 }
@@ -1404,4 +1409,30 @@ fn super_captain_takes_the_same_coloured_patrols() {
     assert_eq!(patrols(&base, &s, P1).len(), 1);
     assert_eq!(patrols(&base, &s, P2).len(), 3);
     assert_eq!(patrols(&base, &s, P3).len(), 2);
+}
+
+// The draw pile ran out when the discard pile held one card: a new draw pile is made at
+// the next turn's start once enough cards were discarded, before the battle can end.
+#[test]
+fn a_late_reshuffle_comes_before_the_end_of_the_battle() {
+    let e = bat_engine();
+    let mut s = at(
+        &e,
+        2,
+        P1,
+        0,
+        &Table {
+            hands: &[(P1, &["Kb", "Sy"])],
+            stock_top: &["Sg"],
+            discard: &["Kg"],
+            ..Default::default()
+        },
+    );
+    bat_stock(&e, &mut s, &["Sg"]);
+    play_all(&e, &mut s, &["draw_card", "done", "discard Kb"]);
+    // P1 drew the last card when the discard pile held one card: no reshuffle then; but
+    // by P2's turn the discard pile holds two, so a new draw pile is made.
+    assert_eq!(global(&e, &s, "reshuffles"), Value::Int(1));
+    assert_eq!(global(&e, &s, "battle_over"), Value::Bool(false));
+    assert_eq!(s.turn_seat, P2);
 }

@@ -554,3 +554,38 @@ fn simulate_super_captain_with_three_players() {
         .sum();
     assert!(wins >= 30, "{wins} wins in 30 games");
 }
+
+// Twin cards in different public places have different texts, so every saved game
+// replays (these seeds once listed two different attacks as `shoot Bul P2 Sy`).
+#[test]
+fn battaglione_agent_games_replay_exactly() {
+    for seed in ["2", "14", "32"] {
+        let log = temp(&format!("bat{seed}.log"), b"");
+        let out = muster(
+            &[
+                "play",
+                "games/battaglione.muster",
+                "--players",
+                "2",
+                "--agents",
+                "random,random",
+                "--seed",
+                seed,
+                "--save",
+                log.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let replay = muster(
+            &["replay", "games/battaglione.muster", log.to_str().unwrap()],
+            "",
+        );
+        assert_eq!(
+            replay.status.code(),
+            Some(0),
+            "seed {seed}: {}",
+            text(&replay.stderr)
+        );
+    }
+}

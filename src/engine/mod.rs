@@ -55,6 +55,8 @@ pub struct Engine {
     label_number: Vec<u16>,
     /// Components with the same kind and attributes share a class: they are twins.
     pub(crate) twin_class: Vec<u16>,
+    /// The members of each twin class.
+    twins: Vec<Vec<u16>>,
     /// The seat attribute named `forward`, if the seats have one: move patterns' forward.
     pub(crate) forward_attr: Option<usize>,
 }
@@ -74,6 +76,7 @@ impl Engine {
             zone_instances: n,
             label_number: vec![],
             twin_class: vec![],
+            twins: vec![],
             forward_attr: None,
         };
         engine.forward_attr = engine.game.seat_attrs.iter().position(|a| a == "forward");
@@ -88,6 +91,17 @@ impl Engine {
                 *classes.entry(c).or_insert(next)
             })
             .collect();
+        let classes_n = engine
+            .twin_class
+            .iter()
+            .map(|&k| k as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut twins = vec![Vec::new(); classes_n];
+        for (c, &k) in engine.twin_class.iter().enumerate() {
+            twins[k as usize].push(c as u16);
+        }
+        engine.twins = twins;
         // Number the classes that share a label; twins share their number.
         let plain: Vec<String> = (0..engine.game.components.len() as u16)
             .map(|c| engine.notation_for(c, NO_SEAT))
@@ -356,9 +370,56 @@ impl Engine {
     /// A component as notation writes it: its label, and `#k` if the label is shared.
     pub fn comp_text(&self, s: &State, comp: u16) -> String {
         let text = self.notation_for(comp, s.owners[comp as usize]);
-        match self.label_number[comp as usize] {
+        let mut text = match self.label_number[comp as usize] {
             0 => text,
             k => format!("{text}#{k}"),
+        };
+        // A twin in another public place is a different choice with the same label: say
+        // where this one is. Only public places count, so the text reveals nothing hidden.
+        if self.is_public(s, comp) {
+            let class = self.twin_class[comp as usize];
+            let elsewhere = self.twins[class as usize].iter().any(|&t| {
+                t != comp && s.locs[t as usize] != s.locs[comp as usize] && self.is_public(s, t)
+            });
+            if elsewhere {
+                text.push('@');
+                text.push_str(&self.place_text(s.locs[comp as usize]));
+            }
+        }
+        text
+    }
+
+    /// Whether everyone can see a component where it is.
+    fn is_public(&self, s: &State, comp: u16) -> bool {
+        match s.locs[comp as usize] {
+            Loc::Cell(_) => s.face_up[comp as usize],
+            Loc::Zone(inst) => {
+                let (z, _, _) = self.zone_of_instance(inst);
+                match self.game.zones[z as usize].visibility {
+                    crate::ir::Visibility::Public => true,
+                    crate::ir::Visibility::Top => s.zones[inst as usize].last() == Some(&comp),
+                    _ => false,
+                }
+            }
+        }
+    }
+
+    /// A place as notation writes it: a cell's name, or a zone's (`patrol2@P1`).
+    pub fn place_text(&self, loc: Loc) -> String {
+        match loc {
+            Loc::Cell(c) => self.game.board.cells[c as usize].name.clone(),
+            Loc::Zone(inst) => {
+                let (z, seat, slot) = self.zone_of_instance(inst);
+                let mut t = self.game.zones[z as usize].name.clone();
+                if self.game.zones[z as usize].slots > 1 {
+                    t.push_str(&(slot + 1).to_string());
+                }
+                if self.game.zones[z as usize].per_seat {
+                    t.push('@');
+                    t.push_str(&self.game.seats[seat as usize].name);
+                }
+                t
+            }
         }
     }
 

@@ -181,6 +181,18 @@ impl Engine {
         })
     }
 
+    /// The component a text names, not one of `taken`: the decider's own first (its hand,
+    /// its pieces), then any other.
+    fn comp_named(&self, s: &State, lower: &str, taken: &[u16]) -> Option<u16> {
+        let me = self.decider(s).unwrap_or(0);
+        let named = |c: &u16| !taken.contains(c) && self.comp_text(s, *c).to_lowercase() == lower;
+        let all = 0..self.game.components.len() as u16;
+        all.clone()
+            .filter(named)
+            .find(|&c| s.owners[c as usize] == me)
+            .or_else(|| all.filter(named).next())
+    }
+
     fn parse_value(&self, s: &State, ty: &Type, w: &str) -> Option<Value> {
         let g = &self.game;
         let lw = w.to_lowercase();
@@ -223,17 +235,28 @@ impl Engine {
                 let mut chosen: Vec<Value> = Vec::new();
                 for part in w.split('+') {
                     // Each named component once: a repeated label takes the next twin.
-                    let c = (0..g.components.len() as u16).find(|&c| {
-                        self.comp_text(s, c).eq_ignore_ascii_case(part)
-                            && !chosen.contains(&Value::Comp(c))
-                    })?;
+                    let taken: Vec<u16> = chosen
+                        .iter()
+                        .filter_map(|v| {
+                            if let Value::Comp(c) = v {
+                                Some(*c)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect();
+                    let c = self.comp_named(s, &part.to_lowercase(), &taken)?;
                     chosen.push(Value::Comp(c));
                 }
                 Some(Value::List(chosen))
             }
-            Type::Comp => (0..g.components.len() as u16)
-                .find(|&c| self.comp_text(s, c).to_lowercase() == lw)
-                .map(Value::Comp),
+            Type::Comp => self.comp_named(s, &lw, &[]).map(Value::Comp),
+            Type::Zone => (0..self.zone_instances() as u16)
+                .find(|&i| self.place_text(super::state::Loc::Zone(i)).to_lowercase() == lw)
+                .map(|i| {
+                    let (z, seat, slot) = self.zone_of_instance(i);
+                    Value::Zone(z, seat, slot)
+                }),
             Type::Line => {
                 let (a, b) = match lw.split_once('-') {
                     Some((a, b)) => (cell(a)?, cell(b)?),
