@@ -186,11 +186,11 @@ impl Engine {
     fn comp_named(&self, s: &State, lower: &str, taken: &[u16]) -> Option<u16> {
         let me = self.decider(s).unwrap_or(0);
         let named = |c: &u16| !taken.contains(c) && self.comp_text(s, *c).to_lowercase() == lower;
-        let all = 0..self.game.components.len() as u16;
+        let mut all = 0..self.game.components.len() as u16;
         all.clone()
             .filter(named)
             .find(|&c| s.owners[c as usize] == me)
-            .or_else(|| all.filter(named).next())
+            .or_else(|| all.find(named))
     }
 
     fn parse_value(&self, s: &State, ty: &Type, w: &str) -> Option<Value> {
