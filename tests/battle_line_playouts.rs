@@ -208,3 +208,33 @@ fn same_seed_gives_the_same_game() {
     let (_, pc) = random_game(&e, 8);
     assert_ne!(pa, pc);
 }
+
+// Notation and legality: along a random game from the set-up and one from the melee, every
+// listed action's text parses back to the same action, no two share a text, and
+// why_illegal agrees each is legal.
+#[test]
+fn every_listed_action_parses_back_and_is_legal() {
+    let e = bl_engine_capped(3);
+    let mut positions = 0;
+    for start in [bl_start(&e, 4), melee(&e)] {
+        let (_, played) = random_game_from(&e, start.clone(), 4);
+        let mut s = start;
+        for text in played.iter().take(25) {
+            let legal = e.legal_actions(&s);
+            let mut texts = Vec::new();
+            for a in &legal {
+                let t = e.action_text(&s, a);
+                assert_eq!(e.parse_action(&s, &t).as_ref(), Ok(a), "`{t}`");
+                assert_eq!(e.why_illegal(&s, a), None, "`{t}` is listed but refused");
+                texts.push(t);
+            }
+            let n = texts.len();
+            texts.sort();
+            texts.dedup();
+            assert_eq!(texts.len(), n, "two listed actions share a text");
+            positions += 1;
+            play(&e, &mut s, text);
+        }
+    }
+    assert!(positions >= 40, "only {positions} positions checked");
+}
