@@ -1,4 +1,4 @@
-//! The IR of each game (Army Ants, Battalion the chip game, Battaglione) as RON: a reviewed
+//! The IR of each game (Army Ants, Battalion the chip game, Battaglione, Battle Line) as RON: a reviewed
 //! snapshot, and a lossless round trip; and what each variant changes, as a reviewed diff.
 
 mod common;
@@ -182,4 +182,41 @@ fn dump_prints_the_variant_ir() {
     assert_eq!(out.status.code(), Some(0));
     let want = ron_text(&common::compile_battaglione(Some("super_captain")).game);
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{want}\n"));
+}
+
+// The lowered IR of battle_line (the 15 ranks, the 96 pieces and 48 spare captains, the
+// 600 cells, the move patterns and the command actions) is exactly the reviewed snapshot.
+#[test]
+fn battle_line_ir_snapshot() {
+    let compiled = common::compile_battle_line();
+    assert!(
+        compiled.warnings.is_empty(),
+        "battle_line compiles with warnings: {:?}",
+        compiled.warnings
+    );
+    insta::assert_snapshot!("battle_line_ir", ron_text(&compiled.game));
+}
+
+// Battle Line's IR survives RON too, and the deserialised game plays identically.
+#[test]
+fn battle_line_ir_round_trips_through_ron() {
+    let game = common::compile_battle_line().game;
+    let text = ron_text(&game);
+    let back: Game = ron::from_str(&text).expect("the RON text deserialises");
+    assert_eq!(back, game);
+    assert_eq!(ron_text(&back), text);
+    let (a, b) = (
+        muster::engine::Engine::new(game),
+        muster::engine::Engine::new(back),
+    );
+    let (mut sa, mut sb) = (a.start(2, 9).unwrap(), b.start(2, 9).unwrap());
+    assert_eq!(sa, sb);
+    // The first ten decisions (always the first listed) agree.
+    for _ in 0..10 {
+        let (la, lb) = (a.legal_actions(&sa), b.legal_actions(&sb));
+        assert_eq!(la, lb);
+        a.apply_listed(&mut sa, &la[0]).unwrap();
+        b.apply_listed(&mut sb, &lb[0]).unwrap();
+        assert_eq!(sa, sb);
+    }
 }

@@ -97,3 +97,32 @@ fn battaglione_random_game_transcript() {
     }
     insta::assert_snapshot!(text);
 }
+
+// Battle Line, two random agents, seed 2: White's first turn stops at the 23-move cap and
+// ends; Black's likewise; then the length cap (2 turns) stops the game.
+#[test]
+fn battle_line_random_game_transcript() {
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args([
+            "play",
+            "games/battle_line.muster",
+            "--agents",
+            "random,random",
+            "--seed",
+            "2",
+            "--max-turns",
+            "2",
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("muster runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("game over: stopped by the length cap (no result) after 2 turn(s)"),
+        "{text}"
+    );
+    assert_eq!(text.matches(" plays end_turn").count(), 2, "{text}");
+    assert_eq!(text.matches(" plays go ").count(), 46, "{text}");
+    insta::assert_snapshot!(text);
+}

@@ -1,7 +1,7 @@
 //! Shared helpers for the game tests: compiling a game, starting seeded games, building
 //! positions by hand, and playing or refusing actions written in notation. The first part
 //! serves Army Ants (and its variants); the second (`chips_*`) Battalion, the chip game; the
-//! third (`bat_*`, `Table`) Battaglione.
+//! third (`bat_*`, `Table`) Battaglione; the fourth (`bl_*`) Battle Line.
 #![allow(dead_code)]
 
 use muster::check::{compile_file, Compiled};
@@ -959,4 +959,228 @@ pub fn points(engine: &Engine, comp: u16) -> i64 {
         Value::Int(p) => p,
         ref other => panic!("points is not a number: {other:?}"),
     }
+}
+
+// ---- Battle Line -------------------------------------------------------------------
+
+/// Battle Line's seats: White (forward n, ranks 1-3) moves first; Black is `BLACK` (1).
+pub const WHITE: u8 = 0;
+
+/// Compiles `games/battle_line.muster`, panicking with the rendered diagnostics if it fails.
+pub fn compile_battle_line() -> Compiled {
+    match compile_file(&repo_path("games/battle_line.muster"), None) {
+        Ok(c) => c,
+        Err(f) => panic!(
+            "battle_line does not compile:\n{}",
+            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+        ),
+    }
+}
+
+pub fn bl_engine() -> Engine {
+    Engine::new(compile_battle_line().game)
+}
+
+/// A Battle Line engine whose games stop after `max_turns` turns (the engine holds the game
+/// behind an `Arc`, so the cap is set on the compiled game before the engine is built).
+pub fn bl_engine_capped(max_turns: u32) -> Engine {
+    let mut compiled = compile_battle_line();
+    compiled.game.max_turns = max_turns;
+    Engine::new(compiled.game)
+}
+
+/// A two-player game of Battle Line from the set-up, seeded with `seed`.
+pub fn bl_start(engine: &Engine, seed: u64) -> State {
+    engine
+        .start(2, seed)
+        .expect("battle line seats two players")
+}
+
+/// A piece's rank, as the rules file names it (`king`, `light_machine`, ...).
+pub fn bl_rank(engine: &Engine, comp: u16) -> String {
+    match &engine.game.components[comp as usize].attrs[attr_index(engine, "rank")] {
+        Value::Enum(e, v) => engine.game.enums[*e as usize].values[*v as usize].0.clone(),
+        other => panic!("rank is not an enum: {other:?}"),
+    }
+}
+
+/// What stands on a cell: its owner and rank.
+pub fn bl_at(engine: &Engine, s: &State, name: &str) -> Option<(u8, String)> {
+    let c = s.cells[cell(engine, name) as usize];
+    (c != NONE).then(|| (s.owners[c as usize], bl_rank(engine, c)))
+}
+
+/// The component on a cell; panics if the cell is empty.
+pub fn comp_on(engine: &Engine, s: &State, name: &str) -> u16 {
+    let c = s.cells[cell(engine, name) as usize];
+    assert_ne!(c, NONE, "{name} is empty");
+    c
+}
+
+/// A per-piece var of a component (`used`, `relayed`, `moved`, `in_touch`).
+pub fn piece_var(engine: &Engine, s: &State, comp: u16, name: &str) -> Value {
+    let i = var_id(engine, name);
+    assert!(
+        engine.game.vars[i].per_piece,
+        "{name} is not a per-piece var"
+    );
+    s.comp_vars[comp as usize * engine.game.vars.len() + i].clone()
+}
+
+/// The same for the piece on a cell.
+pub fn var_on(engine: &Engine, s: &State, cell_name: &str, name: &str) -> Value {
+    piece_var(engine, s, comp_on(engine, s, cell_name), name)
+}
+
+pub fn set_piece_var(engine: &Engine, s: &mut State, comp: u16, name: &str, v: Value) {
+    let i = var_id(engine, name);
+    assert!(
+        engine.game.vars[i].per_piece,
+        "{name} is not a per-piece var"
+    );
+    s.comp_vars[comp as usize * engine.game.vars.len() + i] = v;
+}
+
+/// A per-seat var (`first_turn`).
+pub fn bl_seat_var(engine: &Engine, s: &State, seat: u8, name: &str) -> Value {
+    let i = var_id(engine, name);
+    assert!(engine.game.vars[i].per_seat, "{name} is not a per-seat var");
+    s.seat_vars[seat as usize * engine.game.vars.len() + i].clone()
+}
+
+pub fn bl_set_seat_var(engine: &Engine, s: &mut State, seat: u8, name: &str, v: Value) {
+    let i = var_id(engine, name);
+    assert!(engine.game.vars[i].per_seat, "{name} is not a per-seat var");
+    s.seat_vars[seat as usize * engine.game.vars.len() + i] = v;
+}
+
+/// The id of an action by its name.
+pub fn action_id(engine: &Engine, name: &str) -> u16 {
+    engine
+        .game
+        .actions
+        .iter()
+        .position(|a| a.name == name)
+        .unwrap_or_else(|| panic!("no action {name}")) as u16
+}
+
+/// How many components stand on the board.
+pub fn on_board(s: &State) -> usize {
+    s.cells.iter().filter(|&&c| c != NONE).count()
+}
+
+/// A Battle Line position built by hand, `to_move` to play at the start of its turn.
+///
+/// From a fresh game (seed 1) every piece on the board goes back to its seat's `troops`
+/// zone; then each `(cell, seat, rank)` gets a piece of that rank from the seat's troops.
+/// Every per-piece var is reset to its initial value, `active` to none, `moves_made` and
+/// `passes` to 0, and both seats' `first_turn` to false. The position is then handed to
+/// `to_move` the way the game does it: the other seat plays `end_turn` (applied without the
+/// check test, so that seat's king may stand attacked), which runs `to_move`'s `before
+/// turn` (the per-turn vars and who is in touch) and the engine's stuck rule: a seat with
+/// nothing it may do loses at once. `passes` is put back to 0 afterwards. Spare captains
+/// stay in `spares`; `captured` and `promoted` start empty.
+pub fn bl_position(engine: &Engine, to_move: u8, pieces: &[(&str, u8, &str)]) -> State {
+    let mut s = bl_start(engine, 1);
+    for at in 0..s.cells.len() {
+        let c = s.cells[at];
+        if c != NONE {
+            let owner = s.owners[c as usize];
+            put_on(engine, &mut s, c, "troops", owner);
+        }
+    }
+    for &(name, seat, rank) in pieces {
+        let at = cell(engine, name);
+        assert_eq!(s.cells[at as usize], NONE, "two pieces placed on {name}");
+        let troops = zone_inst(engine, "troops", seat);
+        let pos = s.zones[troops]
+            .iter()
+            .position(|&c| bl_rank(engine, c) == rank)
+            .unwrap_or_else(|| panic!("no {rank} of seat {seat} left for {name}"));
+        let comp = s.zones[troops].remove(pos);
+        s.cells[at as usize] = comp;
+        s.locs[comp as usize] = Loc::Cell(at);
+        s.owners[comp as usize] = seat;
+    }
+    for z in ["captured", "promoted"] {
+        for p in [WHITE, BLACK] {
+            assert!(s.zones[zone_inst(engine, z, p)].is_empty());
+        }
+    }
+    // Every per-piece var back to its initial value (a constant in this rules file).
+    let n = engine.game.vars.len();
+    for (i, v) in engine.game.vars.iter().enumerate() {
+        if v.per_piece {
+            let muster::ir::Expr::Const(init) = &v.init else {
+                panic!("per-piece var {} starts at a non-constant", v.name)
+            };
+            for comp in 0..s.locs.len() {
+                s.comp_vars[comp * n + i] = init.clone();
+            }
+        }
+    }
+    set_global(engine, &mut s, "active", Value::None);
+    set_global(engine, &mut s, "moves_made", Value::Int(0));
+    set_global(engine, &mut s, "passes", Value::Int(0));
+    for p in [WHITE, BLACK] {
+        bl_set_seat_var(engine, &mut s, p, "first_turn", Value::Bool(false));
+    }
+    s.turn_seat = 1 - to_move;
+    s.step = 0;
+    s.reactions.clear();
+    s.ending_turn = false;
+    s.outcome = None;
+    let end = muster::engine::Action {
+        action: action_id(engine, "end_turn"),
+        args: vec![],
+    };
+    engine
+        .apply_listed(&mut s, &end)
+        .unwrap_or_else(|e| panic!("cannot hand the turn over: {e}"));
+    assert_eq!(consistency_problem(&s), None);
+    if s.outcome.is_none() {
+        assert_eq!(s.turn_seat, to_move);
+        set_global(engine, &mut s, "passes", Value::Int(0));
+    }
+    s
+}
+
+/// Where the piece on `at` may move, as sorted cell names: the `go` actions offered when
+/// that piece is the active one, read from the engine's legal actions. The piece is made
+/// active directly (the `movement` reaction opened for its owner, as `activate` does), so
+/// no leader has to stand on the board. Panics if a square is offered twice.
+pub fn bl_destinations(engine: &Engine, s: &State, at: &str) -> Vec<String> {
+    assert_eq!(s.outcome, None, "the game is over");
+    let comp = comp_on(engine, s, at);
+    let mut t = s.clone();
+    t.turn_seat = s.owners[comp as usize];
+    set_global(engine, &mut t, "active", Value::Comp(comp));
+    let movement = engine
+        .game
+        .reactions
+        .iter()
+        .position(|r| r.name == "movement")
+        .expect("a reaction `movement`") as u16;
+    t.reactions = vec![(movement, action_id(engine, "activate"))];
+    let mut dests: Vec<String> = legal_texts(engine, &t)
+        .iter()
+        .map(|a| {
+            a.strip_prefix("go ")
+                .unwrap_or_else(|| panic!("`{a}` offered while a piece moves"))
+                .to_string()
+        })
+        .collect();
+    let n = dests.len();
+    dests.sort();
+    dests.dedup();
+    assert_eq!(dests.len(), n, "{at}: a square is offered twice");
+    dests
+}
+
+/// The texts of the legal actions that start with `prefix`.
+pub fn legal_starting(engine: &Engine, s: &State, prefix: &str) -> Vec<String> {
+    legal_texts(engine, s)
+        .into_iter()
+        .filter(|t| t.starts_with(prefix))
+        .collect()
 }
