@@ -147,6 +147,7 @@ pub fn lower(
         ..Default::default()
     };
     let game = lower_items(&mut cx, &items, variant);
+    super::warnings::warn(&mut cx, loaded, &items, &game, variant);
     let mut diags = cx.diags;
     // Errors first, in file order; warnings after.
     diags.sort_by_key(|d| (!d.is_error(), d.span.file, d.span.start));

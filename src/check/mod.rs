@@ -9,6 +9,7 @@ mod items;
 mod load;
 mod stmt;
 mod symbols;
+mod warnings;
 
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::ir;
