@@ -1,7 +1,10 @@
 //! Diagnostics: what the front end says about a rules file, located in its source.
 
 use crate::syntax::ast::Span;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
+    NamedSource, SourceCode, SourceSpan, SpanContents,
+};
 use std::fmt;
 use std::sync::Arc;
 
@@ -35,7 +38,7 @@ impl Sources {
     /// 1-based line and column of a span's start.
     pub fn line_col(&self, span: Span) -> (usize, usize) {
         let text = &self.files[span.file as usize].text;
-        let upto = &text[..(span.start as usize).min(text.len())];
+        let upto = &text[..floor_char(text, span.start as usize)];
         let line = upto.matches('\n').count() + 1;
         let col = upto
             .rsplit('\n')
@@ -99,8 +102,96 @@ impl Diagnostic {
 /// A diagnostic paired with its source, in the shape miette renders.
 struct Report<'a> {
     diag: &'a Diagnostic,
-    source: NamedSource<Arc<str>>,
+    source: NamedSource<Excerpt>,
     span: SourceSpan,
+}
+
+/// Source lines longer than this (in bytes) are shown as an excerpt around the label.
+const LONG_LINE: usize = 300;
+/// How much of a label on a long line is underlined, at most (in bytes).
+const LONG_LABEL: usize = 120;
+
+/// A file's text as miette reads it, except that a label on a long line (a minified or
+/// generated file, a fuzzer's output) is shown with only the part of the line around it,
+/// and without the neighbouring lines.
+struct Excerpt(Arc<str>);
+
+impl SourceCode for Excerpt {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let text: &str = &self.0;
+        let at = floor_char(text, span.offset());
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[..line_start].matches('\n').count();
+        if before == 0 && after == 0 {
+            // The read for the header: the label's line and its column, counted in
+            // characters (as in `--format json`).
+            let end = floor_char(text, at + span.len()).max(at);
+            return Ok(Box::new(MietteSpanContents::new(
+                &text.as_bytes()[at..end],
+                (at, end - at).into(),
+                line,
+                text[line_start..at].chars().count(),
+                1,
+            )));
+        }
+        let inner = text.read_span(span, before, after)?;
+        if inner
+            .data()
+            .split(|&b| b == b'\n')
+            .all(|l| l.len() <= LONG_LINE)
+        {
+            return Ok(inner);
+        }
+        let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        // A window of the long line around the label, without the lines around it.
+        let from = floor_char(text, at.saturating_sub(LONG_LABEL / 2).max(line_start));
+        let to = floor_char(
+            text,
+            (at + span.len() + LONG_LABEL / 2)
+                .min(from + LONG_LINE)
+                .min(line_end)
+                .max(at),
+        );
+        Ok(Box::new(MietteSpanContents::new(
+            &text.as_bytes()[from..to],
+            (from, to - from).into(),
+            line,
+            from - line_start,
+            1,
+        )))
+    }
+}
+
+/// The nearest char boundary at or before `i`.
+fn floor_char(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Shortens a label that would be drawn across a long line, to at most `LONG_LABEL` bytes
+/// of its first line.
+fn shorten(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let last_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let long = text[line_start..last_end]
+        .split('\n')
+        .any(|l| l.len() > LONG_LINE);
+    if !long {
+        return (start, end);
+    }
+    let first_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    (
+        start,
+        floor_char(text, end.min(first_end).min(start + LONG_LABEL)).max(start),
+    )
 }
 
 impl fmt::Debug for Report<'_> {
@@ -162,8 +253,8 @@ pub fn render(sources: &Sources, diags: &[Diagnostic], colour: bool) -> String {
         let file = &sources.files[diag.span.file as usize];
         let len = file.text.len();
         // Clamp so a label at the very end of a file still shows.
-        let mut start = (diag.span.start as usize).min(len);
-        let mut end = (diag.span.end as usize).min(len);
+        let mut start = floor_char(&file.text, diag.span.start as usize);
+        let mut end = floor_char(&file.text, diag.span.end as usize).max(start);
         if start == len && len > 0 {
             start = file.text[..len]
                 .char_indices()
@@ -172,10 +263,11 @@ pub fn render(sources: &Sources, diags: &[Diagnostic], colour: bool) -> String {
                 .unwrap_or(0);
             end = len;
         }
+        let (start, end) = shorten(&file.text, start, end);
         // miette adds the line and column to the name itself.
         let report = Report {
             diag,
-            source: NamedSource::new(file.name.clone(), file.text.clone()),
+            source: NamedSource::new(file.name.clone(), Excerpt(file.text.clone())),
             span: SourceSpan::new(start.into(), end - start),
         };
         let _ = handler.render_report(&mut out, &report);

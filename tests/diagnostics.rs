@@ -1,40 +1,62 @@
-//! Diagnostics: every broken rules file in `tests/diagnostics/` is refused, and what the
-//! checker says about it (rendered plain, as a designer sees it) is a reviewed snapshot.
-//! Each broken file is `tests/pawn_race.muster` with one mistake (or, for
-//! `several_errors`, five independent ones).
+//! Diagnostics: every broken rules file in `tests/diagnostics/` is refused by
+//! `muster validate`, and what it prints (plain, as a designer sees it in a log or a pipe)
+//! is a reviewed snapshot, together with its exit code. Each file is
+//! `tests/pawn_race.muster` with one mistake (or, for `several_errors`, five independent
+//! ones). Files named `warn_*` are valid rules with a likely mistake: they pass with
+//! warnings and exit code 0.
 
-use muster::check::compile_source;
+use muster::check::{check_all, compile_source, load_source, read_text};
 use muster::diagnostic::render;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-/// The broken files, sorted by name: (file name, text).
-fn broken_files() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics");
-    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics")
+}
+
+/// The corpus's file names, sorted.
+fn corpus() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(corpus_dir())
         .expect("tests/diagnostics exists")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "muster"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
-    files.sort();
-    files
+    names.sort();
+    names
 }
 
-/// Compiles a rules text under its bare file name; the rendered diagnostics and how many
-/// of them are errors. Panics if the text compiles.
-fn diagnose(name: &str, text: &str) -> (String, usize) {
-    match compile_source(name, text, None) {
-        Ok(_) => panic!("{name} compiles, but it is meant to be broken"),
-        Err(f) => (
-            render(&f.sources, &f.diagnostics, false),
-            f.diagnostics.iter().filter(|d| d.is_error()).count(),
-        ),
+/// What `muster validate NAME` does, run in the corpus folder so that diagnostics name
+/// the file as given: its exit code, and the snapshot text (exit code, the verdict on
+/// stdout, then the diagnostics on stderr). The library is asked too, and must agree
+/// with the binary on every diagnostic.
+fn validate(name: &str) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .current_dir(corpus_dir())
+        .args(["validate", name])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("muster runs");
+    let code = out.status.code().expect("muster exits, it is not killed");
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    // Files the binary cannot read as text (binary junk) are compared in the snapshot only.
+    if let Ok(text) = read_text(&corpus_dir().join(name)) {
+        let text = text.as_str();
+        let diags = match load_source(name, text, Some(&corpus_dir())) {
+            Ok(loaded) => {
+                let d = check_all(&loaded);
+                render(&loaded.sources, &d, false)
+            }
+            Err(f) => render(&f.sources, &f.diagnostics, false),
+        };
+        // The library resolves imports against the folder; the binary ran inside it.
+        let diags = diags.replace(&format!("{}/", corpus_dir().display()), "");
+        assert_eq!(stderr, diags, "{name}: the binary and the library disagree");
     }
+    (code, format!("exit code: {code}\n{stdout}\n{stderr}"))
 }
 
 // The base game the broken files are made from compiles cleanly and plays.
@@ -66,21 +88,29 @@ fn the_unbroken_base_game_compiles_without_warnings() {
     assert_eq!(s.turn_seat, 1);
 }
 
-// Every broken file is refused, and its rendered diagnostics match the reviewed snapshot.
+// Every file of the corpus is diagnosed as reviewed: refused with exit code 1 (or, for a
+// `warn_*` file, passed with warnings and exit code 0), and its output matches the snapshot.
 #[test]
 fn broken_rules_files_are_diagnosed() {
-    let files = broken_files();
-    assert!(files.len() >= 11, "only {} broken files", files.len());
-    for (name, text) in files {
-        let (rendered, errors) = diagnose(&name, &text);
-        assert!(errors >= 1, "{name}: no error reported");
+    let names = corpus();
+    let broken = names.iter().filter(|n| !n.starts_with("warn_")).count();
+    assert!(broken >= 40, "only {broken} broken files");
+    for name in names {
+        let (code, snapshot) = validate(&name);
+        let warn_only = name.starts_with("warn_");
+        assert_eq!(code, if warn_only { 0 } else { 1 }, "{name}:\n{snapshot}");
+        let marker = if warn_only { "  ⚠ " } else { "  × " };
+        assert!(
+            snapshot.contains(marker),
+            "{name}: nothing reported:\n{snapshot}"
+        );
         // Diagnostics name the file as given, never a machine path.
         assert!(
-            !rendered.contains(env!("CARGO_MANIFEST_DIR")),
-            "{name}: a machine path leaks:\n{rendered}"
+            !snapshot.contains(env!("CARGO_MANIFEST_DIR")),
+            "{name}: a machine path leaks:\n{snapshot}"
         );
         let stem = name.trim_end_matches(".muster").to_string();
-        insta::assert_snapshot!(stem, rendered);
+        insta::assert_snapshot!(stem, snapshot);
     }
 }
 
@@ -144,4 +174,68 @@ fn missing_players_is_reported() {
         d.help.as_deref(),
         Some("add `players 2` (or a range such as `players 3..6`) to the `game` block")
     );
+}
+
+// `--format json` gives one object per diagnostic, with the same diagnostics as the text
+// output, each located in the file: its name, byte span, and the line and column (in
+// characters, 1-based) where the span starts; severity, code, message, label and help.
+#[test]
+fn json_diagnostics_match_the_text_ones() {
+    let mut objects = 0;
+    for name in corpus() {
+        let Ok(text) = read_text(&corpus_dir().join(&name)) else {
+            continue;
+        };
+        let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+            .current_dir(corpus_dir())
+            .args(["validate", "--format", "json", &name])
+            .output()
+            .unwrap();
+        let (code, snapshot) = validate(&name);
+        assert_eq!(out.status.code(), Some(code), "{name}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let items = v.as_array().unwrap();
+        let shown = snapshot.matches("\n  × ").count() + snapshot.matches("\n  ⚠ ").count();
+        assert_eq!(items.len(), shown, "{name}: {v:#}");
+        for d in items {
+            let keys: Vec<&str> = d.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            assert_eq!(
+                sorted,
+                [
+                    "code", "column", "file", "help", "label", "line", "message", "severity",
+                    "span"
+                ],
+                "{name}"
+            );
+            assert_eq!(d["file"], name.as_str());
+            let start = d["span"]["start"].as_u64().unwrap() as usize;
+            let end = d["span"]["end"].as_u64().unwrap() as usize;
+            assert!(start <= end && end <= text.len(), "{name}: {d}");
+            let before = &text[..start];
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().unwrap().chars().count() + 1;
+            assert_eq!(d["line"], line, "{name}: {d}");
+            assert_eq!(d["column"], column, "{name}: {d}");
+            // The text output locates it at the same place.
+            assert!(
+                snapshot.contains(&format!("[{name}:{line}:{column}]")),
+                "{name}: {d}\n{snapshot}"
+            );
+            let severity = d["severity"].as_str().unwrap();
+            assert!(severity == "error" || severity == "warning", "{name}: {d}");
+            assert!(d["code"].as_str().unwrap().starts_with("muster::"), "{d}");
+            // miette wraps long lines: compare with the spacing made uniform.
+            let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+            let message = d["message"].as_str().unwrap();
+            assert!(
+                flat(&snapshot).contains(&flat(message)),
+                "{name}: {message}"
+            );
+            assert!(d["help"].is_null() || d["help"].is_string(), "{d}");
+            objects += 1;
+        }
+    }
+    assert!(objects >= 50, "only {objects} diagnostics");
 }

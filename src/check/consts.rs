@@ -1,45 +1,92 @@
 //! Constant folding, for the parts of a rules file fixed before play: decks, regions
 //! and seat attributes.
 
+use super::symbols::Ctx;
+use crate::diagnostic::Diagnostic;
 use crate::ir::{ops, Board, Expr, Value};
+
+/// The most items a value fixed before play may hold, counting every list in it.
+pub const MAX_FIXED_ITEMS: usize = 1_000_000;
+
+/// Why an expression has no value before play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfixed {
+    /// It needs the game's state.
+    State,
+    /// Its value would hold more than [`MAX_FIXED_ITEMS`] items.
+    TooLarge,
+}
+
+/// The value of an expression that needs no game state.
+pub fn fixed(e: &Expr, locals: &[Value], board: &Board) -> Result<Value, Unfixed> {
+    let mut room = MAX_FIXED_ITEMS;
+    eval_in(e, locals, board, &mut room)
+}
 
 /// The value of an expression that needs no game state, or `None` if it needs some.
 pub fn eval(e: &Expr, locals: &[Value], board: &Board) -> Option<Value> {
-    Some(match e {
+    fixed(e, locals, board).ok()
+}
+
+fn eval_in(e: &Expr, locals: &[Value], board: &Board, room: &mut usize) -> Result<Value, Unfixed> {
+    let v = match e {
         Expr::Const(v) => v.clone(),
-        Expr::Local(s) => locals.get(*s as usize)?.clone(),
+        Expr::Local(s) => locals.get(*s as usize).ok_or(Unfixed::State)?.clone(),
         Expr::List(items) => Value::List(
             items
                 .iter()
-                .map(|i| eval(i, locals, board))
-                .collect::<Option<_>>()?,
+                .map(|i| eval_in(i, locals, board, room))
+                .collect::<Result<_, _>>()?,
         ),
-        Expr::Binary(op, a, b) => ops::binary(
-            *op,
-            &eval(a, locals, board)?,
-            &eval(b, locals, board)?,
-            board,
-        ),
+        Expr::Binary(op, a, b) => {
+            let (a, b) = (
+                eval_in(a, locals, board, room)?,
+                eval_in(b, locals, board, room)?,
+            );
+            ops::binary(*op, &a, &b, board)
+        }
         Expr::If(c, a, b) => {
-            if eval(c, locals, board)?.truthy() {
-                eval(a, locals, board)?
+            if eval_in(c, locals, board, room)?.truthy() {
+                eval_in(a, locals, board, room)?
             } else {
-                eval(b, locals, board)?
+                eval_in(b, locals, board, room)?
             }
         }
-        Expr::Not(a) => Value::Bool(!eval(a, locals, board)?.truthy()),
-        Expr::Neg(a) => Value::Int(-eval(a, locals, board)?.as_int()),
+        Expr::Not(a) => Value::Bool(!eval_in(a, locals, board, room)?.truthy()),
+        Expr::Neg(a) => Value::Int(eval_in(a, locals, board, room)?.as_int().saturating_neg()),
         // `a + b` on lists: both, in order.
         Expr::Call(crate::ir::Builtin::Concat, parts) => {
             let mut out = Vec::new();
             for p in parts {
-                match eval(p, locals, board)? {
+                match eval_in(p, locals, board, room)? {
                     Value::List(items) => out.extend(items),
                     other => out.push(other),
                 }
             }
             Value::List(out)
         }
-        _ => return None,
-    })
+        _ => return Err(Unfixed::State),
+    };
+    if let Value::List(items) = &v {
+        *room = room.checked_sub(items.len()).ok_or(Unfixed::TooLarge)?;
+    }
+    Ok(v)
+}
+
+impl Ctx<'_> {
+    /// Reports a value that should be fixed before play: `d` says why it must be; a value
+    /// that is too large is reported as such instead.
+    pub fn not_fixed(&mut self, why: Unfixed, d: Diagnostic) {
+        let d = match why {
+            Unfixed::State => d,
+            Unfixed::TooLarge => Diagnostic::error(
+                "muster::limit",
+                d.span,
+                format!("this value holds more than {MAX_FIXED_ITEMS} items"),
+            )
+            .label("too large")
+            .help("a value fixed before play (a seat attribute, a region, a deck loop) must be smaller"),
+        };
+        self.error(d);
+    }
 }

@@ -21,7 +21,7 @@ fn folds(x: &ir::Expr) -> bool {
 }
 
 /// "1 argument", "2 arguments".
-fn count(n: usize, noun: &str) -> String {
+pub(super) fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
@@ -30,7 +30,7 @@ fn count(n: usize, noun: &str) -> String {
 }
 
 /// "1 was", "2 were".
-fn were(n: usize) -> String {
+pub(super) fn were(n: usize) -> String {
     if n == 1 {
         "1 was".into()
     } else {
@@ -92,21 +92,36 @@ impl<'a> Ctx<'a> {
     /// Lowers an expression that must be a collection; returns it with its element type.
     pub fn collection(&mut self, e: &ast::Expr, what: &str) -> (ir::Expr, Type) {
         let (x, ty) = self.expr(e);
+        let el = self.element_of(&ty, e.span, what);
+        (x, el)
+    }
+
+    /// The item type of a collection of type `ty` (lowered from the expression at `span`).
+    fn element_of(&mut self, ty: &Type, span: Span, what: &str) -> Type {
         match ty.element() {
-            Some(el) => (x, el),
+            Some(el) => el,
             None => {
-                let d = Diagnostic::error("muster::type", e.span, format!("{what} must be a list, a run or a zone, but this is {}", describe(self, &ty)))
+                let d = Diagnostic::error("muster::type", span, format!("{what} must be a list, a run or a zone, but this is {}", describe(self, ty)))
                     .label("not a collection")
                     .help("a collection is a list `[...]`, a range `1..6`, a zone, a region or a run of cells");
                 self.error(d);
-                (x, Type::Unknown)
+                Type::Unknown
             }
         }
     }
 
     /// Lowers an expression, folding it to a constant where it needs no game state.
     pub fn expr(&mut self, e: &ast::Expr) -> Lowered {
-        let (x, t) = self.expr_unfolded(e);
+        if !self.enter(e.span) {
+            return unknown();
+        }
+        let out = self.expr_folded(e);
+        self.leave();
+        out
+    }
+
+    fn expr_folded(&mut self, e: &ast::Expr) -> Lowered {
+        let (x, t) = self.expr_inner(e);
         if matches!(x, ir::Expr::Const(_) | ir::Expr::Local(_)) || !folds(&x) {
             return (x, t);
         }
@@ -116,7 +131,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn expr_unfolded(&mut self, e: &ast::Expr) -> Lowered {
+    fn expr_inner(&mut self, e: &ast::Expr) -> Lowered {
         match &e.kind {
             ExprKind::Int(i) => (ir::Expr::Const(Value::Int(*i)), Type::Int),
             ExprKind::Str(s) => (ir::Expr::Const(Value::Str(s.clone())), Type::Str),
@@ -240,7 +255,12 @@ impl<'a> Ctx<'a> {
         if let Some(b) = self.lookup_local(n) {
             return match b.clone() {
                 Binding::Slot(s, t) => (ir::Expr::Local(s), t),
-                Binding::Subst(x, t) => (x, t),
+                Binding::Subst(x, t, cost) => {
+                    if !self.reuse(cost, id.span) {
+                        return unknown();
+                    }
+                    (x, t)
+                }
             };
         }
         match n {
@@ -367,12 +387,31 @@ impl<'a> Ctx<'a> {
             format!("unknown name `{n}`"),
         )
         .label("not declared anywhere");
-        let known = self.known_names();
-        if let Some(h) = suggest(n, known.iter().copied()) {
-            d = d.help(h);
+        if !self.flooded() {
+            let known = self.known_names();
+            if let Some(h) = suggest(n, known.iter().copied()) {
+                d = d.help(h);
+            } else if let Some(h) = self.off_board(n) {
+                d = d.help(h);
+            }
         }
         self.error(d);
         unknown()
+    }
+
+    /// For a name written like a cell (`c4`) that is not on the board: the board's cells.
+    fn off_board(&self, n: &str) -> Option<String> {
+        let mut chars = n.chars();
+        chars.next().filter(char::is_ascii_lowercase)?;
+        let rank = chars.as_str();
+        if rank.is_empty() || !rank.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let last = self.board.cells.last()?;
+        Some(format!(
+            "the board is {} x {}: its cells run from a1 to {}",
+            self.board.width, self.board.height, last.name
+        ))
     }
 
     fn field(&mut self, base: &ast::Expr, field: &Ident) -> Lowered {
@@ -488,9 +527,14 @@ impl<'a> Ctx<'a> {
                 let y = self.expect(b, &Type::Bool, &format!("each side of `{sym}`"));
                 (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Bool)
             }
-            B::Add if !matches!(self.peek_type(a), Type::Int | Type::Unknown) => {
-                // `+` on collections joins them: `patrol + cards`.
-                let (x, ex) = self.collection(a, "each side of `+`");
+            B::Add => {
+                // `+` on numbers adds; on collections it joins them: `patrol + cards`.
+                let (x, tx) = self.expr(a);
+                if matches!(tx, Type::Int | Type::Unknown) {
+                    let y = self.expect(b, &Type::Int, &format!("each side of `{sym}`"));
+                    return (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Int);
+                }
+                let ex = self.element_of(&tx, a.span, "each side of `+`");
                 let (y, ey) = self.collection(b, "each side of `+`");
                 if !fits(&ex, &ey) {
                     let d = Diagnostic::error(
@@ -510,7 +554,7 @@ impl<'a> Ctx<'a> {
                     Type::List(Box::new(ex)),
                 )
             }
-            B::Add | B::Sub | B::Mul | B::Div | B::Rem => {
+            B::Sub | B::Mul | B::Div | B::Rem => {
                 let x = self.expect(a, &Type::Int, &format!("each side of `{sym}`"));
                 let y = self.expect(b, &Type::Int, &format!("each side of `{sym}`"));
                 (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Int)
@@ -624,13 +668,16 @@ impl<'a> Ctx<'a> {
                 self.error(d);
                 return unknown();
             }
-            let lowered: Vec<Lowered> = args.iter().map(|a| self.expr(a)).collect();
+            let lowered: Vec<(Lowered, _)> = args
+                .iter()
+                .map(|a| self.measured(|cx| cx.expr(a)))
+                .collect();
             // The body sees only its parameters and the game's names, not the caller's locals.
             let saved = std::mem::take(&mut self.scope.names);
-            for (p, (x, t)) in params.iter().zip(lowered) {
+            for (p, ((x, t), cost)) in params.iter().zip(lowered) {
                 self.scope
                     .names
-                    .push((p.name.clone(), Binding::Subst(x, t)));
+                    .push((p.name.clone(), Binding::Subst(x, t, cost)));
             }
             self.def_stack.push(n.to_string());
             let out = self.expr(body);
@@ -861,18 +908,6 @@ impl<'a> Ctx<'a> {
                 x
             }
         }
-    }
-
-    /// The type of an expression, without reporting anything (for choosing an operator's meaning).
-    fn peek_type(&mut self, e: &ast::Expr) -> Type {
-        let n = self.diags.len();
-        let used = self.used.clone();
-        let max = self.scope.max_slot;
-        let (_, t) = self.expr(e);
-        self.diags.truncate(n);
-        self.used = used;
-        self.scope.max_slot = max;
-        t
     }
 
     fn bad_arity(&mut self, n: &str, want: usize, got: usize, span: Span, what: &str) -> Lowered {

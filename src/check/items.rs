@@ -29,7 +29,7 @@ pub fn variant_names(items: &[Item]) -> Vec<String> {
 }
 
 /// What a declaration replaces when a variant redeclares it.
-fn key(item: &Item) -> Option<(&'static str, String)> {
+pub(super) fn key(item: &Item) -> Option<(&'static str, String)> {
     Some(match &item.kind {
         ItemKind::Import(_) | ItemKind::Variant { .. } => return None,
         ItemKind::Game(_) => ("game", String::new()),
@@ -148,11 +148,12 @@ pub fn lower(
         ..Default::default()
     };
     let game = lower_items(&mut cx, &items, variant);
+    super::warnings::warn(&mut cx, loaded, &items, &game, variant);
     let mut diags = cx.diags;
     // Errors first, in file order; warnings after.
     diags.sort_by_key(|d| (!d.is_error(), d.span.file, d.span.start));
+    diags.truncate(super::MAX_ERRORS);
     if diags.iter().any(|d| d.is_error()) {
-        diags.truncate(super::MAX_ERRORS);
         Err(diags)
     } else {
         Ok((game, diags))
@@ -281,6 +282,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
     lower_regions(cx, items);
     lower_decks(cx, items);
     let zones = lower_zones(cx, items);
+    super::budget::check_tables(cx, items, &zones);
 
     let vars = lower_vars(cx, items);
     let mut max_locals = 0u16;
@@ -572,9 +574,16 @@ fn lower_board(cx: &mut Ctx, items: &[&Item]) {
                 MAX_BOARD_SIDE * 2
             )),
         );
-        return;
     }
-    let (w, h) = (b.width as u16, b.height as u16);
+    // A board out of bounds is checked at the largest size allowed, so that the cells
+    // the file names are not reported again as unknown names.
+    let bad =
+        b.width == 0 || b.height == 0 || b.width > MAX_BOARD_SIDE || b.height > MAX_BOARD_SIDE * 2;
+    let (w, h) = if bad {
+        (MAX_BOARD_SIDE as u16, MAX_BOARD_SIDE as u16 * 2)
+    } else {
+        (b.width as u16, b.height as u16)
+    };
     let mut board = ir::Board {
         width: w,
         height: h,
@@ -682,9 +691,10 @@ fn lower_seats(cx: &mut Ctx, items: &[&Item], max_p: u8) -> (Vec<ir::SeatDef>, V
                         .label("type differs");
                         cx.error(d);
                     }
-                    match consts::eval(&x, &[], &cx.board) {
-                        Some(v) => attrs[i] = v,
-                        None => cx.error(
+                    match consts::fixed(&x, &[], &cx.board) {
+                        Ok(v) => attrs[i] = v,
+                        Err(why) => cx.not_fixed(
+                            why,
                             Diagnostic::error(
                                 "muster::not-constant",
                                 f.value.span,
@@ -781,8 +791,8 @@ fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
             }
             given[idx] = true;
             let x = cx.expect(&r.cells, &Type::List(Box::new(Type::Cell)), "a region");
-            match consts::eval(&x, &[], &cx.board) {
-                Some(Value::List(vs)) => {
+            match consts::fixed(&x, &[], &cx.board) {
+                Ok(Value::List(vs)) => {
                     lists[idx] = vs
                         .iter()
                         .filter_map(|v| {
@@ -794,7 +804,10 @@ fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
                         })
                         .collect()
                 }
-                _ => cx.error(
+                // Not cells: `expect` said so.
+                Ok(_) => {}
+                Err(why) => cx.not_fixed(
+                    why,
                     Diagnostic::error(
                         "muster::not-constant",
                         r.cells.span,
@@ -836,6 +849,8 @@ fn lower_decks(cx: &mut Ctx, items: &[&Item]) {
         let Some(&k) = cx.kind_ids.get(&kind.name) else {
             let known: Vec<String> = cx.kind_ids.keys().cloned().collect();
             cx.unknown("kind", kind, "no such kind", known);
+            // Known, but empty: the zones holding it are not reported as well.
+            cx.decks.insert(name.name.clone(), vec![]);
             continue;
         };
         let mut cards = Vec::new();
@@ -859,21 +874,30 @@ fn deck_entries(
         match e {
             ast::DeckEntry::For { var, domain, body } => {
                 let (x, el) = cx.collection(domain, "the collection of a deck's `for`");
-                let Some(Value::List(vals)) = consts::eval(&x, locals, &cx.board) else {
-                    cx.error(
-                        Diagnostic::error(
-                            "muster::not-constant",
-                            domain.span,
-                            "a deck's `for` must run over a fixed list",
-                        )
-                        .label("not fixed before play")
-                        .help("use a range such as `1..13` or an enum's name"),
-                    );
-                    continue;
+                let vals = match consts::fixed(&x, locals, &cx.board) {
+                    Ok(Value::List(vals)) => vals,
+                    // Not a collection: `collection` said so.
+                    Ok(_) => continue,
+                    Err(why) => {
+                        cx.not_fixed(
+                            why,
+                            Diagnostic::error(
+                                "muster::not-constant",
+                                domain.span,
+                                "a deck's `for` must run over a fixed list",
+                            )
+                            .label("not fixed before play")
+                            .help("use a range such as `1..13` or an enum's name"),
+                        );
+                        continue;
+                    }
                 };
                 let mark = cx.mark();
                 let slot = cx.push_local(&var.name, el);
                 for v in vals {
+                    if !cx.spend(1, domain.span) {
+                        break;
+                    }
                     if locals.len() <= slot as usize {
                         locals.resize(slot as usize + 1, Value::None);
                     }
@@ -1021,10 +1045,10 @@ fn lower_zones(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::ZoneDef> {
                     continue;
                 };
                 for _ in 0..*copies {
+                    if cards.is_empty() || !cx.room_for_components(cards.len(), deck.span) {
+                        break;
+                    }
                     for c in &cards {
-                        if cx.components.len() >= MAX_COMPONENTS {
-                            break;
-                        }
                         list.push(cx.components.len() as u16);
                         cx.components.push(templates[*c as usize].clone());
                     }

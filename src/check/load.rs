@@ -29,6 +29,7 @@ fn io_failure(path: &Path, msg: String) -> Failed {
     let code = if msg.contains("not a text file")
         || msg.contains("not UTF-8")
         || msg.contains("too large")
+        || msg.contains("not a regular file")
     {
         "muster::not-text"
     } else {
@@ -54,15 +55,35 @@ pub fn read_text(path: &Path) -> Result<String, String> {
             path.display()
         ));
     }
-    if meta.len() as usize > MAX_FILE_BYTES {
+    if !meta.is_file() {
+        // A device or a pipe may never end (`/dev/zero`) or never start.
         return Err(format!(
-            "`{}` is too large for a rules file ({} bytes; the limit is {MAX_FILE_BYTES})",
-            path.display(),
-            meta.len()
+            "`{}` is not a regular file (a device, a pipe or a socket)",
+            path.display()
         ));
     }
-    let bytes = std::fs::read(path)
+    let too_large = |len: u64| {
+        format!(
+            "`{}` is too large ({len} bytes or more; the limit is {MAX_FILE_BYTES})",
+            path.display()
+        )
+    };
+    if meta.len() > MAX_FILE_BYTES as u64 {
+        return Err(too_large(meta.len()));
+    }
+    // Read at most one byte past the limit, in case the file grew since.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            std::io::Read::read_to_end(
+                &mut std::io::Read::take(f, MAX_FILE_BYTES as u64 + 1),
+                &mut bytes,
+            )
+        })
         .map_err(|e| format!("cannot read `{}`: {}", path.display(), plain_io(&e)))?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
     if bytes.contains(&0) {
         return Err(format!(
             "`{}` is not a text file (it contains NUL bytes)",

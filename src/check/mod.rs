@@ -2,6 +2,7 @@
 //! arity, and lowers everything into the IR. It reports every problem it finds in one
 //! run, as located diagnostics.
 
+mod budget;
 mod consts;
 mod expr;
 mod items;
@@ -9,10 +10,12 @@ mod load;
 mod patterns;
 mod stmt;
 mod symbols;
+mod warnings;
 
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::ir;
 
+pub use budget::{MAX_EXPANDED_DEPTH, MAX_EXPANDED_SIZE};
 pub use load::{load_file, load_source, read_text, Loaded};
 
 /// A game that checked cleanly, with the warnings found on the way.
@@ -30,7 +33,7 @@ pub struct Failed {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The most errors one run reports.
+/// The most diagnostics one run reports (errors first, then warnings).
 pub const MAX_ERRORS: usize = 50;
 
 /// Reads, checks and lowers the rules file at `path`, with `variant` applied if given.
@@ -58,6 +61,9 @@ pub fn check_all(loaded: &Loaded) -> Vec<Diagnostic> {
     // One report per problem, even when the base and a variant share it.
     let mut seen = std::collections::HashSet::new();
     all.retain(|d| seen.insert((d.span, d.message.clone())));
+    // Errors before warnings, so that a flood of warnings never hides an error.
+    all.sort_by_key(|d| !d.is_error());
+    all.truncate(MAX_ERRORS);
     all
 }
 

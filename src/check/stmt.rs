@@ -14,6 +14,15 @@ impl<'a> Ctx<'a> {
     }
 
     fn stmt(&mut self, s: &ast::Stmt) -> ir::Stmt {
+        if !self.enter(s.span) {
+            return ir::Stmt::Block(vec![]);
+        }
+        let out = self.stmt_inner(s);
+        self.leave();
+        out
+    }
+
+    fn stmt_inner(&mut self, s: &ast::Stmt) -> ir::Stmt {
         match &s.kind {
             StmtKind::If {
                 cond,
@@ -85,7 +94,21 @@ impl<'a> Ctx<'a> {
                 Some(&r) => ir::Stmt::React(r),
                 None => {
                     let known: Vec<String> = self.reactions.keys().cloned().collect();
-                    self.unknown("reaction", name, "no such reaction", known);
+                    if known.is_empty() {
+                        let d = Diagnostic::error(
+                            "muster::unknown-name",
+                            name.span,
+                            format!("unknown reaction `{}`", name.name),
+                        )
+                        .label("no such reaction")
+                        .help(format!(
+                            "declare it: `reaction {} {{ by SEAT one of ACTION }}`",
+                            name.name
+                        ));
+                        self.error(d);
+                    } else {
+                        self.unknown("reaction", name, "no such reaction", known);
+                    }
                     ir::Stmt::Draw
                 }
             },
@@ -219,10 +242,10 @@ impl<'a> Ctx<'a> {
                 "muster::arity",
                 span,
                 format!(
-                    "effect `{}` takes {} argument(s), but {} were given",
+                    "effect `{}` takes {}, but {} given",
                     f.name,
-                    params.len(),
-                    args.len()
+                    super::expr::count(params.len(), "argument"),
+                    super::expr::were(args.len())
                 ),
             )
             .label("wrong number of arguments")
@@ -249,14 +272,17 @@ impl<'a> Ctx<'a> {
             self.error(d);
             return ir::Stmt::Block(vec![]);
         }
-        let lowered: Vec<_> = args.iter().map(|a| self.expr(a)).collect();
+        let lowered: Vec<_> = args
+            .iter()
+            .map(|a| self.measured(|cx| cx.expr(a)))
+            .collect();
         // The body sees its parameters and the game's names, not the caller's locals; its
         // own locals take slots after the caller's.
         let saved = std::mem::take(&mut self.scope.names);
-        for (p, (x, t)) in params.iter().zip(lowered) {
+        for (p, ((x, t), cost)) in params.iter().zip(lowered) {
             self.scope
                 .names
-                .push((p.name.clone(), super::symbols::Binding::Subst(x, t)));
+                .push((p.name.clone(), super::symbols::Binding::Subst(x, t, cost)));
         }
         self.def_stack.push(f.name.clone());
         let out = self.block(body);

@@ -9,8 +9,9 @@ use std::collections::HashMap;
 #[derive(Clone, Debug)]
 pub enum Binding {
     Slot(u16, Type),
-    /// A definition's parameter: the argument's lowered expression, substituted in place.
-    Subst(ir::Expr, Type),
+    /// A definition's parameter: the argument's lowered expression, substituted in place,
+    /// and what lowering it cost (spent again at each use).
+    Subst(ir::Expr, Type, super::budget::Cost),
 }
 
 #[derive(Default)]
@@ -59,6 +60,8 @@ pub struct Ctx<'a> {
     pub def_stack: Vec<String>,
     /// Names used anywhere, to warn about declarations never used.
     pub used: std::collections::HashSet<String>,
+    /// How much lowering has built so far (see `budget.rs`).
+    pub budget: super::budget::Budget,
 }
 
 impl<'a> Ctx<'a> {
@@ -74,14 +77,25 @@ impl<'a> Ctx<'a> {
             format!("unknown {what} `{}`", name.name),
         )
         .label(label.to_string());
-        if let Some(h) = crate::similar::suggest(&name.name, known.iter().map(|s| s.as_str())) {
-            d = d.help(h);
+        if !self.flooded() {
+            if let Some(h) = crate::similar::suggest(&name.name, known.iter().map(|s| s.as_str())) {
+                d = d.help(h);
+            }
         }
         self.error(d);
     }
 
+    /// True once more problems were found than one run reports: suggestions, which cost
+    /// a search through every name, are then left out.
+    pub fn flooded(&self) -> bool {
+        self.diags.len() >= super::MAX_ERRORS
+    }
+
     pub fn push_local(&mut self, name: &str, ty: Type) -> u16 {
         let slot = self.scope.next_slot;
+        if !self.room_for_local() {
+            return slot.saturating_sub(1);
+        }
         self.scope.next_slot += 1;
         self.scope.max_slot = self.scope.max_slot.max(self.scope.next_slot);
         self.scope

@@ -102,6 +102,26 @@ pub(super) fn describe_parse_error(file: u16, text: &str, e: Error<Rule>) -> Dia
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    // pest stops by itself before its recursion exhausts the stack.
+    if let ErrorVariant::CustomError { message } = &e.variant {
+        if message.contains("limit reached") {
+            let end = text[pos.min(text.len())..]
+                .chars()
+                .next()
+                .map_or(pos, |c| pos + c.len_utf8());
+            return Diagnostic::error(
+                "muster::too-deep",
+                Span::new(file, pos, end),
+                "the rules nest too deeply here",
+            )
+            .label("too deep")
+            .help(format!(
+                "a rules file may nest effects and expressions at most {} levels deep; \
+                 name a part with `def` or `effect`",
+                super::depth::MAX_DEPTH
+            ));
+        }
+    }
     let mut expected: Vec<String> = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => positives
             .iter()
@@ -147,20 +167,30 @@ pub(super) fn describe_parse_error(file: u16, text: &str, e: Error<Rule>) -> Dia
         }
     };
     let end = (pos + token.len()).min(text.len());
-    let span = Span::new(file, pos, end.max(pos));
+    let span = match text[..pos.min(text.len())].chars().next_back() {
+        // At the very end, point at the last character (often the final newline): there is
+        // no line after it to show.
+        Some(last) if token.is_empty() => Span::new(file, pos - last.len_utf8(), pos),
+        _ => Span::new(file, pos, end.max(pos)),
+    };
     let found = if token.is_empty() {
         "the file ends here".to_string()
-    } else if token.chars().all(|c| c.is_alphanumeric() || c == '_') {
-        format!("found `{token}`")
     } else {
-        format!("found `{}`", token.escape_debug())
+        format!("found `{}`", shown(&token))
     };
-    let message = if token.is_empty() {
+    let mut message = if token.is_empty() {
         "the rules file ends too early".to_string()
     } else {
-        format!("unexpected `{}`", token.escape_debug())
+        format!("unexpected `{}`", shown(&token))
     };
+    let hint = hint(&token, &rest[token.len()..], &expected);
+    if let Some((Some(m), _)) = &hint {
+        message = m.to_string();
+    }
     let mut d = Diagnostic::error("muster::syntax", span, message).label(found);
+    if let Some((_, help)) = hint {
+        return d.help(help);
+    }
     d = match expected.len() {
         0 => d.help("check the spelling and the brackets around here"),
         1 => d.help(format!("expected {}", expected[0])),
@@ -175,4 +205,62 @@ pub(super) fn describe_parse_error(file: u16, text: &str, e: Error<Rule>) -> Dia
         }
     };
     d
+}
+
+/// A token as shown in a message: control characters escaped, everything else as typed.
+fn shown(token: &str) -> String {
+    token
+        .chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The words a rules file cannot use as names (the grammar's `keyword` rule).
+const RESERVED: [&str; 32] = [
+    "in", "where", "and", "or", "not", "if", "then", "else", "true", "false", "none", "any", "all",
+    "to", "toward", "by", "onto", "when", "for", "let", "choose", "require", "do", "move", "swap",
+    "shift", "shuffle", "place", "win", "lose", "draw", "skip",
+];
+
+/// For mistakes common enough to recognise: a better message (if any) and a help line
+/// that says how to fix it. `after` is the text after the token.
+fn hint(token: &str, after: &str, expected: &[String]) -> Option<(Option<&'static str>, String)> {
+    let expects = |what: &str| expected.iter().any(|e| e == what);
+    if token == "\"" && !after.split('\n').next().unwrap_or("").contains('"') {
+        return Some((
+            Some("this string is never closed"),
+            "a string ends with `\"` on the line where it starts".into(),
+        ));
+    }
+    if RESERVED.contains(&token) && expects("a name") {
+        return Some((
+            None,
+            format!("`{token}` is a keyword of the language, so it cannot be a name; choose another name"),
+        ));
+    }
+    if token == "=" && !after.starts_with('=') && expects("an operator") {
+        return Some((
+            None,
+            "to compare two values write `==`; a single `=` gives a value, in `var`, `def` and assignments".into(),
+        ));
+    }
+    if ["one", "optional", "repeat"].contains(&token) && expects("`by`") {
+        return Some((
+            None,
+            format!("a turn step is written `{token} of ACTION, ACTION, ...`"),
+        ));
+    }
+    if token == ";" {
+        return Some((
+            None,
+            "rules need no `;`: start the next clause or effect on a new line".into(),
+        ));
+    }
+    None
 }

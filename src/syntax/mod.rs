@@ -2,7 +2,9 @@
 //! (`crate::check`) decides what the names and expressions mean.
 
 pub mod ast;
+mod depth;
 mod errors;
 mod parser;
 
-pub use parser::parse;
+pub use depth::MAX_DEPTH;
+pub use parser::{parse, MAX_NESTING};

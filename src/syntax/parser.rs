@@ -28,6 +28,9 @@ pub fn parse(file: u16, text: &str) -> Result<Vec<Item>, Diagnostic> {
         pratt: pratt(),
     };
     let file_pair = pairs.into_iter().next().expect("file rule");
+    if let Some(d) = super::depth::too_deep(file, &file_pair) {
+        return Err(d);
+    }
     Ok(file_pair
         .into_inner()
         .filter(not_kw)
