@@ -9,6 +9,7 @@ mod eval;
 mod geometry;
 mod legal;
 mod notation;
+mod sample;
 mod state;
 mod turns;
 mod view;
