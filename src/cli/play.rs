@@ -33,6 +33,7 @@ pub fn run(
     file: &Path,
     opts: &GameOpts,
     agents_spec: Option<&str>,
+    think: u64,
     save: Option<&Path>,
     reveal: bool,
 ) -> i32 {
@@ -45,7 +46,7 @@ pub fn run(
         if i == 0 {
             "human".into()
         } else {
-            "random".into()
+            format!("ismcts:{}ms", think.max(1))
         }
     }) {
         Ok(n) => n,
@@ -59,7 +60,8 @@ pub fn run(
                 Seat::Human
             } else {
                 Seat::Agent(
-                    agents::by_name(n, opts.seed.wrapping_add(1 + i as u64)).expect("checked name"),
+                    agents::by_name(n, &engine, opts.seed.wrapping_add(1 + i as u64))
+                        .expect("checked name"),
                 )
             }
         })
