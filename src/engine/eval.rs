@@ -121,6 +121,32 @@ impl<'a> Eval<'a> {
                     );
                 }
             }
+            // A comprehension is filtered as it is walked, without building the list.
+            Expr::Comprehension(slot, coll, cond) => {
+                let slot = *slot as usize;
+                self.for_each(coll, l, &mut |v, l| {
+                    l[slot] = v.clone();
+                    if cond.as_ref().is_none_or(|c| self.truth(c, l)) {
+                        f(v, l)
+                    } else {
+                        true
+                    }
+                });
+            }
+            // Runs are made one at a time, so a walk that stops early makes few.
+            Expr::Call(Builtin::Runs, args) => {
+                let mut cells = Vec::new();
+                self.for_each(&args[0], l, &mut |v, _| {
+                    if let Value::Cell(c) = v {
+                        cells.push(c);
+                    }
+                    true
+                });
+                let dirs = self.dirs(&args[1], l);
+                geometry::runs_each(&self.eng.game.board, &cells, dirs.as_slice(), &mut |v| {
+                    f(v, l)
+                });
+            }
             Expr::Const(Value::List(items)) => {
                 for it in items {
                     if !f(it.clone(), l) {

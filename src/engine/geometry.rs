@@ -121,6 +121,14 @@ pub fn reach(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<V
 /// Every straight run of touching cells all drawn from `cells`, along the axes of `dirs`.
 /// A single cell is one run (listed once, with direction 0).
 pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Vec<Value>) {
+    runs_each(board, cells, dirs, &mut |v| {
+        out.push(v);
+        true
+    });
+}
+
+/// `runs`, one at a time, in the same order, until `f` returns false.
+pub fn runs_each(board: &Board, cells: &[u16], dirs: &[u8], f: &mut dyn FnMut(Value) -> bool) {
     let mut member = CellSet::new(board.cells.len());
     for &c in cells {
         member.insert(c);
@@ -129,11 +137,14 @@ pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Vec<Value>) {
     axes.sort_unstable();
     axes.dedup();
     for &c in cells {
-        out.push(Value::Line {
+        let single = Value::Line {
             start: c,
             dir: 0,
             len: 1,
-        });
+        };
+        if !f(single) {
+            return;
+        }
     }
     for &a in &axes {
         let back = board
@@ -159,11 +170,14 @@ pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Vec<Value>) {
             let mut start = c;
             for i in 0..len {
                 for j in i + 1..len {
-                    out.push(Value::Line {
+                    let run = Value::Line {
                         start,
                         dir: a,
                         len: (j - i + 1).min(255) as u8,
-                    });
+                    };
+                    if !f(run) {
+                        return;
+                    }
                 }
                 start = board.step(start, a);
             }
