@@ -90,8 +90,10 @@ struct Node {
     edges: Vec<Edge>,
     /// Whether the node has been looked at for an action that wins at once.
     checked: bool,
-    /// An action with which the seat deciding here wins at once, if there is one.
-    decisive: Option<Action>,
+    /// The edge whose action wins at once for the seat deciding here, if there is one.
+    decisive: Option<usize>,
+    /// Whether `edges` lists every legal action here, in order (one sample per decision).
+    listed: bool,
 }
 
 pub struct SearchAgent {
@@ -102,7 +104,8 @@ pub struct SearchAgent {
     // Buffers reused across iterations.
     tree: Vec<Node>,
     legal: Vec<Action>,
-    on_offer: Vec<(usize, usize)>,
+    /// The edges whose actions are legal in this iteration.
+    on_offer: Vec<usize>,
     path: Vec<(u32, usize, u8)>,
     reward: Vec<f64>,
 }
@@ -149,76 +152,90 @@ impl SearchAgent {
         let mut failed = false;
         self.path.clear();
         while let Some(mover) = engine.decider(&s) {
-            engine.legal_into(&s, &mut self.legal);
-            if self.legal.is_empty() {
-                break;
-            }
-            if !self.tree[node as usize].checked {
-                let decisive = self.decisive(&s, mover);
-                let n = &mut self.tree[node as usize];
-                n.checked = true;
-                n.decisive = decisive.map(|i| self.legal[i].clone());
-            }
-            let decisive = self.tree[node as usize]
-                .decisive
-                .as_ref()
-                .and_then(|d| self.legal.iter().position(|a| a == d));
-            // Match each legal action with its edge, adding edges for new actions.
-            let edges = &mut self.tree[node as usize].edges;
+            // A node's edges, once listed from a state that is the same on every iteration
+            // (one sample per decision), are its legal actions in order: no need to ask the
+            // engine again. With a fresh sample per iteration they are asked for each time.
+            let listed = !self.settings.resample && self.tree[node as usize].listed;
             self.on_offer.clear();
-            for (i, a) in self.legal.iter().enumerate() {
-                let e = match edges.get(i) {
-                    Some(e) if e.action == *a => i,
-                    _ => match edges.iter().position(|e| e.action == *a) {
-                        Some(e) => e,
-                        None => {
-                            edges.push(Edge {
-                                action: a.clone(),
-                                child: NO_NODE,
-                                visits: 0,
-                                avail: 0,
-                                reward: 0.0,
-                            });
-                            edges.len() - 1
-                        }
-                    },
-                };
-                edges[e].avail += 1;
-                self.on_offer.push((i, e));
+            if listed {
+                let edges = &mut self.tree[node as usize].edges;
+                for (e, ed) in edges.iter_mut().enumerate() {
+                    ed.avail += 1;
+                    self.on_offer.push(e);
+                }
+            } else {
+                engine.legal_into(&s, &mut self.legal);
+                if self.legal.is_empty() {
+                    break;
+                }
+                // Match each legal action with its edge, adding edges for new actions.
+                let edges = &mut self.tree[node as usize].edges;
+                for (i, a) in self.legal.iter().enumerate() {
+                    let e = match edges.get(i) {
+                        Some(e) if e.action == *a => i,
+                        _ => match edges.iter().position(|e| e.action == *a) {
+                            Some(e) => e,
+                            None => {
+                                edges.push(Edge {
+                                    action: a.clone(),
+                                    child: NO_NODE,
+                                    visits: 0,
+                                    avail: 0,
+                                    reward: 0.0,
+                                });
+                                edges.len() - 1
+                            }
+                        },
+                    };
+                    edges[e].avail += 1;
+                    self.on_offer.push(e);
+                }
+                if !self.tree[node as usize].checked {
+                    // Once per node: is there an action that wins at once?
+                    let decisive = self.decisive(&s, mover).map(|i| self.on_offer[i]);
+                    let n = &mut self.tree[node as usize];
+                    n.checked = true;
+                    n.decisive = decisive;
+                }
+                self.tree[node as usize].listed = true;
             }
-            // An action never tried is tried first; else the best by UCB.
+            let n = &self.tree[node as usize];
+            let edges = &n.edges;
+            // A seat that can win at once does; else an action never tried is tried first;
+            // else the best by UCB.
             let untried = self
                 .on_offer
                 .iter()
-                .filter(|&&(_, e)| edges[e].visits == 0)
+                .filter(|&&e| edges[e].visits == 0)
                 .count();
-            let (i, e) = if let Some(d) = decisive {
-                // A seat that can win at once does.
-                self.on_offer[d]
-            } else if untried > 0 {
-                let k = self.rng.gen_range(0..untried);
-                *self
-                    .on_offer
-                    .iter()
-                    .filter(|&&(_, e)| edges[e].visits == 0)
-                    .nth(k)
-                    .expect("k < untried")
-            } else {
-                let c = self.settings.exploration;
-                let mut best = (f64::NEG_INFINITY, 0, 0);
-                for &(i, e) in &self.on_offer {
-                    let ed = &edges[e];
-                    let n = ed.visits as f64;
-                    let ucb = ed.reward / n + c * ((ed.avail as f64).ln() / n).sqrt();
-                    if ucb > best.0 {
-                        best = (ucb, i, e);
-                    }
+            let e = match n.decisive.filter(|d| self.on_offer.contains(d)) {
+                Some(d) => d,
+                None if untried > 0 => {
+                    let k = self.rng.gen_range(0..untried);
+                    *self
+                        .on_offer
+                        .iter()
+                        .filter(|&&e| edges[e].visits == 0)
+                        .nth(k)
+                        .expect("k < untried")
                 }
-                (best.1, best.2)
+                None => {
+                    let c = self.settings.exploration;
+                    let mut best = (f64::NEG_INFINITY, 0);
+                    for &e in &self.on_offer {
+                        let ed = &edges[e];
+                        let n = ed.visits as f64;
+                        let ucb = ed.reward / n + c * ((ed.avail as f64).ln() / n).sqrt();
+                        if ucb > best.0 {
+                            best = (ucb, e);
+                        }
+                    }
+                    best.1
+                }
             };
             let fresh = edges[e].visits == 0;
             self.path.push((node, e, mover));
-            if engine.apply_listed(&mut s, &self.legal[i]).is_err() {
+            if engine.apply_listed(&mut s, &edges[e].action).is_err() {
                 failed = true;
                 break;
             }
