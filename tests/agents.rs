@@ -276,3 +276,27 @@ fn greedy_beats_random_at_army_ants() {
         .count();
     assert_eq!(wins, 4);
 }
+
+// Search agents look for wins in one only among actions that can declare a winner: in Army
+// Ants only an attack can (`win me`); in the chip game any action can (a `win` end rule).
+#[test]
+fn which_actions_may_win_at_once() {
+    let e = army_ants();
+    let s = battle(
+        &e,
+        RED,
+        &[("b2", RED, 3), ("a1", RED, QUEEN), ("b6", BLACK, QUEEN)],
+    );
+    let legal = e.legal_actions(&s);
+    let name = |a: &muster::engine::Action| e.game.actions[a.action as usize].name.clone();
+    assert!(legal.iter().any(|a| name(a) == "march"));
+    for a in &legal {
+        assert_eq!(e.may_win_at_once(a), name(a) == "attack", "{}", name(a));
+    }
+    let chips = chip_game();
+    let s = chips.start(3, 1).unwrap();
+    assert!(chips
+        .legal_actions(&s)
+        .iter()
+        .all(|a| chips.may_win_at_once(a)));
+}

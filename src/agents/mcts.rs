@@ -8,10 +8,15 @@
 //!
 //! The tree's edges are actions; an edge is *available* in an iteration when its action is
 //! legal in that iteration's sample, and UCB weighs an edge's visits against how often it
-//! was available. Each iteration descends the tree by UCB, adds one edge, plays at random to
-//! the end (or to a cut-off), and credits each edge with the reward of the seat that chose
-//! it (max^n: every seat maximises its own reward; see [`super::reward::rewards`]). The
-//! action finally chosen is the root's most visited.
+//! was available. Each iteration descends the tree by UCB, adds one edge, plays at random,
+//! and credits each edge with the reward of the seat that chose it (max^n: every seat
+//! maximises its own reward; see [`super::reward::rewards`]). Two refinements, both generic:
+//! a seat that can win at once (each node is checked once, by trying its actions) takes
+//! that win in the tree, so a move that hands the opponent an immediate win is seen as
+//! lost; and when the rules declare a `score`, playouts stop after a few random actions
+//! ([`DEFAULT_CUTOFF`]) and the score judges the position, which measured much stronger
+//! than long random playouts (docs/agents.md). Without a score, playouts run to the end.
+//! The action finally chosen is the root's most visited.
 //!
 //! For a given seed and an iteration budget the choice is deterministic; a time budget is for
 //! interactive play only.
@@ -139,6 +144,9 @@ impl SearchAgent {
     fn decisive(&self, s: &State, mover: u8) -> Option<usize> {
         let engine = &*self.engine;
         self.legal.iter().position(|a| {
+            if !engine.may_win_at_once(a) {
+                return false;
+            }
             let mut t = s.clone();
             engine.apply_listed(&mut t, a).is_ok()
                 && matches!(&t.outcome, Some(Outcome::Win(w)) if w == &[mover])

@@ -18,7 +18,7 @@ pub use legal::{Action, DONE as DONE_ACTION, SKIP as SKIP_ACTION};
 pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 
-use crate::ir::{Game, Value, ZoneId};
+use crate::ir::{Clause, Game, Stmt, StuckRule, Value, ZoneId};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -55,6 +55,11 @@ pub struct Engine {
     label_number: Vec<u16>,
     /// Components with the same kind and attributes share a class: they are twins.
     pub(crate) twin_class: Vec<u16>,
+    /// Per action: whether its own effects can declare a winner (`win` or `lose`).
+    action_may_win: Vec<bool>,
+    /// Whether anything besides an action's own effects can declare a winner after any
+    /// action: `win` rules in `end`, a turn hook with `win` or `lose`, `on stuck lose`.
+    any_may_win: bool,
 }
 
 impl Engine {
@@ -66,12 +71,37 @@ impl Engine {
             zone_base.push(n as u16);
             n += if z.per_seat { seats } else { 1 };
         }
+        fn declares_winner(stmts: &[Stmt]) -> bool {
+            stmts.iter().any(|st| match st {
+                Stmt::Win(_) | Stmt::Lose(_) => true,
+                Stmt::If(_, a, b) => declares_winner(a) || declares_winner(b),
+                Stmt::For(_, _, body) => declares_winner(body),
+                _ => false,
+            })
+        }
+        let action_may_win = game
+            .actions
+            .iter()
+            .map(|a| {
+                a.clauses
+                    .iter()
+                    .any(|c| matches!(c, Clause::Do(stmts) if declares_winner(stmts)))
+            })
+            .collect();
+        let any_may_win = !game.end.wins.is_empty()
+            || game.end.stuck == StuckRule::Lose
+            || game
+                .phases
+                .iter()
+                .any(|p| declares_winner(&p.before_turn) || declares_winner(&p.after_turn));
         let mut engine = Engine {
             game: Arc::new(game),
             zone_base,
             zone_instances: n,
             label_number: vec![],
             twin_class: vec![],
+            action_may_win,
+            any_may_win,
         };
         let mut classes: std::collections::HashMap<&crate::ir::Component, u16> =
             std::collections::HashMap::new();
@@ -192,6 +222,19 @@ impl Engine {
         effects::Runner::new(self, 0).run(&mut s, &g.setup, &mut locals)?;
         self.begin_phase(&mut s, 0, &mut locals)?;
         Ok(s)
+    }
+
+    /// Whether applying `act` could end the game with a win (for anyone). False only when
+    /// no effect that applying it runs can declare a winner: the action's own effects have
+    /// no `win` or `lose`, no turn hook has either, the `end` rules declare no `win`, and a
+    /// stuck seat does not lose. Search agents skip such actions when looking for a win.
+    pub fn may_win_at_once(&self, act: &Action) -> bool {
+        self.any_may_win
+            || self
+                .action_may_win
+                .get(act.action as usize)
+                .copied()
+                .unwrap_or(false)
     }
 
     /// Who must decide now, or `None` when the game is over.
