@@ -292,9 +292,7 @@ fn simulate_chip_game_counts_add_up() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = text(&out.stdout);
     assert!(
-        report.starts_with(
-            "Battalion: 50 games, 5 players (random vs random vs random vs random vs random)"
-        ),
+        report.starts_with("Battalion (battalion_chips.muster): 50 games, 5 players (random vs random vs random vs random vs random)"),
         "{report}"
     );
     for seat in ["P1", "P2", "P3", "P4", "P5"] {
@@ -411,7 +409,19 @@ fn chip_game_play_reprompts_on_bad_input_and_quits_cleanly() {
         "quit",
     ]
     .join("\n");
-    let out = muster(&["play", CHIPS, "--players", "4", "--seed", "1"], &input);
+    let out = muster(
+        &[
+            "play",
+            CHIPS,
+            "--players",
+            "4",
+            "--seed",
+            "1",
+            "--agents",
+            "human,random,random,random",
+        ],
+        &input,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let t = text(&out.stdout);
     for want in [
@@ -438,7 +448,16 @@ fn chip_game_play_reprompts_on_bad_input_and_quits_cleanly() {
 
 #[test]
 fn chip_game_reveal_shows_hidden_cards() {
-    let args = ["play", CHIPS, "--players", "3", "--seed", "2"];
+    let args = [
+        "play",
+        CHIPS,
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--agents",
+        "human,random,random",
+    ];
     let hidden = text(&muster(&args, "quit\n").stdout);
     assert!(hidden.contains("hand (P2): 10 face down\n"), "{hidden}");
     assert!(hidden.contains("hand (P3): 10 face down\n"), "{hidden}");
@@ -526,7 +545,9 @@ fn simulate_super_captain_with_three_players() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report = text(&out.stdout);
     assert!(
-        report.starts_with("Battaglione: 30 games, 3 players"),
+        report.starts_with(
+            "Battaglione (battaglione.muster [variant super_captain]): 30 games, 3 players"
+        ),
         "{report}"
     );
     for word in ["P1", "P2", "P3", "draws", "capped"] {

@@ -70,14 +70,28 @@ pub fn run(file: &Path, seconds: f64, opts: &GameOpts) -> i32 {
         }
     };
     let total: u64 = all.iter().map(|c| c.playouts).sum();
+    let actions: u64 = all.iter().map(|c| c.actions).sum();
+    // Queries per second of wall-clock time: each thread's rate, summed.
+    let queries: f64 = all
+        .iter()
+        .map(|c| c.queries as f64 / c.query_time.as_secs_f64().max(1e-9))
+        .sum();
     println!(
         "{} ({} players), {secs:.1}s per measurement",
         engine.game.title, players
     );
-    println!("  1 thread:   {:>10.1} playouts/s  {:>10.0} actions/s  {:>10.0} legal-action queries/s ({:.1} µs each)", one.playouts as f64 / secs, one.actions as f64 / secs, one.queries as f64 / one.query_time.as_secs_f64().max(1e-9), one.query_time.as_secs_f64() * 1e6 / one.queries.max(1) as f64);
     println!(
-        "  {threads} threads: {:>10.1} playouts/s",
-        total as f64 / secs
+        "  1 thread:  {:>10.1} playouts/s  {:>10.0} actions/s  {:>10.0} legal-action queries/s ({:.1} µs each)",
+        one.playouts as f64 / secs,
+        one.actions as f64 / secs,
+        one.queries as f64 / one.query_time.as_secs_f64().max(1e-9),
+        one.query_time.as_secs_f64() * 1e6 / one.queries.max(1) as f64
+    );
+    println!(
+        "  {threads} threads: {:>10.1} playouts/s  {:>10.0} actions/s  {:>10.0} legal-action queries/s",
+        total as f64 / secs,
+        actions as f64 / secs,
+        queries
     );
     println!(
         "  mean playout length {:.1} actions",

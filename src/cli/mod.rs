@@ -19,6 +19,7 @@ use crate::engine::Engine;
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Exit codes: all well, invalid input (rules, logs, moves), and usage or I/O errors.
 pub const EXIT_OK: i32 = 0;
@@ -68,9 +69,13 @@ pub enum Command {
         file: PathBuf,
         #[command(flatten)]
         game: GameOpts,
-        /// One agent per seat, e.g. `human,random` (default: seat 1 human, the rest random).
+        /// One agent per seat, e.g. `human,mcts` (default: seat 1 human, the rest `ismcts`
+        /// thinking `--think` milliseconds a move).
         #[arg(long)]
         agents: Option<String>,
+        /// How long the default agent thinks per move, in milliseconds: more is stronger.
+        #[arg(long, default_value_t = 1000)]
+        think: u64,
         /// Write the game's log here as it goes (and at the end).
         #[arg(long)]
         save: Option<PathBuf>,
@@ -105,7 +110,8 @@ pub enum Command {
         file: PathBuf,
         #[arg(long, default_value_t = 100)]
         games: u32,
-        /// One agent per seat, e.g. `random,random` (default: random everywhere).
+        /// One agent per seat, e.g. `mcts,random` (default: random everywhere). Agents:
+        /// random, greedy, mcts, ismcts; `mcts:N` searches N iterations a move.
         #[arg(long)]
         agents: Option<String>,
         #[command(flatten)]
@@ -116,6 +122,10 @@ pub enum Command {
         /// Print the report as one JSON object.
         #[arg(long)]
         json: bool,
+        /// Also play another rules file, or another variant of this one, with the same
+        /// seeds and agents, and show the two reports side by side.
+        #[arg(long, value_name = "OTHER_FILE_OR_VARIANT")]
+        compare: Option<String>,
     },
     /// Measure random playouts per second and legal-action queries per second.
     Bench {
@@ -146,9 +156,17 @@ pub fn run(cli: Cli) -> i32 {
             file,
             game,
             agents,
+            think,
             save,
             reveal,
-        } => play::run(&file, &game, agents.as_deref(), save.as_deref(), reveal),
+        } => play::run(
+            &file,
+            &game,
+            agents.as_deref(),
+            think,
+            save.as_deref(),
+            reveal,
+        ),
         Command::Replay { file, log, verbose } => replay::run(&file, &log, verbose),
         Command::Moves { file, log, game } => moves::run(&file, log.as_deref(), &game),
         Command::Dump { file, variant } => dump::run(&file, variant.as_deref()),
@@ -159,7 +177,16 @@ pub fn run(cli: Cli) -> i32 {
             game,
             jobs,
             json,
-        } => simulate::run(&file, games, agents.as_deref(), &game, jobs, json),
+            compare,
+        } => simulate::run(
+            &file,
+            games,
+            agents.as_deref(),
+            &game,
+            jobs,
+            json,
+            compare.as_deref(),
+        ),
         Command::Bench {
             file,
             seconds,
@@ -215,11 +242,11 @@ pub fn player_count(engine: &Engine, asked: Option<u8>) -> Result<u8, i32> {
 }
 
 /// Builds the engine for a game, applying `--max-turns`.
-pub fn engine_for(mut compiled: Compiled, max_turns: Option<u32>) -> Engine {
+pub fn engine_for(mut compiled: Compiled, max_turns: Option<u32>) -> Arc<Engine> {
     if let Some(m) = max_turns {
         compiled.game.max_turns = m;
     }
-    Engine::new(compiled.game)
+    Arc::new(Engine::new(compiled.game))
 }
 
 /// Splits `--agents a,b,...` into one name per seat, checking each name.
@@ -240,9 +267,10 @@ pub fn agent_list(
         return Err(EXIT_USAGE);
     }
     for n in &names {
-        if n != "human" && !crate::agents::AGENT_NAMES.contains(&n.as_str()) {
+        if n != "human" && !crate::agents::is_agent_name(n) {
             eprintln!(
-                "error: unknown agent `{n}`; known agents: human, {}",
+                "error: unknown agent `{n}`; known agents: human, {} (search agents take a \
+                 budget: `mcts:2000` iterations, `mcts:500ms` thinking time)",
                 crate::agents::AGENT_NAMES.join(", ")
             );
             return Err(EXIT_USAGE);
@@ -269,7 +297,7 @@ pub fn outcome_text(engine: &Engine, outcome: Option<&crate::engine::Outcome>) -
 
 /// The common start of every command that plays: compile (with the variant), apply
 /// `--max-turns`, and settle the player count. `Err` holds the exit code.
-pub fn prepare(file: &Path, opts: &GameOpts) -> Result<(Engine, u8), i32> {
+pub fn prepare(file: &Path, opts: &GameOpts) -> Result<(Arc<Engine>, u8), i32> {
     let compiled = load(file, opts.variant.as_deref())?;
     let engine = engine_for(compiled, opts.max_turns);
     let players = player_count(&engine, opts.players)?;

@@ -35,6 +35,7 @@ pub fn run(
     file: &Path,
     opts: &GameOpts,
     agents_spec: Option<&str>,
+    think: u64,
     save: Option<&Path>,
     reveal: bool,
 ) -> i32 {
@@ -47,7 +48,7 @@ pub fn run(
         if i == 0 {
             "human".into()
         } else {
-            "random".into()
+            format!("ismcts:{}ms", think.max(1))
         }
     }) {
         Ok(n) => n,
@@ -61,7 +62,8 @@ pub fn run(
                 Seat::Human
             } else {
                 Seat::Agent(
-                    agents::by_name(n, opts.seed.wrapping_add(1 + i as u64)).expect("checked name"),
+                    agents::by_name(n, &engine, opts.seed.wrapping_add(1 + i as u64))
+                        .expect("checked name"),
                 )
             }
         })

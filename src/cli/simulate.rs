@@ -1,5 +1,6 @@
 //! `muster simulate`: many games between agents, in parallel, with a report a designer can
-//! decide from. Results depend only on the seed, never on `--jobs`.
+//! decide from. Results depend only on the seed, never on `--jobs`. With `--compare`, a
+//! second rules file or variant plays the same seeds and the two reports show side by side.
 
 use super::{agent_list, GameOpts, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::agents;
@@ -7,16 +8,22 @@ use crate::engine::{Engine, Outcome};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::Path;
+use std::sync::Arc;
 
 /// What one simulated game came to.
 #[derive(Clone, Debug)]
 pub struct GameResult {
     pub outcome: Outcome,
     pub turns: u32,
-    pub decisions: u64,
-    pub branching: u64,
+    /// The seat that made the game's first decision.
+    pub first: Option<u8>,
+    /// Per phase (by phase id): decisions taken, and legal actions summed over them.
+    pub decisions: Vec<u64>,
+    pub branching: Vec<u64>,
     /// How often each action was taken (by action id; the last two are `skip` and `done`).
     pub action_counts: Vec<u64>,
+    /// Each seat's declared score at the end, if the rules declare one.
+    pub scores: Option<Vec<i64>>,
 }
 
 /// The seed of game `i` of a run seeded with `base` (SplitMix64, so nearby seeds differ).
@@ -29,7 +36,7 @@ pub fn game_seed(base: u64, i: u64) -> u64 {
 
 /// Plays one game between the named agents.
 pub fn play_one(
-    engine: &Engine,
+    engine: &Arc<Engine>,
     names: &[String],
     players: u8,
     seed: u64,
@@ -39,17 +46,20 @@ pub fn play_one(
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            agents::by_name(n, seed ^ (0x5EED + i as u64))
+            agents::by_name(n, engine, seed ^ (0x5EED + i as u64))
                 .ok_or_else(|| format!("unknown agent `{n}`"))
         })
         .collect::<Result<_, _>>()?;
     let n_actions = engine.game.actions.len();
+    let n_phases = engine.game.phases.len();
     let mut r = GameResult {
         outcome: Outcome::Capped,
         turns: 0,
-        decisions: 0,
-        branching: 0,
+        first: engine.decider(&state),
+        decisions: vec![0; n_phases],
+        branching: vec![0; n_phases],
         action_counts: vec![0; n_actions + 2],
+        scores: None,
     };
     let mut legal = Vec::new();
     while let Some(seat) = engine.decider(&state) {
@@ -57,11 +67,14 @@ pub fn play_one(
         if legal.is_empty() {
             return Err("the decider has no legal action but the game is not over".into());
         }
-        r.decisions += 1;
-        r.branching += legal.len() as u64;
+        let phase = state.phase as usize;
+        r.decisions[phase] += 1;
+        r.branching[phase] += legal.len() as u64;
         let view = engine.view(&state, seat);
         let i = seats[seat as usize].choose(&view, &legal);
-        let a = &legal[i];
+        let a = legal
+            .get(i)
+            .ok_or_else(|| format!("agent `{}` chose no listed action", names[seat as usize]))?;
         let k = if (a.action as usize) < n_actions {
             a.action as usize
         } else if a.action == crate::engine::SKIP_ACTION {
@@ -76,6 +89,9 @@ pub fn play_one(
     }
     r.turns = state.turns;
     r.outcome = state.outcome.clone().unwrap_or(Outcome::Capped);
+    r.scores = (0..players)
+        .map(|p| engine.score(&state, p))
+        .collect::<Option<Vec<i64>>>();
     Ok(r)
 }
 
@@ -91,6 +107,87 @@ fn wilson(k: u64, n: u64) -> (f64, f64) {
     ((c - h).max(0.0), (c + h).min(1.0))
 }
 
+/// Mean and the half-width of its 95% confidence interval (normal approximation).
+fn mean_ci(xs: &[f64]) -> (f64, f64) {
+    if xs.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, 0.0);
+    }
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
+}
+
+/// Plays `games` games on a worker pool; the results are in game order.
+fn play_all(
+    engine: &Arc<Engine>,
+    names: &[String],
+    players: u8,
+    games: u32,
+    seed: u64,
+    pool: &rayon::ThreadPool,
+    label: &str,
+) -> Result<(Vec<GameResult>, f64), i32> {
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(games as u64);
+        if !label.is_empty() {
+            bar.set_message(label.to_string());
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} games (eta {eta})",
+            ) {
+                bar.set_style(style);
+            }
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let started = std::time::Instant::now();
+    let results: Vec<Result<GameResult, String>> = pool.install(|| {
+        (0..games as u64)
+            .into_par_iter()
+            .map(|i| {
+                let r = play_one(engine, names, players, game_seed(seed, i));
+                bar.inc(1);
+                r
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let elapsed = started.elapsed().as_secs_f64();
+    let mut ok = Vec::new();
+    for (i, r) in results.into_iter().enumerate() {
+        match r {
+            Ok(g) => ok.push(g),
+            Err(e) => {
+                eprintln!(
+                    "error: game {} (seed {}) failed: {e}",
+                    i + 1,
+                    game_seed(seed, i as u64)
+                );
+                return Err(EXIT_INVALID);
+            }
+        }
+    }
+    Ok((ok, elapsed))
+}
+
+/// What `--compare` names: another rules file, or a variant of the same file.
+fn compare_target(file: &Path, other: &str, opts: &GameOpts) -> (std::path::PathBuf, GameOpts) {
+    let as_path = Path::new(other);
+    if as_path.is_file() {
+        (as_path.to_path_buf(), opts.clone())
+    } else {
+        let mut o = opts.clone();
+        o.variant = Some(other.to_string());
+        (file.to_path_buf(), o)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     file: &Path,
     games: u32,
@@ -98,10 +195,27 @@ pub fn run(
     opts: &GameOpts,
     jobs: Option<usize>,
     json: bool,
+    compare: Option<&str>,
 ) -> i32 {
     let (engine, players) = match super::prepare(file, opts) {
         Ok(x) => x,
         Err(code) => return code,
+    };
+    let other = match compare {
+        None => None,
+        Some(c) => {
+            let (f, o) = compare_target(file, c, opts);
+            match super::prepare(&f, &o) {
+                Ok((e, p)) if p == players => Some((e, describe(&f, &o))),
+                Ok(_) => {
+                    eprintln!(
+                        "error: the games compared must seat the same players: give --players"
+                    );
+                    return EXIT_USAGE;
+                }
+                Err(code) => return code,
+            }
+        }
     };
     let names = match agent_list(agents_spec, players, |_| "random".into()) {
         Ok(n) => n,
@@ -121,116 +235,189 @@ pub fn run(
             return EXIT_USAGE;
         }
     };
-    let bar = if std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(games as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
+    let here = describe(file, opts);
+    let label = if other.is_some() { here.as_str() } else { "" };
+    let (ok, elapsed) = match play_all(&engine, &names, players, games, opts.seed, &pool, label) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    let started = std::time::Instant::now();
-    let results: Vec<Result<GameResult, String>> = pool.install(|| {
-        (0..games as u64)
-            .into_par_iter()
-            .map(|i| {
-                let r = play_one(&engine, &names, players, game_seed(opts.seed, i));
-                bar.inc(1);
-                r
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
-    let elapsed = started.elapsed().as_secs_f64();
-    let mut ok = Vec::new();
-    for (i, r) in results.into_iter().enumerate() {
-        match r {
-            Ok(g) => ok.push(g),
-            Err(e) => {
-                eprintln!(
-                    "error: game {} (seed {}) failed: {e}",
-                    i + 1,
-                    game_seed(opts.seed, i as u64)
-                );
-                return EXIT_INVALID;
-            }
+    let report = Report {
+        engine: &engine,
+        what: here.clone(),
+        names: &names,
+        players,
+        seed: opts.seed,
+        games: &ok,
+        elapsed,
+    };
+    let Some((other_engine, there)) = other else {
+        if json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&report.json()).unwrap_or_default()
+            );
+        } else {
+            print!("{}", report.text());
         }
-    }
-    let report = Report::new(&engine, &names, players, &ok, elapsed);
+        return EXIT_OK;
+    };
+    let (ok2, elapsed2) = match play_all(
+        &other_engine,
+        &names,
+        players,
+        games,
+        opts.seed,
+        &pool,
+        &there,
+    ) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let report2 = Report {
+        engine: &other_engine,
+        what: there,
+        names: &names,
+        players,
+        seed: opts.seed,
+        games: &ok2,
+        elapsed: elapsed2,
+    };
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report.json()).unwrap_or_default()
-        );
+        let v = serde_json::json!({
+            "base": report.json(),
+            "compare": report2.json(),
+            "differences": differences(&report, &report2)
+                .into_iter()
+                .map(|(k, a, b)| (k, serde_json::json!({ "base": a, "compare": b, "difference": b.zip(a).map(|(b, a)| b - a) })))
+                .collect::<serde_json::Map<_, _>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        print!("{}", report.text());
+        print!("{}", side_by_side(&report, &report2));
     }
     EXIT_OK
 }
 
+/// A rules file and variant in words: `army_ants.muster`, `army_ants.muster [variant x]`.
+fn describe(file: &Path, opts: &GameOpts) -> String {
+    let name = file
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| file.display().to_string());
+    match &opts.variant {
+        Some(v) => format!("{name} [variant {v}]"),
+        None => name,
+    }
+}
+
 struct Report<'a> {
     engine: &'a Engine,
+    /// The rules file and variant.
+    what: String,
     names: &'a [String],
     players: u8,
+    seed: u64,
     games: &'a [GameResult],
     elapsed: f64,
 }
 
-impl<'a> Report<'a> {
-    fn new(
-        engine: &'a Engine,
-        names: &'a [String],
-        players: u8,
-        games: &'a [GameResult],
-        elapsed: f64,
-    ) -> Report<'a> {
-        Report {
-            engine,
-            names,
-            players,
-            games,
-            elapsed,
-        }
+impl Report<'_> {
+    fn n(&self) -> u64 {
+        self.games.len() as u64
     }
-
+    fn count(&self, f: impl Fn(&GameResult) -> bool) -> u64 {
+        self.games.iter().filter(|g| f(g)).count() as u64
+    }
     fn wins(&self, seat: u8) -> u64 {
-        self.games
-            .iter()
-            .filter(|g| matches!(&g.outcome, Outcome::Win(w) if w.contains(&seat)))
-            .count() as u64
+        self.count(|g| matches!(&g.outcome, Outcome::Win(w) if w.contains(&seat)))
+    }
+    fn losses(&self, seat: u8) -> u64 {
+        self.count(|g| matches!(&g.outcome, Outcome::Win(w) if !w.contains(&seat)))
     }
     fn draws(&self) -> u64 {
-        self.games
-            .iter()
-            .filter(|g| g.outcome == Outcome::Draw)
-            .count() as u64
+        self.count(|g| g.outcome == Outcome::Draw)
     }
     fn capped(&self) -> u64 {
+        self.count(|g| g.outcome == Outcome::Capped)
+    }
+    /// The seat that decides first in every game, if it is always the same.
+    fn first_seat(&self) -> Option<u8> {
+        let first = self.games.first()?.first?;
         self.games
             .iter()
-            .filter(|g| g.outcome == Outcome::Capped)
-            .count() as u64
+            .all(|g| g.first == Some(first))
+            .then_some(first)
     }
-    fn lengths(&self) -> (f64, u32, u32, u32) {
+    /// Games the first decider won, and games with a first decider.
+    fn first_player_wins(&self) -> (u64, u64) {
+        let with = self.count(|g| g.first.is_some());
+        let won = self.count(|g| match (&g.outcome, g.first) {
+            (Outcome::Win(w), Some(f)) => w.contains(&f),
+            _ => false,
+        });
+        (won, with)
+    }
+    fn mean_score(&self, seat: u8) -> Option<(f64, f64)> {
+        let xs: Option<Vec<f64>> = self
+            .games
+            .iter()
+            .map(|g| g.scores.as_ref().map(|s| s[seat as usize] as f64))
+            .collect();
+        xs.filter(|x| !x.is_empty()).map(|x| mean_ci(&x))
+    }
+    /// Mean, standard deviation, median, the 10th and 90th percentiles, minimum, maximum.
+    fn lengths(&self) -> Lengths {
         let mut t: Vec<u32> = self.games.iter().map(|g| g.turns).collect();
         t.sort_unstable();
         if t.is_empty() {
-            return (0.0, 0, 0, 0);
+            return Lengths::default();
         }
-        (
-            t.iter().map(|&x| x as f64).sum::<f64>() / t.len() as f64,
-            t[t.len() / 2],
-            t[0],
-            t[t.len() - 1],
-        )
+        let xs: Vec<f64> = t.iter().map(|&x| x as f64).collect();
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        let sd = (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n).sqrt();
+        let at = |q: f64| t[((t.len() - 1) as f64 * q).round() as usize];
+        Lengths {
+            mean,
+            sd,
+            median: t[t.len() / 2],
+            p10: at(0.1),
+            p90: at(0.9),
+            min: t[0],
+            max: t[t.len() - 1],
+        }
     }
+    /// Mean legal actions per decision, over all phases.
     fn branching(&self) -> f64 {
-        let (b, d) = self
-            .games
-            .iter()
-            .fold((0u64, 0u64), |(b, d), g| (b + g.branching, d + g.decisions));
+        let (b, d) = self.games.iter().fold((0u64, 0u64), |(b, d), g| {
+            (
+                b + g.branching.iter().sum::<u64>(),
+                d + g.decisions.iter().sum::<u64>(),
+            )
+        });
         if d == 0 {
             0.0
         } else {
             b as f64 / d as f64
         }
+    }
+    /// Per phase that saw decisions: its name, mean legal actions per decision, and mean
+    /// decisions per game.
+    fn branching_by_phase(&self) -> Vec<(String, f64, f64)> {
+        let g = &self.engine.game;
+        (0..g.phases.len())
+            .filter_map(|p| {
+                let d: u64 = self.games.iter().map(|r| r.decisions[p]).sum();
+                let b: u64 = self.games.iter().map(|r| r.branching[p]).sum();
+                (d > 0).then(|| {
+                    (
+                        g.phases[p].name.clone(),
+                        b as f64 / d as f64,
+                        d as f64 / self.n().max(1) as f64,
+                    )
+                })
+            })
+            .collect()
     }
     fn action_counts(&self) -> Vec<(String, u64)> {
         let g = &self.engine.game;
@@ -249,39 +436,105 @@ impl<'a> Report<'a> {
             .filter(|(_, c)| *c > 0)
             .collect()
     }
+    fn seat_name(&self, p: u8) -> &str {
+        &self.engine.game.seats[p as usize].name
+    }
 
     fn text(&self) -> String {
-        let n = self.games.len() as u64;
+        let n = self.n();
         let g = &self.engine.game;
         let mut out = format!(
-            "{}: {} games, {} players ({}), {:.1}s\n",
+            "{} ({}): {} games, {} players ({}), seed {}, {:.1}s\n",
             g.title,
+            self.what,
             n,
             self.players,
             self.names.join(" vs "),
+            self.seed,
             self.elapsed
         );
-        for p in 0..self.players {
-            let w = self.wins(p);
-            let (lo, hi) = wilson(w, n);
-            out.push_str(&format!(
-                "  {:<10} wins {:>5} ({:5.1}%, 95% CI {:.1}–{:.1}%)\n",
-                g.seats[p as usize].name,
-                w,
-                pct(w, n),
+        // One row per seat: name, agent, wins, losses, mean score; columns padded to fit.
+        let rate = |k: u64| {
+            let (lo, hi) = wilson(k, n);
+            format!(
+                "{k} {:.1}% ({:.1}–{:.1}%)",
+                pct(k, n),
                 lo * 100.0,
                 hi * 100.0
-            ));
+            )
+        };
+        let mut rows = vec![[
+            "seat".to_string(),
+            "agent".to_string(),
+            "wins (95% CI)".to_string(),
+            "losses (95% CI)".to_string(),
+            if g.end.score.is_some() {
+                "mean score (95% CI)".to_string()
+            } else {
+                String::new()
+            },
+        ]];
+        for p in 0..self.players {
+            rows.push([
+                self.seat_name(p).to_string(),
+                self.names[p as usize].clone(),
+                rate(self.wins(p)),
+                rate(self.losses(p)),
+                match self.mean_score(p) {
+                    Some((m, h)) => format!("{m:.1} ({:.1}–{:.1})", m - h, m + h),
+                    None => String::new(),
+                },
+            ]);
+        }
+        let widths: Vec<usize> = (0..5)
+            .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+            .collect();
+        for r in &rows {
+            let mut line = String::from(" ");
+            for (cell, w) in r.iter().zip(&widths) {
+                line.push_str(&format!(" {cell:<w$} "));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
         }
         let (d, c) = (self.draws(), self.capped());
-        out.push_str(&format!("  draws      {:>5} ({:5.1}%)\n  capped     {:>5} ({:5.1}%) — stopped at {} turns, not counted as wins\n", d, pct(d, n), c, pct(c, n), g.max_turns));
-        let (mean, median, min, max) = self.lengths();
         out.push_str(&format!(
-            "  length     mean {mean:.1} turns, median {median}, range {min}–{max}\n"
+            "  draws      {:>5} ({:5.1}%)\n  capped     {:>5} ({:5.1}%) — stopped at {} turns, not counted as wins\n",
+            d,
+            pct(d, n),
+            c,
+            pct(c, n),
+            g.max_turns
         ));
+        let (fw, fn_) = self.first_player_wins();
+        if fn_ > 0 {
+            let (lo, hi) = wilson(fw, fn_);
+            let who = match self.first_seat() {
+                Some(p) => format!("{} in every game", self.seat_name(p)),
+                None => "the seat that decides first".into(),
+            };
+            out.push_str(&format!(
+                "  first      {who}: wins {:.1}% (95% CI {:.1}–{:.1}%), fair share {:.1}%\n",
+                pct(fw, fn_),
+                lo * 100.0,
+                hi * 100.0,
+                100.0 / self.players.max(1) as f64
+            ));
+        }
+        let l = self.lengths();
         out.push_str(&format!(
-            "  branching  {:.1} legal actions per decision on average\n",
-            self.branching()
+            "  length     mean {:.1} turns (sd {:.1}), median {}, middle 80% {}–{}, range {}–{}\n",
+            l.mean, l.sd, l.median, l.p10, l.p90, l.min, l.max
+        ));
+        let phases: Vec<String> = self
+            .branching_by_phase()
+            .iter()
+            .map(|(p, b, d)| format!("{p} {b:.1} ({d:.1} decisions a game)"))
+            .collect();
+        out.push_str(&format!(
+            "  branching  {:.1} legal actions per decision; by phase: {}\n",
+            self.branching(),
+            phases.join(", ")
         ));
         let counts = self.action_counts();
         let total: u64 = counts.iter().map(|(_, c)| c).sum();
@@ -294,31 +547,193 @@ impl<'a> Report<'a> {
     }
 
     fn json(&self) -> serde_json::Value {
-        let n = self.games.len() as u64;
+        let n = self.n();
         let g = &self.engine.game;
         let seats: Vec<serde_json::Value> = (0..self.players)
             .map(|p| {
-                let w = self.wins(p);
+                let (w, l) = (self.wins(p), self.losses(p));
                 let (lo, hi) = wilson(w, n);
-                serde_json::json!({ "seat": g.seats[p as usize].name, "agent": self.names[p as usize], "wins": w, "win_rate": w as f64 / n.max(1) as f64, "ci95": [lo, hi] })
+                let (llo, lhi) = wilson(l, n);
+                let mut v = serde_json::json!({
+                    "seat": self.seat_name(p),
+                    "agent": self.names[p as usize],
+                    "wins": w,
+                    "win_rate": w as f64 / n.max(1) as f64,
+                    "ci95": [lo, hi],
+                    "losses": l,
+                    "loss_rate": l as f64 / n.max(1) as f64,
+                    "loss_ci95": [llo, lhi],
+                });
+                if let Some((m, h)) = self.mean_score(p) {
+                    v["mean_score"] = serde_json::json!(m);
+                    v["score_ci95"] = serde_json::json!([m - h, m + h]);
+                }
+                v
             })
             .collect();
-        let (mean, median, min, max) = self.lengths();
+        let l = self.lengths();
+        let (fw, fn_) = self.first_player_wins();
+        let (flo, fhi) = wilson(fw, fn_);
         serde_json::json!({
             "game": g.title,
+            "rules": self.what,
             "variant": g.variant,
             "games": n,
             "players": self.players,
+            "seed": self.seed,
             "seats": seats,
             "draws": self.draws(),
             "capped": self.capped(),
             "max_turns": g.max_turns,
-            "length": { "mean": mean, "median": median, "min": min, "max": max },
+            "first_player": {
+                "seat": self.first_seat().map(|p| self.seat_name(p).to_string()),
+                "games": fn_,
+                "wins": fw,
+                "win_rate": fw as f64 / fn_.max(1) as f64,
+                "ci95": [flo, fhi],
+                "fair_share": 1.0 / self.players.max(1) as f64,
+            },
+            "length": { "mean": l.mean, "sd": l.sd, "median": l.median, "p10": l.p10, "p90": l.p90, "min": l.min, "max": l.max },
             "branching": self.branching(),
+            "branching_by_phase": self.branching_by_phase().into_iter().map(|(p, b, d)| (p, serde_json::json!({ "mean": b, "decisions_per_game": d }))).collect::<serde_json::Map<_, _>>(),
             "actions": self.action_counts().into_iter().map(|(a, c)| (a, serde_json::json!(c))).collect::<serde_json::Map<_, _>>(),
             "seconds": self.elapsed,
         })
     }
+
+    /// The figures `--compare` sets side by side: a name, the value, and how to show it.
+    fn figures(&self) -> Vec<(String, f64, Shown)> {
+        let n = self.n();
+        let mut f = Vec::new();
+        for p in 0..self.players {
+            let name = self.seat_name(p);
+            f.push((format!("{name} wins"), pct(self.wins(p), n), Shown::Pct));
+            f.push((format!("{name} losses"), pct(self.losses(p), n), Shown::Pct));
+            if let Some((m, _)) = self.mean_score(p) {
+                f.push((format!("{name} mean score"), m, Shown::Num));
+            }
+        }
+        f.push(("draws".into(), pct(self.draws(), n), Shown::Pct));
+        f.push(("capped".into(), pct(self.capped(), n), Shown::Pct));
+        let (fw, fn_) = self.first_player_wins();
+        f.push(("first player wins".into(), pct(fw, fn_), Shown::Pct));
+        let l = self.lengths();
+        f.push(("length mean".into(), l.mean, Shown::Num));
+        f.push(("length sd".into(), l.sd, Shown::Num));
+        f.push(("length median".into(), l.median as f64, Shown::Num));
+        f.push(("length p10".into(), l.p10 as f64, Shown::Num));
+        f.push(("length p90".into(), l.p90 as f64, Shown::Num));
+        f.push(("branching".into(), self.branching(), Shown::Num));
+        for (p, b, _) in self.branching_by_phase() {
+            f.push((format!("branching in {p}"), b, Shown::Num));
+        }
+        let counts = self.action_counts();
+        let total: u64 = counts.iter().map(|(_, c)| c).sum();
+        for (a, c) in counts {
+            f.push((format!("action {a}"), pct(c, total), Shown::Pct));
+        }
+        f
+    }
+}
+
+#[derive(Default)]
+struct Lengths {
+    mean: f64,
+    sd: f64,
+    median: u32,
+    p10: u32,
+    p90: u32,
+    min: u32,
+    max: u32,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Shown {
+    Pct,
+    Num,
+}
+
+/// Every figure of either report, in the first report's order (then the second's own), with
+/// its value on each side (`None` where a side has no such figure).
+fn differences(a: &Report, b: &Report) -> Vec<(String, Option<f64>, Option<f64>)> {
+    rows(a, b)
+        .into_iter()
+        .map(|(k, x, y, _)| (k, x, y))
+        .collect()
+}
+
+fn rows(a: &Report, b: &Report) -> Vec<(String, Option<f64>, Option<f64>, Shown)> {
+    let (fa, fb) = (a.figures(), b.figures());
+    let mut out: Vec<(String, Option<f64>, Option<f64>, Shown)> = fa
+        .iter()
+        .map(|(k, v, s)| {
+            let other = fb.iter().find(|(k2, _, _)| k2 == k).map(|x| x.1);
+            (k.clone(), Some(*v), other, *s)
+        })
+        .collect();
+    for (k, v, s) in &fb {
+        if !fa.iter().any(|(k2, _, _)| k2 == k) {
+            out.push((k.clone(), None, Some(*v), *s));
+        }
+    }
+    out
+}
+
+fn side_by_side(a: &Report, b: &Report) -> String {
+    let n = a.n();
+    let mut out = format!(
+        "{} games each, same seeds (seed {}), {} players ({})\n  A: {} — {} ({:.1}s)\n  B: {} — {} ({:.1}s)\n",
+        n,
+        a.seed,
+        a.players,
+        a.names.join(" vs "),
+        a.engine.game.title,
+        a.what,
+        a.elapsed,
+        b.engine.game.title,
+        b.what,
+        b.elapsed
+    );
+    let width = rows(a, b)
+        .iter()
+        .map(|r| r.0.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    out.push_str(&format!(
+        "  {:<width$}  {:>9}  {:>9}  {:>9}\n",
+        "", "A", "B", "B − A"
+    ));
+    let show = |v: Option<f64>, s: Shown| match (v, s) {
+        (None, _) => "—".to_string(),
+        (Some(x), Shown::Pct) => format!("{x:.1}%"),
+        (Some(x), Shown::Num) => format!("{x:.1}"),
+    };
+    for (k, x, y, s) in rows(a, b) {
+        let d = match (x, y) {
+            (Some(x), Some(y)) => format!("{:+.1}", y - x),
+            _ => "—".into(),
+        };
+        out.push_str(&format!(
+            "  {k:<width$}  {:>9}  {:>9}  {:>9}\n",
+            show(x, s),
+            show(y, s),
+            d
+        ));
+    }
+    for p in 0..a.players.min(b.players) {
+        let (la, ha) = wilson(a.wins(p), n);
+        let (lb, hb) = wilson(b.wins(p), b.n());
+        out.push_str(&format!(
+            "  95% CI of {} wins: A {:.1}–{:.1}%, B {:.1}–{:.1}%\n",
+            a.seat_name(p),
+            la * 100.0,
+            ha * 100.0,
+            lb * 100.0,
+            hb * 100.0
+        ));
+    }
+    out
 }
 
 fn pct(k: u64, n: u64) -> f64 {

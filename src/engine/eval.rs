@@ -12,26 +12,61 @@ pub(crate) struct Eval<'a> {
     pub me: u8,
 }
 
-fn dirs_of(v: &Value) -> Vec<u8> {
-    match v {
-        Value::Dir(d) => vec![*d],
-        Value::List(l) => l
-            .iter()
-            .filter_map(|d| {
-                if let Value::Dir(d) = d {
-                    Some(*d)
-                } else {
-                    None
+/// The directions a value names (one, or a list), kept on the stack when there are few.
+enum Dirs {
+    Few([u8; 16], usize),
+    Many(Vec<u8>),
+}
+
+impl Dirs {
+    fn of(v: &Value) -> Dirs {
+        match v {
+            Value::Dir(d) => Dirs::Few([*d; 16], 1),
+            Value::List(l) if l.len() <= 16 => {
+                let mut buf = [0u8; 16];
+                let mut n = 0;
+                for d in l {
+                    if let Value::Dir(d) = d {
+                        buf[n] = *d;
+                        n += 1;
+                    }
                 }
-            })
-            .collect(),
-        _ => vec![],
+                Dirs::Few(buf, n)
+            }
+            Value::List(l) => Dirs::Many(
+                l.iter()
+                    .filter_map(|d| {
+                        if let Value::Dir(d) = d {
+                            Some(*d)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect(),
+            ),
+            _ => Dirs::Few([0; 16], 0),
+        }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Dirs::Few(buf, n) => &buf[..*n],
+            Dirs::Many(v) => v,
+        }
     }
 }
 
 impl<'a> Eval<'a> {
     pub fn truth(&self, e: &Expr, l: &mut [Value]) -> bool {
         self.eval(e, l).truthy()
+    }
+
+    /// The directions an argument names; a constant is read in place, not copied.
+    fn dirs(&self, e: &Expr, l: &mut [Value]) -> Dirs {
+        match e {
+            Expr::Const(v) => Dirs::of(v),
+            other => Dirs::of(&self.eval(other, l)),
+        }
     }
 
     /// Calls `f` on each item of a collection, without building it where it can; stops
@@ -99,6 +134,32 @@ impl<'a> Eval<'a> {
                         f,
                     );
                 }
+            }
+            // A comprehension is filtered as it is walked, without building the list.
+            Expr::Comprehension(slot, coll, cond) => {
+                let slot = *slot as usize;
+                self.for_each(coll, l, &mut |v, l| {
+                    l[slot] = v.clone();
+                    if cond.as_ref().is_none_or(|c| self.truth(c, l)) {
+                        f(v, l)
+                    } else {
+                        true
+                    }
+                });
+            }
+            // Runs are made one at a time, so a walk that stops early makes few.
+            Expr::Call(Builtin::Runs, args) => {
+                let mut cells = Vec::new();
+                self.for_each(&args[0], l, &mut |v, _| {
+                    if let Value::Cell(c) = v {
+                        cells.push(c);
+                    }
+                    true
+                });
+                let dirs = self.dirs(&args[1], l);
+                geometry::runs_each(&self.eng.game.board, &cells, dirs.as_slice(), &mut |v| {
+                    f(v, l)
+                });
             }
             Expr::Const(Value::List(items)) => {
                 for it in items {
@@ -390,12 +451,13 @@ impl<'a> Eval<'a> {
                 let Value::Cell(c) = self.eval(&args[0], l) else {
                     return Value::List(vec![]);
                 };
-                let dirs = dirs_of(&self.eval(&args[1], l));
+                let dirs = self.dirs(&args[1], l);
+                let dirs = dirs.as_slice();
                 match b {
-                    Builtin::Adjacent => geometry::adjacent(board, c, &dirs, &mut out),
-                    Builtin::Slide => geometry::slide(board, occ, c, &dirs, &mut out),
-                    Builtin::Sight => geometry::sight(board, occ, c, &dirs, &mut out),
-                    _ => geometry::reach(board, occ, c, &dirs, &mut out),
+                    Builtin::Adjacent => geometry::adjacent(board, c, dirs, &mut out),
+                    Builtin::Slide => geometry::slide(board, occ, c, dirs, &mut out),
+                    Builtin::Sight => geometry::sight(board, occ, c, dirs, &mut out),
+                    _ => geometry::reach(board, occ, c, dirs, &mut out),
                 }
             }
             Builtin::Runs => {
@@ -406,8 +468,8 @@ impl<'a> Eval<'a> {
                     }
                     true
                 });
-                let dirs = dirs_of(&self.eval(&args[1], l));
-                geometry::runs(board, &cells, &dirs, &mut out);
+                let dirs = self.dirs(&args[1], l);
+                geometry::runs(board, &cells, dirs.as_slice(), &mut out);
             }
             Builtin::Sweep => {
                 let line = self.eval(&args[0], l);
@@ -467,7 +529,7 @@ impl<'a> Eval<'a> {
                 let Value::Cell(c) = self.eval(&args[0], l) else {
                     return Value::List(vec![]);
                 };
-                let dirs = dirs_of(&self.eval(&args[1], l));
+                let dirs = self.dirs(&args[1], l);
                 let mut member = vec![false; board.cells.len()];
                 self.for_each(&args[2], l, &mut |v, _| {
                     if let Value::Cell(x) = v {
@@ -475,7 +537,7 @@ impl<'a> Eval<'a> {
                     }
                     true
                 });
-                geometry::group(board, c, &dirs, &member, &mut out);
+                geometry::group(board, c, dirs.as_slice(), &member, &mut out);
             }
             Builtin::Shifts => {
                 let line = self.eval(&args[0], l);

@@ -4,6 +4,49 @@
 use super::state::NONE;
 use crate::ir::{Board, Value, NO_CELL};
 
+/// A set of cells, on the stack for boards of up to 2048 cells (every board the checker
+/// accepts), so that geometry queries on a hot path do not allocate.
+struct CellSet {
+    few: [u64; 32],
+    many: Vec<u64>,
+}
+
+impl CellSet {
+    fn new(cells: usize) -> CellSet {
+        CellSet {
+            few: [0; 32],
+            many: if cells > 32 * 64 {
+                vec![0; cells.div_ceil(64)]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+    fn words(&mut self) -> &mut [u64] {
+        if self.many.is_empty() {
+            &mut self.few
+        } else {
+            &mut self.many
+        }
+    }
+    /// Adds a cell; false if it was there already.
+    fn insert(&mut self, c: u16) -> bool {
+        let (w, b) = (c as usize / 64, 1u64 << (c % 64));
+        let word = &mut self.words()[w];
+        let new = *word & b == 0;
+        *word |= b;
+        new
+    }
+    fn contains(&self, c: u16) -> bool {
+        let words: &[u64] = if self.many.is_empty() {
+            &self.few
+        } else {
+            &self.many
+        };
+        words[c as usize / 64] & (1u64 << (c % 64)) != 0
+    }
+}
+
 /// Directions that stand for an axis: one of each opposite pair.
 fn canonical(board: &Board, d: u8) -> u8 {
     let dd = &board.dirs[d as usize];
@@ -54,40 +97,54 @@ pub fn sight(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<V
 
 /// Empty cells reached from `cell` by any path of steps through empty cells.
 pub fn reach(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
-    let mut seen = vec![false; board.cells.len()];
-    seen[cell as usize] = true;
-    let mut queue = vec![cell];
-    let mut i = 0;
-    while i < queue.len() {
-        let c = queue[i];
-        i += 1;
+    let mut seen = CellSet::new(board.cells.len());
+    seen.insert(cell);
+    // The cells reached so far are the queue: `out` from `first` on.
+    let first = out.len();
+    let mut i = first;
+    let mut c = cell;
+    loop {
         for &d in dirs {
             let n = board.step(c, d);
-            if n != NO_CELL && !seen[n as usize] && occ[n as usize] == NONE {
-                seen[n as usize] = true;
-                queue.push(n);
+            if n != NO_CELL && occ[n as usize] == NONE && seen.insert(n) {
                 out.push(Value::Cell(n));
             }
         }
+        match out.get(i) {
+            Some(Value::Cell(next)) => c = *next,
+            _ => break,
+        }
+        i += 1;
     }
 }
 
 /// Every straight run of touching cells all drawn from `cells`, along the axes of `dirs`.
 /// A single cell is one run (listed once, with direction 0).
 pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Vec<Value>) {
-    let mut member = vec![false; board.cells.len()];
+    runs_each(board, cells, dirs, &mut |v| {
+        out.push(v);
+        true
+    });
+}
+
+/// `runs`, one at a time, in the same order, until `f` returns false.
+pub fn runs_each(board: &Board, cells: &[u16], dirs: &[u8], f: &mut dyn FnMut(Value) -> bool) {
+    let mut member = CellSet::new(board.cells.len());
     for &c in cells {
-        member[c as usize] = true;
+        member.insert(c);
     }
     let mut axes: Vec<u8> = dirs.iter().map(|&d| canonical(board, d)).collect();
     axes.sort_unstable();
     axes.dedup();
     for &c in cells {
-        out.push(Value::Line {
+        let single = Value::Line {
             start: c,
             dir: 0,
             len: 1,
-        });
+        };
+        if !f(single) {
+            return;
+        }
     }
     for &a in &axes {
         let back = board
@@ -99,24 +156,30 @@ pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Vec<Value>) {
             // Start only where the run cannot extend backwards.
             if let Some(b) = back {
                 let p = board.step(c, b);
-                if p != NO_CELL && member[p as usize] {
+                if p != NO_CELL && member.contains(p) {
                     continue;
                 }
             }
-            let mut run = vec![c];
+            // The run's cells, walked again from each start rather than stored.
+            let mut len = 1usize;
             let mut n = board.step(c, a);
-            while n != NO_CELL && member[n as usize] {
-                run.push(n);
+            while n != NO_CELL && member.contains(n) {
+                len += 1;
                 n = board.step(n, a);
             }
-            for i in 0..run.len() {
-                for j in i + 1..run.len() {
-                    out.push(Value::Line {
-                        start: run[i],
+            let mut start = c;
+            for i in 0..len {
+                for j in i + 1..len {
+                    let run = Value::Line {
+                        start,
                         dir: a,
                         len: (j - i + 1).min(255) as u8,
-                    });
+                    };
+                    if !f(run) {
+                        return;
+                    }
                 }
+                start = board.step(start, a);
             }
         }
     }
@@ -159,9 +222,9 @@ pub fn shifts(board: &Board, occ: &[u16], line: &Value, dir: u8, out: &mut Vec<V
         *slot = c;
     }
     let own = &cells[..n];
-    let mut heads: Vec<u16> = own.to_vec();
+    let mut heads = cells;
     for k in 1..=board.cells.len() as i64 {
-        for h in heads.iter_mut() {
+        for h in heads[..n].iter_mut() {
             *h = if *h == NO_CELL {
                 NO_CELL
             } else {

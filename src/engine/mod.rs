@@ -10,6 +10,7 @@ mod geometry;
 mod legal;
 mod notation;
 mod patterns;
+mod sample;
 mod state;
 mod turns;
 mod view;
@@ -18,7 +19,7 @@ pub use legal::{Action, DONE as DONE_ACTION, SKIP as SKIP_ACTION};
 pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 
-use crate::ir::{Game, Value, ZoneId};
+use crate::ir::{Clause, Game, Stmt, StuckRule, Value, ZoneId};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -59,6 +60,11 @@ pub struct Engine {
     twins: Vec<Vec<u16>>,
     /// The seat attribute named `forward`, if the seats have one: move patterns' forward.
     pub(crate) forward_attr: Option<usize>,
+    /// Per action: whether its own effects can declare a winner (`win` or `lose`).
+    action_may_win: Vec<bool>,
+    /// Whether anything besides an action's own effects can declare a winner after any
+    /// action: `win` rules in `end`, a turn hook with `win` or `lose`, `on stuck lose`.
+    any_may_win: bool,
 }
 
 impl Engine {
@@ -70,6 +76,32 @@ impl Engine {
             zone_base.push(n as u16);
             n += if z.per_seat { seats } else { 1 } * z.slots.max(1) as usize;
         }
+        fn declares_winner(stmts: &[Stmt]) -> bool {
+            stmts.iter().any(|st| match st {
+                Stmt::Win(_) | Stmt::Lose(_) => true,
+                Stmt::If(_, a, b) => declares_winner(a) || declares_winner(b),
+                Stmt::For(_, _, body) | Stmt::Block(body) => declares_winner(body),
+                _ => false,
+            })
+        }
+        let action_may_win = game
+            .actions
+            .iter()
+            .map(|a| {
+                a.clauses
+                    .iter()
+                    .any(|c| matches!(c, Clause::Do(stmts) if declares_winner(stmts)))
+            })
+            .collect();
+        let any_may_win = !game.end.wins.is_empty()
+            || game.end.stuck == StuckRule::Lose
+            || game.phases.iter().any(|p| {
+                declares_winner(&p.enter)
+                    || declares_winner(&p.before_turn)
+                    || declares_winner(&p.after_turn)
+            })
+            || game.triggers.iter().any(|t| declares_winner(&t.body))
+            || game.reactions.iter().any(|r| declares_winner(&r.after));
         let mut engine = Engine {
             game: Arc::new(game),
             zone_base,
@@ -78,6 +110,8 @@ impl Engine {
             twin_class: vec![],
             twins: vec![],
             forward_attr: None,
+            action_may_win,
+            any_may_win,
         };
         engine.forward_attr = engine.game.seat_attrs.iter().position(|a| a == "forward");
         let mut classes: std::collections::HashMap<&crate::ir::Component, u16> =
@@ -235,6 +269,19 @@ impl Engine {
         effects::Runner::new(self, 0).run(&mut s, &g.setup, &mut locals)?;
         self.begin_phase(&mut s, g.first_phase, &mut locals)?;
         Ok(s)
+    }
+
+    /// Whether applying `act` could end the game with a win (for anyone). False only when
+    /// no effect that applying it runs can declare a winner: the action's own effects have
+    /// no `win` or `lose`, no turn hook has either, the `end` rules declare no `win`, and a
+    /// stuck seat does not lose. Search agents skip such actions when looking for a win.
+    pub fn may_win_at_once(&self, act: &Action) -> bool {
+        self.any_may_win
+            || self
+                .action_may_win
+                .get(act.action as usize)
+                .copied()
+                .unwrap_or(false)
     }
 
     /// Who must decide now, or `None` when the game is over.

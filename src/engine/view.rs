@@ -42,6 +42,9 @@ pub struct View {
     pub seat_vars: Vec<Value>,
     /// Per-piece variables: public, like the pieces' places on the board.
     pub comp_vars: Vec<Value>,
+    /// Reactions waiting to be decided (public: everyone sees who must answer).
+    pub reactions: Vec<(u16, u16)>,
+    pub ending_turn: bool,
     pub eliminated: Vec<bool>,
 }
 
@@ -118,6 +121,8 @@ impl Engine {
             globals: s.globals.clone(),
             seat_vars: s.seat_vars.clone(),
             comp_vars: s.comp_vars.clone(),
+            reactions: s.reactions.clone(),
+            ending_turn: s.ending_turn,
             eliminated: s.eliminated.clone(),
         }
     }

@@ -1,0 +1,279 @@
+//! `muster simulate`, `bench` and `play` with search agents, through the binary: the
+//! report's figures, `--compare` side by side, and the agents on the command line.
+
+use std::process::{Command, Output};
+
+const GAME: &str = "games/army_ants.muster";
+const CHIPS: &str = "games/battalion_chips.muster";
+
+fn muster(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("muster runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// A copy of Army Ants (with its library) that declares a variant with a short length cap.
+fn game_with_variant() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-simulate-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("lib")).unwrap();
+    std::fs::copy(
+        "games/lib/standard_deck.muster",
+        dir.join("lib/standard_deck.muster"),
+    )
+    .unwrap();
+    let mut src = std::fs::read_to_string(GAME).unwrap();
+    src.push_str(
+        "\nvariant short {\n  game \"Army Ants\" {\n    players 2\n    max_turns 12\n  }\n}\n",
+    );
+    let p = dir.join("army_ants.muster");
+    std::fs::write(&p, src).unwrap();
+    p
+}
+
+#[test]
+fn the_report_gives_rates_first_player_length_and_branching_by_phase() {
+    let out = muster(&["simulate", GAME, "--games", "30", "--seed", "4"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r = text(&out.stdout);
+    for want in [
+        "wins (95% CI)",
+        "losses (95% CI)",
+        "mean score",
+        "first      Red in every game: wins",
+        "fair share 50.0%",
+        "length     mean",
+        "median",
+        "middle 80%",
+        "by phase: rally",
+        "battle",
+        "actions    march",
+    ] {
+        assert!(r.contains(want), "missing `{want}` in\n{r}");
+    }
+    let v = json(&muster(&[
+        "simulate", GAME, "--games", "30", "--seed", "4", "--json",
+    ]));
+    let n = v["games"].as_u64().unwrap();
+    assert_eq!(n, 30);
+    let seats = v["seats"].as_array().unwrap();
+    for s in seats {
+        let (w, l) = (s["wins"].as_u64().unwrap(), s["losses"].as_u64().unwrap());
+        assert!(w + l <= n);
+        let (lo, hi) = (
+            s["ci95"][0].as_f64().unwrap(),
+            s["ci95"][1].as_f64().unwrap(),
+        );
+        let rate = s["win_rate"].as_f64().unwrap();
+        assert!(lo <= rate && rate <= hi, "{s}");
+        assert!(s["mean_score"].as_f64().unwrap() > 0.0);
+    }
+    // Two seats, no draws here: one seat's wins are the other's losses.
+    assert_eq!(
+        seats[0]["wins"].as_u64().unwrap()
+            + v["draws"].as_u64().unwrap()
+            + v["capped"].as_u64().unwrap(),
+        n - seats[1]["wins"].as_u64().unwrap()
+    );
+    assert_eq!(seats[0]["losses"], seats[1]["wins"]);
+    assert_eq!(v["first_player"]["seat"], "Red");
+    assert_eq!(v["first_player"]["wins"], seats[0]["wins"]);
+    let phases = v["branching_by_phase"].as_object().unwrap();
+    assert_eq!(
+        phases.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["battle", "rally"]
+    );
+    // Ten rally decisions a game at most (five turns a seat), and fewer choices there.
+    let rally = &phases["rally"];
+    assert!(rally["decisions_per_game"].as_f64().unwrap() <= 10.0);
+    assert!(rally["mean"].as_f64().unwrap() < phases["battle"]["mean"].as_f64().unwrap());
+    let l = &v["length"];
+    assert!(l["p10"].as_u64() <= l["median"].as_u64() && l["median"].as_u64() <= l["p90"].as_u64());
+}
+
+#[test]
+fn compare_plays_a_variant_on_the_same_seeds_side_by_side() {
+    let file = game_with_variant();
+    let f = file.to_str().unwrap();
+    let out = muster(&[
+        "simulate",
+        f,
+        "--games",
+        "20",
+        "--seed",
+        "2",
+        "--compare",
+        "short",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r = text(&out.stdout);
+    assert!(r.contains("20 games each, same seeds (seed 2)"), "{r}");
+    assert!(r.contains("A: Army Ants — army_ants.muster ("), "{r}");
+    assert!(
+        r.contains("B: Army Ants — army_ants.muster [variant short]"),
+        "{r}"
+    );
+    for row in [
+        "Red wins",
+        "capped",
+        "length mean",
+        "branching in rally",
+        "B − A",
+    ] {
+        assert!(r.contains(row), "missing `{row}` in\n{r}");
+    }
+    let v = json(&muster(&[
+        "simulate",
+        f,
+        "--games",
+        "20",
+        "--seed",
+        "2",
+        "--compare",
+        "short",
+        "--json",
+    ]));
+    let (a, b) = (&v["base"], &v["compare"]);
+    assert_eq!(a["variant"], serde_json::Value::Null);
+    assert_eq!(b["variant"], "short");
+    assert_eq!(b["max_turns"], 12);
+    // Random play of Army Ants often runs past 12 turns: the variant caps more games.
+    assert!(b["capped"].as_u64() > a["capped"].as_u64(), "{v}");
+    assert!(b["length"]["max"].as_u64().unwrap() <= 12);
+    let d = &v["differences"]["capped"];
+    let pct = |x: &serde_json::Value| x.as_u64().unwrap() as f64 * 100.0 / 20.0;
+    assert_eq!(d["base"].as_f64().unwrap(), pct(&a["capped"]));
+    assert_eq!(
+        d["difference"].as_f64().unwrap(),
+        pct(&b["capped"]) - pct(&a["capped"])
+    );
+    // The same seeds: the variant plays exactly the games the base file plays when capped
+    // at 12 turns from the command line.
+    let short_base = muster(&[
+        "simulate",
+        f,
+        "--games",
+        "20",
+        "--seed",
+        "2",
+        "--json",
+        "--max-turns",
+        "12",
+    ]);
+    let sb = json(&short_base);
+    assert_eq!(sb["seats"], b["seats"]);
+    assert_eq!(sb["capped"], b["capped"]);
+}
+
+#[test]
+fn compare_with_the_same_file_shows_no_difference() {
+    let v = json(&muster(&[
+        "simulate",
+        GAME,
+        "--games",
+        "12",
+        "--seed",
+        "8",
+        "--compare",
+        GAME,
+        "--json",
+    ]));
+    assert_eq!(v["base"]["seats"], v["compare"]["seats"]);
+    let diffs = v["differences"].as_object().unwrap();
+    assert!(diffs.len() > 10);
+    for (k, d) in diffs {
+        assert_eq!(d["difference"].as_f64(), Some(0.0), "{k}");
+    }
+}
+
+#[test]
+fn compare_refuses_an_unknown_variant() {
+    let out = muster(&["simulate", GAME, "--games", "2", "--compare", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("nosuch"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn search_agents_play_from_the_command_line() {
+    // Greedy and a small search, on 3 seats of the chip game, deterministic across --jobs.
+    let run = |jobs: &str| {
+        json(&muster(&[
+            "simulate",
+            CHIPS,
+            "--players",
+            "3",
+            "--games",
+            "6",
+            "--agents",
+            "ismcts:30,greedy,random",
+            "--seed",
+            "5",
+            "--jobs",
+            jobs,
+            "--json",
+        ]))
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one["seats"], two["seats"]);
+    assert_eq!(one["length"], two["length"]);
+    assert_eq!(one["seats"][0]["agent"], "ismcts:30");
+    let chips: f64 = (0..3)
+        .map(|p| one["seats"][p]["mean_score"].as_f64().unwrap())
+        .sum();
+    // Chips change hands but are never made or lost: 10 a seat.
+    assert!((chips - 30.0).abs() < 1e-9, "{chips}");
+    let out = muster(&["simulate", GAME, "--agents", "mcts:x,random"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`mcts:500ms` thinking time"));
+}
+
+#[test]
+fn play_takes_a_think_time_and_agents_finish_a_game() {
+    let out = muster(&[
+        "play",
+        GAME,
+        "--agents",
+        "greedy,mcts:20",
+        "--seed",
+        "6",
+        "--think",
+        "10",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("Red plays ") && t.contains("Black plays "),
+        "{t}"
+    );
+    assert!(t.contains("game over: "), "{t}");
+}
+
+#[test]
+fn bench_reports_one_thread_and_all_threads() {
+    let out = muster(&["bench", GAME, "--seconds", "0.1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    let lines: Vec<&str> = t.lines().collect();
+    assert!(lines[1].starts_with("  1 thread:"), "{t}");
+    assert!(lines[2].contains(" threads:"), "{t}");
+    for l in &lines[1..3] {
+        assert!(
+            l.contains("playouts/s") && l.contains("legal-action queries/s"),
+            "{t}"
+        );
+    }
+}
