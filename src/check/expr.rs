@@ -528,7 +528,7 @@ impl<'a> Ctx<'a> {
                 (ir::Expr::Binary(irop, Box::new(x), Box::new(y)), Type::Bool)
             }
             B::Add => {
-                // `+` on numbers adds; on collections it joins them: `patrol + cards`.
+                // `+` on numbers adds; on collections it joins them: `meld + cards`.
                 let (x, tx) = self.expr(a);
                 if matches!(tx, Type::Int | Type::Unknown) {
                     let y = self.expect(b, &Type::Int, &format!("each side of `{sym}`"));

@@ -30,7 +30,7 @@ const SEAT_COLOURS: [&str; 8] = [
 ];
 
 /// What the board's tags mean: for each enum attribute a label shows, its values' short
-/// forms and names (`K king, M marshall, ...`).
+/// forms and names (`K king, R rook, ...`).
 pub fn legend(engine: &Engine) -> Option<String> {
     let g = &engine.game;
     let mut parts: Vec<String> = Vec::new();

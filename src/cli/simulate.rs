@@ -298,7 +298,7 @@ pub fn run(
     EXIT_OK
 }
 
-/// A rules file and variant in words: `army_ants.muster`, `army_ants.muster [variant x]`.
+/// A rules file and variant in words: `my_game.muster`, `my_game.muster [variant x]`.
 fn describe(file: &Path, opts: &GameOpts) -> String {
     let name = file
         .file_name()

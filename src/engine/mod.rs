@@ -451,7 +451,7 @@ impl Engine {
         }
     }
 
-    /// A place as notation writes it: a cell's name, or a zone's (`patrol2@P1`).
+    /// A place as notation writes it: a cell's name, or a zone's (`meld2@P1`).
     pub fn place_text(&self, loc: Loc) -> String {
         match loc {
             Loc::Cell(c) => self.game.board.cells[c as usize].name.clone(),
