@@ -314,3 +314,69 @@ fn an_effect_that_never_ends_is_a_rules_error() {
         "rules error: the rules make no progress: one action ran more than 1000000 effects"
     );
 }
+
+/// `10000` as the docs write it: `10,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+// The language reference lists every limit under its constant's name, with its value.
+#[test]
+fn every_limit_is_documented_with_its_value() {
+    use muster::check::*;
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md"))
+            .unwrap();
+    let limits = &doc[doc.find("## 23. Limits").unwrap()..doc.find("## 24.").unwrap()];
+    let known: [(&str, u64); 18] = [
+        ("MAX_FILE_BYTES", MAX_FILE_BYTES as u64),
+        ("MAX_NESTING", muster::syntax::MAX_NESTING as u64),
+        ("MAX_DEPTH", muster::syntax::MAX_DEPTH as u64),
+        ("MAX_ERRORS", MAX_ERRORS as u64),
+        ("MAX_EXPANDED_DEPTH", MAX_EXPANDED_DEPTH as u64),
+        ("MAX_EXPANDED_SIZE", MAX_EXPANDED_SIZE),
+        ("MAX_FIXED_ITEMS", MAX_FIXED_ITEMS as u64),
+        ("MAX_LOCALS", MAX_LOCALS as u64),
+        ("MAX_DECLARATIONS", MAX_DECLARATIONS as u64),
+        ("MAX_SEATS", MAX_SEATS as u64),
+        ("MAX_BOARD_SIDE", MAX_BOARD_SIDE as u64),
+        ("MAX_COMPONENTS", MAX_COMPONENTS as u64),
+        ("MAX_SLOTS", MAX_SLOTS as u64),
+        ("MAX_ZONE_INSTANCES", MAX_ZONE_INSTANCES as u64),
+        ("MAX_RANGE", muster::ir::ops::MAX_RANGE as u64),
+        ("MAX_SUBSETS", muster::engine::MAX_SUBSETS as u64),
+        // Not public; their values are in the rules errors tested above.
+        ("MAX_STEPS_PER_ACTION", 1_000_000),
+        ("MAX_EMPTY_TURNS", 10_000),
+    ];
+    for (name, value) in known {
+        let rows: Vec<&str> = limits
+            .lines()
+            .filter(|l| l.contains(&format!("(`{name}`)")))
+            .collect();
+        assert!(!rows.is_empty(), "docs/language.md does not list {name}");
+        for row in rows {
+            assert!(
+                row.contains(&thousands(value)),
+                "{name} is {value}, but the docs say: {row}"
+            );
+        }
+    }
+    // And names no constant that is not listed here.
+    for part in limits.split("(`MAX_").skip(1) {
+        let name = format!("MAX_{}", part.split('`').next().unwrap());
+        assert!(
+            known.iter().any(|(n, _)| *n == name),
+            "{name} is not checked"
+        );
+    }
+    assert_eq!(MAX_BOARD_SIDE * 2, 52, "the docs give 52 ranks");
+}

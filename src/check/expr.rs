@@ -387,7 +387,7 @@ impl<'a> Ctx<'a> {
             format!("unknown name `{n}`"),
         )
         .label("not declared anywhere");
-        if !self.flooded() {
+        if !self.flooded() && !self.repeated(&d) {
             let known = self.known_names();
             if let Some(h) = suggest(n, known.iter().copied()) {
                 d = d.help(h);
@@ -493,8 +493,10 @@ impl<'a> Ctx<'a> {
             format!("{what} has no field `{}`", field.name),
         )
         .label("unknown field");
-        if let Some(h) = suggest(&field.name, known.iter().map(|s| s.as_str())) {
-            d = d.help(h);
+        if !self.flooded() && !self.repeated(&d) {
+            if let Some(h) = suggest(&field.name, known.iter().map(|s| s.as_str())) {
+                d = d.help(h);
+            }
         }
         self.error(d);
         unknown()
@@ -733,8 +735,10 @@ impl<'a> Ctx<'a> {
             known.extend(self.defs.keys().map(|s| s.as_str()));
             known.extend(self.zones.keys().map(|s| s.as_str()));
             known.extend(self.regions.keys().map(|s| s.as_str()));
-            if let Some(h) = suggest(n, known.iter().copied()) {
-                d = d.help(h);
+            if !self.flooded() && !self.repeated(&d) {
+                if let Some(h) = suggest(n, known.iter().copied()) {
+                    d = d.help(h);
+                }
             }
             self.error(d);
             return unknown();

@@ -15,8 +15,12 @@ mod warnings;
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::ir;
 
-pub use budget::{MAX_EXPANDED_DEPTH, MAX_EXPANDED_SIZE};
-pub use load::{load_file, load_source, read_text, Loaded};
+pub use budget::{
+    MAX_DECLARATIONS, MAX_EXPANDED_DEPTH, MAX_EXPANDED_SIZE, MAX_LOCALS, MAX_ZONE_INSTANCES,
+};
+pub use consts::MAX_FIXED_ITEMS;
+pub use items::{MAX_BOARD_SIDE, MAX_COMPONENTS, MAX_SEATS, MAX_SLOTS};
+pub use load::{load_file, load_source, read_text, Loaded, MAX_FILE_BYTES};
 
 /// A game that checked cleanly, with the warnings found on the way.
 #[derive(Debug)]

@@ -314,12 +314,14 @@ impl<'a> Ctx<'a> {
                 format!("`{}` is not a variable", last.name),
             )
             .label("cannot assign here");
-            d = d.help(
+            let close = if self.flooded() || self.repeated(&d) {
+                None
+            } else {
                 crate::similar::suggest(&last.name, known.iter().map(|s| s.as_str()))
-                    .unwrap_or_else(|| {
-                        "declare it first: `var name = 0` (or `var name per seat = 0`)".into()
-                    }),
-            );
+            };
+            d = d.help(close.unwrap_or_else(|| {
+                "declare it first: `var name = 0` (or `var name per seat = 0`)".into()
+            }));
             self.error(d);
             return ir::Stmt::Draw;
         };

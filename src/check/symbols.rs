@@ -60,13 +60,19 @@ pub struct Ctx<'a> {
     pub def_stack: Vec<String>,
     /// Names used anywhere, to warn about declarations never used.
     pub used: std::collections::HashSet<String>,
+    /// Each diagnostic's place and message, to report each one once.
+    pub reported: std::collections::HashSet<(ast::Span, String)>,
     /// How much lowering has built so far (see `budget.rs`).
     pub budget: super::budget::Budget,
 }
 
 impl<'a> Ctx<'a> {
+    /// Records a diagnostic, once: a definition expanded in many places would otherwise
+    /// report the same mistake at the same place again and again.
     pub fn error(&mut self, d: Diagnostic) {
-        self.diags.push(d);
+        if self.reported.insert((d.span, d.message.clone())) {
+            self.diags.push(d);
+        }
     }
 
     /// Reports `unknown {what} `name``, with the closest known name as a suggestion.
@@ -77,12 +83,17 @@ impl<'a> Ctx<'a> {
             format!("unknown {what} `{}`", name.name),
         )
         .label(label.to_string());
-        if !self.flooded() {
+        if !self.flooded() && !self.repeated(&d) {
             if let Some(h) = crate::similar::suggest(&name.name, known.iter().map(|s| s.as_str())) {
                 d = d.help(h);
             }
         }
         self.error(d);
+    }
+
+    /// Whether this very diagnostic was already reported (a definition expanded again).
+    pub fn repeated(&self, d: &Diagnostic) -> bool {
+        self.reported.contains(&(d.span, d.message.clone()))
     }
 
     /// True once more problems were found than one run reports: suggestions, which cost
