@@ -134,10 +134,15 @@ pub struct SearchAgent {
 impl SearchAgent {
     pub fn new(engine: Arc<Engine>, settings: Settings, seed: u64) -> SearchAgent {
         let kind = if settings.resample { "ismcts" } else { "mcts" };
-        let name = match settings.budget {
+        let mut name = match settings.budget {
             Budget::Iterations(n) => format!("{kind}:{n}"),
             Budget::Millis(ms) => format!("{kind}:{ms}ms"),
         };
+        match settings.playout_cutoff {
+            Some(DEFAULT_CUTOFF) => {}
+            Some(c) => name.push_str(&format!(":{c}")),
+            None => name.push_str(":end"),
+        }
         SearchAgent {
             engine,
             rng: ChaCha8Rng::seed_from_u64(seed),
