@@ -61,6 +61,9 @@ fn names_and_budgets() {
         ("mcts:2000", "mcts:2000"),
         ("ismcts", "ismcts:1000"),
         ("ismcts:250ms", "ismcts:250ms"),
+        ("mcts:300:10", "mcts:300:10"),
+        ("mcts:300:1", "mcts:300"),
+        ("ismcts:40ms:end", "ismcts:40ms:end"),
     ] {
         assert!(agents::is_agent_name(name), "{name}");
         let agent = agents::by_name(name, &e, 1).expect(name);

@@ -26,6 +26,7 @@ use super::Agent;
 use crate::engine::{Action, Engine, Outcome, State, View};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -79,6 +80,18 @@ pub const DEFAULT_CUTOFF: u32 = 1;
 
 const NO_NODE: u32 = 0;
 
+/// Adds an edge for a new action; its index.
+fn push_edge(edges: &mut Vec<Edge>, a: &Action) -> usize {
+    edges.push(Edge {
+        action: a.clone(),
+        child: NO_NODE,
+        visits: 0,
+        avail: 0,
+        reward: 0.0,
+    });
+    edges.len() - 1
+}
+
 struct Edge {
     action: Action,
     /// The node reached through this edge, or `NO_NODE` (the root is never a child).
@@ -99,6 +112,9 @@ struct Node {
     decisive: Option<usize>,
     /// Whether `edges` lists every legal action here, in order (one sample per decision).
     listed: bool,
+    /// The edge of each action, for nodes whose actions vary from sample to sample (ISMCTS):
+    /// a lookup instead of a search through every action ever seen here.
+    index: HashMap<Action, usize>,
 }
 
 pub struct SearchAgent {
@@ -118,10 +134,15 @@ pub struct SearchAgent {
 impl SearchAgent {
     pub fn new(engine: Arc<Engine>, settings: Settings, seed: u64) -> SearchAgent {
         let kind = if settings.resample { "ismcts" } else { "mcts" };
-        let name = match settings.budget {
+        let mut name = match settings.budget {
             Budget::Iterations(n) => format!("{kind}:{n}"),
             Budget::Millis(ms) => format!("{kind}:{ms}ms"),
         };
+        match settings.playout_cutoff {
+            Some(DEFAULT_CUTOFF) => {}
+            Some(c) => name.push_str(&format!(":{c}")),
+            None => name.push_str(":end"),
+        }
         SearchAgent {
             engine,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -177,21 +198,22 @@ impl SearchAgent {
                     break;
                 }
                 // Match each legal action with its edge, adding edges for new actions.
-                let edges = &mut self.tree[node as usize].edges;
                 for (i, a) in self.legal.iter().enumerate() {
+                    let Node { edges, index, .. } = &mut self.tree[node as usize];
                     let e = match edges.get(i) {
                         Some(e) if e.action == *a => i,
-                        _ => match edges.iter().position(|e| e.action == *a) {
-                            Some(e) => e,
+                        _ if !self.settings.resample => {
+                            match edges.iter().position(|e| e.action == *a) {
+                                Some(e) => e,
+                                None => push_edge(edges, a),
+                            }
+                        }
+                        _ => match index.get(a) {
+                            Some(&e) => e,
                             None => {
-                                edges.push(Edge {
-                                    action: a.clone(),
-                                    child: NO_NODE,
-                                    visits: 0,
-                                    avail: 0,
-                                    reward: 0.0,
-                                });
-                                edges.len() - 1
+                                let e = push_edge(edges, a);
+                                index.insert(a.clone(), e);
+                                e
                             }
                         },
                     };

@@ -26,27 +26,45 @@ pub trait Agent: Send {
 }
 
 /// The agent kinds, as `--agents` names them. `mcts` and `ismcts` take a budget after a
-/// colon: `mcts:2000` (iterations per decision) or `mcts:500ms` (thinking time).
+/// colon: `mcts:2000` (iterations per decision) or `mcts:500ms` (thinking time); and, after
+/// a second colon, how many random actions a playout takes before the declared score
+/// judges it (`mcts:2000:10`), or `end` to play every playout to the end (`mcts:2000:end`).
 pub const AGENT_NAMES: [&str; 4] = ["random", "greedy", "mcts", "ismcts"];
 
-/// What an agent name asks for, if it is one.
-fn parse(name: &str) -> Option<(&str, Option<Budget>)> {
-    let (kind, budget) = match name.split_once(':') {
-        Some((k, b)) => (k, Some(b)),
-        None => (name, None),
-    };
+/// An agent name's parts: the kind, and for a search its budget and playout length.
+struct Parsed<'a> {
+    kind: &'a str,
+    budget: Option<Budget>,
+    cutoff: Option<Option<u32>>,
+}
+
+fn parse(name: &str) -> Option<Parsed<'_>> {
+    let mut parts = name.split(':');
+    let kind = parts.next()?;
     if !AGENT_NAMES.contains(&kind) {
+        return None;
+    }
+    let (budget, cutoff) = (parts.next(), parts.next());
+    if parts.next().is_some() || (budget.is_some() && !matches!(kind, "mcts" | "ismcts")) {
         return None;
     }
     let budget = match budget {
         None => None,
-        Some(_) if !matches!(kind, "mcts" | "ismcts") => return None,
         Some(b) => Some(match b.strip_suffix("ms") {
             Some(ms) => Budget::Millis(ms.parse().ok().filter(|&m| m > 0)?),
             None => Budget::Iterations(b.parse().ok().filter(|&n| n > 0)?),
         }),
     };
-    Some((kind, budget))
+    let cutoff = match cutoff {
+        None => None,
+        Some("end") => Some(None),
+        Some(c) => Some(Some(c.parse().ok()?)),
+    };
+    Some(Parsed {
+        kind,
+        budget,
+        cutoff,
+    })
 }
 
 /// Whether `by_name` knows this name.
@@ -56,20 +74,18 @@ pub fn is_agent_name(name: &str) -> bool {
 
 /// Builds an agent by name (see [`AGENT_NAMES`]), seeded, for the game `engine` plays.
 pub fn by_name(name: &str, engine: &Arc<Engine>, seed: u64) -> Option<Box<dyn Agent>> {
-    let (kind, budget) = parse(name)?;
-    let budget = budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS));
-    Some(match kind {
+    let p = parse(name)?;
+    let budget = p.budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS));
+    let search = |mut settings: Settings| {
+        if let Some(c) = p.cutoff {
+            settings.playout_cutoff = c;
+        }
+        Box::new(SearchAgent::new(engine.clone(), settings, seed))
+    };
+    Some(match p.kind {
         "random" => Box::new(RandomAgent::new(seed)),
         "greedy" => Box::new(GreedyAgent::new(engine.clone(), seed)),
-        "mcts" => Box::new(SearchAgent::new(
-            engine.clone(),
-            Settings::mcts(budget),
-            seed,
-        )),
-        _ => Box::new(SearchAgent::new(
-            engine.clone(),
-            Settings::ismcts(budget),
-            seed,
-        )),
+        "mcts" => search(Settings::mcts(budget)),
+        _ => search(Settings::ismcts(budget)),
     })
 }
