@@ -39,7 +39,15 @@ pub(super) fn were(n: usize) -> String {
 }
 
 /// How each built-in function is called, for help lines.
-const BUILTIN_SIGNATURES: [(&str, &str); 23] = [
+const BUILTIN_SIGNATURES: [(&str, &str); 31] = [
+    ("linked", "cell"),
+    ("reachable", "cell, within"),
+    ("targets", "cell, most occupied cells passed over"),
+    ("row", "cell"),
+    ("rows", "cell or shape"),
+    ("row_size", "shape, row"),
+    ("seat_of", "cell"),
+    ("roll", "lowest, highest"),
     ("adjacent", "cell, directions"),
     ("slide", "cell, directions"),
     ("sight", "cell, directions"),
@@ -64,6 +72,15 @@ const BUILTIN_SIGNATURES: [(&str, &str); 23] = [
     ("group", "cell, directions, cells"),
     ("cells_of", "seat"),
 ];
+
+/// An area's cells: a list for a shaped area, the cell itself for a one-cell area.
+fn area_type(shaped: bool) -> Type {
+    if shaped {
+        Type::List(Box::new(Type::Cell))
+    } else {
+        Type::Cell
+    }
+}
 
 fn unknown() -> Lowered {
     (ir::Expr::Const(Value::None), Type::Unknown)
@@ -339,6 +356,23 @@ impl<'a> Ctx<'a> {
                 return unknown();
             }
             return (ir::Expr::Region(r, None), Type::List(Box::new(Type::Cell)));
+        }
+        if let Some(&(a, per_seat, shaped)) = self.areas.get(n) {
+            if per_seat {
+                let d = Diagnostic::error(
+                    "muster::per-seat",
+                    id.span,
+                    format!("area `{n}` exists once per seat: say whose"),
+                )
+                .label("whose?")
+                .help(format!("write `{n}(me)` or `{n}(p)` for a seat `p`"));
+                self.error(d);
+                return unknown();
+            }
+            return (ir::Expr::Area(a, None), area_type(shaped));
+        }
+        if let Some(found) = super::shapes::shape_name(self, n) {
+            return found;
         }
         if let Some(&(e, v)) = self.enum_values.get(n) {
             return (ir::Expr::Const(Value::Enum(e, v)), Type::Enum(e));
@@ -724,6 +758,25 @@ impl<'a> Ctx<'a> {
                 self.bad_arity(n, if per_seat { 1 } else { 0 }, args.len(), span, "region")
             };
         }
+        if let Some(&(a, per_seat, shaped)) = self.areas.get(n) {
+            return if per_seat && args.len() == 1 {
+                let s = self.expect(&args[0], &Type::Seat, &format!("the seat of area `{n}`"));
+                (ir::Expr::Area(a, Some(Box::new(s))), area_type(shaped))
+            } else {
+                self.bad_arity(n, if per_seat { 1 } else { 0 }, args.len(), span, "area")
+            };
+        }
+        if n == "roll" {
+            let d = Diagnostic::error(
+                "muster::roll",
+                span,
+                "a die is rolled in effects only, into a name of its own",
+            )
+            .label("rolled here")
+            .help("write `let r = roll(1, 6)` in a `do` block or an effect, then use `r`");
+            self.error(d);
+            return (ir::Expr::Const(Value::None), Type::Int);
+        }
         let Some(&(_, arity)) = BUILTIN_FUNCTIONS.iter().find(|(b, _)| *b == n) else {
             let mut d = Diagnostic::error(
                 "muster::unknown-name",
@@ -802,8 +855,57 @@ impl<'a> Ctx<'a> {
                 )
             }
             "size" | "count" => {
-                let (c, _) = self.collection(&args[0], &format!("the argument of `{n}`"));
-                (Builtin::Size, Type::Int, vec![c])
+                let (x, t) = self.expr(&args[0]);
+                if t == Type::Shape {
+                    return (ir::Expr::Call(Builtin::ShapeSize, vec![x]), Type::Int);
+                }
+                self.element_of(&t, args[0].span, &format!("the argument of `{n}`"));
+                (Builtin::Size, Type::Int, vec![x])
+            }
+            "linked" | "row" | "seat_of" => {
+                let c = self.expect(&args[0], &Type::Cell, &format!("the argument of `{n}`"));
+                match n {
+                    "linked" => (Builtin::Linked, cells, vec![c]),
+                    "row" => (Builtin::Row, Type::Int, vec![c]),
+                    _ => (Builtin::SeatOf, Type::Seat, vec![c]),
+                }
+            }
+            "rows" => {
+                let (x, t) = self.expr(&args[0]);
+                match t {
+                    Type::Shape => (Builtin::ShapeRows, Type::Int, vec![x]),
+                    Type::Cell | Type::Unknown | Type::Nothing => {
+                        (Builtin::Rows, Type::Int, vec![x])
+                    }
+                    t => {
+                        let d = Diagnostic::error(
+                            "muster::type",
+                            args[0].span,
+                            format!(
+                                "`rows` takes a cell or a shape, but this is {}",
+                                describe(self, &t)
+                            ),
+                        )
+                        .label("not a cell or a shape");
+                        self.error(d);
+                        (Builtin::Rows, Type::Int, vec![x])
+                    }
+                }
+            }
+            "row_size" => {
+                let sh = self.expect(&args[0], &Type::Shape, "the first argument of `row_size`");
+                let r = self.expect(&args[1], &Type::Int, "the second argument of `row_size`");
+                (Builtin::RowSize, Type::Int, vec![sh, r])
+            }
+            "reachable" => {
+                let c = self.expect(&args[0], &Type::Cell, "the first argument of `reachable`");
+                let w = self.expect(&args[1], &cells, "the second argument of `reachable`");
+                (Builtin::Reachable, cells, vec![c, w])
+            }
+            "targets" => {
+                let c = self.expect(&args[0], &Type::Cell, "the first argument of `targets`");
+                let k = self.expect(&args[1], &Type::Int, "the second argument of `targets`");
+                (Builtin::Targets, cells, vec![c, k])
             }
             "max" | "min" => {
                 let a = self.expect(&args[0], &Type::Int, &format!("the arguments of `{n}`"));

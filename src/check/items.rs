@@ -44,6 +44,7 @@ pub(super) fn key(item: &Item) -> Option<(&'static str, String)> {
         ItemKind::Reaction(r) => ("reaction", r.name.name.clone()),
         ItemKind::Effect { name, .. } => ("effect", name.name.clone()),
         ItemKind::Pattern { name, .. } => ("pattern", name.name.clone()),
+        ItemKind::Shapes(d) => ("shapes", d.name.name.clone()),
         ItemKind::Deck { name, .. } => ("deck", name.name.clone()),
         ItemKind::Board(_) => ("board", String::new()),
         ItemKind::Zone(z) => ("zone", z.name.name.clone()),
@@ -277,9 +278,12 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
     lower_enums(cx, items);
     let patterns = super::patterns::lower_patterns(cx, items);
     lower_kinds(cx, items);
+    let (families, shapes) = super::shapes::lower_shapes(cx, items);
+    cx.family_shapes = families.iter().map(|f| f.shapes.clone()).collect();
     lower_board(cx, items);
     let (seats, seat_attrs) = lower_seats(cx, items, max_p);
     lower_regions(cx, items);
+    super::shapes::lower_areas(cx, items, &shapes, &families);
     lower_decks(cx, items);
     let zones = lower_zones(cx, items);
     super::budget::check_tables(cx, items, &zones);
@@ -296,6 +300,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
     let phases = lower_phases(cx, items, &mut max_locals);
     let actions = lower_actions(cx, items, &mut max_locals);
     let end = lower_end(cx, items, &mut max_locals);
+    super::shapes::lower_link_rules(cx, items, &mut max_locals);
     let triggers = lower_triggers(cx, items, &mut max_locals);
     let reactions = lower_reactions(cx, items, &mut max_locals);
     if phases.is_empty() && !games.is_empty() {
@@ -343,6 +348,8 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         actions,
         triggers,
         patterns,
+        families,
+        shapes,
         reactions,
         end,
         max_locals,
@@ -550,7 +557,7 @@ const GRID_DIRS: [(&str, i8, i8); 8] = [
 
 fn lower_board(cx: &mut Ctx, items: &[&Item]) {
     let Some(b) = items.iter().find_map(|i| {
-        if let ItemKind::Board(b) = &i.kind {
+        if let ItemKind::Board(b @ ast::BoardDecl { grid: true, .. }) = &i.kind {
             Some(b)
         } else {
             None

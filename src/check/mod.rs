@@ -8,6 +8,7 @@ mod expr;
 mod items;
 mod load;
 mod patterns;
+mod shapes;
 mod stmt;
 mod symbols;
 mod warnings;

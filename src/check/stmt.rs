@@ -22,6 +22,37 @@ impl<'a> Ctx<'a> {
         out
     }
 
+    /// `let r = roll(lo, hi)` (a number), or `let x = roll(list)` (an item at random).
+    fn roll(&mut self, var: &ast::Ident, args: &[ast::Expr], span: ast::Span) -> ir::Stmt {
+        let (coll, el) = match args {
+            [lo, hi] => {
+                let lo = self.expect(lo, &Type::Int, "the lowest number of `roll`");
+                let hi = self.expect(hi, &Type::Int, "the highest number of `roll`");
+                (
+                    ir::Expr::Binary(ir::BinOp::Range, Box::new(lo), Box::new(hi)),
+                    Type::Int,
+                )
+            }
+            [list] => self.collection(list, "what `roll` draws from"),
+            _ => {
+                let d = Diagnostic::error(
+                    "muster::arity",
+                    span,
+                    format!(
+                        "`roll` takes 1 or 2 arguments, but {} given",
+                        super::expr::were(args.len())
+                    ),
+                )
+                .label("wrong number of arguments")
+                .help("write `roll(1, 6)` for a die, or `roll(list)` for an item at random");
+                self.error(d);
+                (ir::Expr::Const(ir::Value::None), Type::Unknown)
+            }
+        };
+        let slot = self.push_local(&var.name, el);
+        ir::Stmt::Roll(slot, coll)
+    }
+
     fn stmt_inner(&mut self, s: &ast::Stmt) -> ir::Stmt {
         match &s.kind {
             StmtKind::If {
@@ -41,6 +72,14 @@ impl<'a> Ctx<'a> {
                 ir::Stmt::For(slot, d, b)
             }
             StmtKind::Let { var, value } => {
+                if let ExprKind::Call(f, args) = &value.kind {
+                    if f.name == "roll"
+                        && self.lookup_local("roll").is_none()
+                        && !self.defs.contains_key("roll")
+                    {
+                        return self.roll(var, args, value.span);
+                    }
+                }
                 let (x, t) = self.expr(value);
                 let slot = self.push_local(&var.name, t);
                 ir::Stmt::Let(slot, x)
@@ -67,6 +106,33 @@ impl<'a> Ctx<'a> {
                     self.error(d);
                 }
                 ir::Stmt::Move(w, t, *face)
+            }
+            StmtKind::Form { area, shape } => {
+                let (x, _) = self.expr(area);
+                let sh = self.expect(shape, &Type::Shape, "the shape `form` lays out");
+                match x {
+                    ir::Expr::Area(a, seat)
+                        if self
+                            .board
+                            .areas
+                            .get(a as usize)
+                            .is_some_and(|d| !d.families.is_empty()) =>
+                    {
+                        ir::Stmt::Form(a, seat.map(|s| *s), sh)
+                    }
+                    ir::Expr::Const(ir::Value::None) => ir::Stmt::Block(vec![]),
+                    _ => {
+                        let d = Diagnostic::error(
+                            "muster::type",
+                            area.span,
+                            "`form` lays out an area shaped by a catalogue, such as `post(me)`",
+                        )
+                        .label("not a shaped area")
+                        .help("declare one on the board: `area post per seat shaped formations`");
+                        self.error(d);
+                        ir::Stmt::Block(vec![])
+                    }
+                }
             }
             StmtKind::Tuck { what, under } => {
                 let (w, tw) = self.expr(what);

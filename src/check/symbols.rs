@@ -54,6 +54,12 @@ pub struct Ctx<'a> {
     pub effects: HashMap<String, (&'a [Ident], &'a [ast::Stmt])>,
     pub reactions: HashMap<String, u16>,
     pub patterns: HashMap<String, u16>,
+    /// Catalogues of shapes and their shapes' ids; shapes by name.
+    pub families: HashMap<String, u16>,
+    pub family_shapes: Vec<Vec<u16>>,
+    pub shape_ids: HashMap<String, u16>,
+    /// Areas of a board of areas: (id, per seat, shaped).
+    pub areas: super::shapes::Areas,
     pub phases: HashMap<String, u16>,
     pub actions: HashMap<String, u16>,
     pub scope: Scope,
@@ -149,6 +155,9 @@ impl<'a> Ctx<'a> {
         v.extend(self.vars.keys().map(|s| s.as_str()));
         v.extend(self.zones.keys().map(|s| s.as_str()));
         v.extend(self.regions.keys().map(|s| s.as_str()));
+        v.extend(self.areas.keys().map(|s| s.as_str()));
+        v.extend(self.families.keys().map(|s| s.as_str()));
+        v.extend(self.shape_ids.keys().map(|s| s.as_str()));
         v.extend(self.enum_values.keys().map(|s| s.as_str()));
         v.extend(self.seats.iter().map(|s| s.as_str()));
         v.extend(self.phases.keys().map(|s| s.as_str()));
@@ -173,7 +182,15 @@ pub const BUILTIN_NAMES: [&str; 8] = [
 ];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 23] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 31] = [
+    ("linked", 1),
+    ("reachable", 2),
+    ("targets", 2),
+    ("row", 1),
+    ("rows", 1),
+    ("row_size", 2),
+    ("seat_of", 1),
+    ("roll", 2),
     ("adjacent", 2),
     ("slide", 2),
     ("sight", 2),
@@ -227,6 +244,7 @@ pub fn describe(ctx: &Ctx, ty: &Type) -> String {
         Type::Zone => "a zone".into(),
         Type::Str => "text".into(),
         Type::Pattern => "a move pattern".into(),
+        Type::Shape => "a shape".into(),
         Type::List(t) => format!("a list of {}", plural(ctx, t)),
         Type::Nothing => "`none`".into(),
         Type::Unknown => "an unknown value".into(),
@@ -257,12 +275,19 @@ pub fn fits(want: &Type, have: &Type) -> bool {
             | Type::Enum(_)
             | Type::Phase
             | Type::Zone
+            | Type::Shape
             | Type::Nothing,
             Type::Nothing,
         ) => true,
         (
             Type::Nothing,
-            Type::Seat | Type::Cell | Type::Comp | Type::Enum(_) | Type::Phase | Type::Zone,
+            Type::Seat
+            | Type::Cell
+            | Type::Comp
+            | Type::Enum(_)
+            | Type::Phase
+            | Type::Zone
+            | Type::Shape,
         ) => true,
         (Type::List(a), Type::List(b)) => fits(a, b),
         (a, b) => a == b,

@@ -111,6 +111,39 @@ impl<'a> Runner<'a> {
             }
             Stmt::Block(body) => self.run(s, body, l)?,
             Stmt::Let(slot, e) => l[*slot as usize] = self.ev(s, e, l),
+            Stmt::Roll(slot, coll) => {
+                let mut items = Vec::new();
+                Eval {
+                    eng: self.eng,
+                    s,
+                    me: self.me,
+                }
+                .for_each(coll, l, &mut |v, _| {
+                    items.push(v);
+                    true
+                });
+                l[*slot as usize] = if items.is_empty() {
+                    Value::None
+                } else {
+                    use rand::Rng;
+                    let i = s.rng.gen_range(0..items.len());
+                    items.swap_remove(i)
+                };
+            }
+            Stmt::Form(area, seat, shape) => {
+                let seat = match seat {
+                    Some(e) => match self.ev(s, e, l) {
+                        Value::Seat(p) => p,
+                        _ => return Err(rules("`form` needs a seat")),
+                    },
+                    None => 0,
+                };
+                let shape = match self.ev(s, shape, l) {
+                    Value::Shape(x) => x,
+                    _ => NONE,
+                };
+                self.eng.form(s, *area, seat, shape, l)?;
+            }
             Stmt::Move(what, to, face) => {
                 let comps = self.comps_of(s, &self.ev(s, what, l));
                 if let Some(up) = face {
@@ -277,6 +310,12 @@ impl<'a> Runner<'a> {
         };
         match dest {
             Dest::Cell(c) => {
+                if !self.eng.present(s, c) {
+                    return Err(rules(format!(
+                        "cannot move onto {}: its area's shape has no such cell now",
+                        self.eng.game.board.cells[c as usize].name
+                    )));
+                }
                 let there = s.cells[c as usize];
                 if there != NONE && there != comp {
                     return Err(rules(format!(

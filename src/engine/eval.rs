@@ -80,7 +80,7 @@ impl<'a> Eval<'a> {
         match coll {
             Expr::Cells => {
                 for c in 0..self.eng.game.board.cells.len() as u16 {
-                    if !f(Value::Cell(c), l) {
+                    if self.eng.present(self.s, c) && !f(Value::Cell(c), l) {
                         return;
                     }
                 }
@@ -276,6 +276,20 @@ impl<'a> Eval<'a> {
             Expr::Opponent => Value::Seat(self.next_seat(self.me)),
             Expr::CurrentPhase => Value::Phase(self.s.phase),
             Expr::PhaseTurns => Value::Int(self.s.phase_turns as i64),
+            Expr::Area(a, seat) => {
+                let seat = match seat {
+                    Some(se) => self.seat_of(se, l),
+                    None => 0,
+                };
+                let def = &g.board.areas[*a as usize];
+                if def.families.is_empty() {
+                    let seat = if def.per_seat { seat as u16 } else { 0 };
+                    return Value::Cell(def.first_cell + seat * def.size);
+                }
+                let mut out = Vec::new();
+                self.eng.area_cells(self.s, *a, seat, &mut out);
+                Value::List(out)
+            }
             Expr::Seats | Expr::Cells | Expr::Occupied | Expr::CellsOf(_) | Expr::Region(..) => {
                 let mut out = Vec::new();
                 self.for_each(e, l, &mut |v, _| {
@@ -327,7 +341,9 @@ impl<'a> Eval<'a> {
                 _ => Value::None,
             },
             Expr::CellEmpty(c) => match self.eval(c, l) {
-                Value::Cell(c) => Value::Bool(self.s.cells[c as usize] == NONE),
+                Value::Cell(c) => {
+                    Value::Bool(self.s.cells[c as usize] == NONE && self.eng.present(self.s, c))
+                }
                 _ => Value::Bool(false),
             },
             Expr::Zone(z, seat, slot) => {
@@ -447,6 +463,71 @@ impl<'a> Eval<'a> {
         let occ = &self.s.cells;
         let mut out = Vec::new();
         match b {
+            Builtin::Linked | Builtin::Row | Builtin::Rows | Builtin::SeatOf => {
+                let Value::Cell(c) = self.eval(&args[0], l) else {
+                    return if b == Builtin::Linked {
+                        Value::List(vec![])
+                    } else if b == Builtin::SeatOf {
+                        Value::None
+                    } else {
+                        Value::Int(0)
+                    };
+                };
+                match b {
+                    Builtin::Linked => self.eng.linked(self.s, c, &mut out),
+                    Builtin::SeatOf => {
+                        return match board.cell_area.get(c as usize) {
+                            Some(ca) if ca.seat != NO_SEAT => Value::Seat(ca.seat),
+                            _ => Value::None,
+                        }
+                    }
+                    _ => {
+                        return Value::Int(match self.eng.cell_shape(self.s, c) {
+                            Some((sh, i)) if b == Builtin::Row => sh.cell_row[i] as i64,
+                            Some((sh, _)) => sh.rows.len() as i64,
+                            None => 0,
+                        })
+                    }
+                }
+            }
+            Builtin::ShapeRows | Builtin::ShapeSize | Builtin::RowSize => {
+                let Value::Shape(sh) = self.eval(&args[0], l) else {
+                    return Value::Int(0);
+                };
+                let sh = &self.eng.game.shapes[sh as usize];
+                return Value::Int(match b {
+                    Builtin::ShapeRows => sh.rows.len() as i64,
+                    Builtin::ShapeSize => sh.cell_row.len() as i64,
+                    _ => {
+                        let r = self.eval(&args[1], l).as_int();
+                        if r >= 1 && r as usize <= sh.rows.len() {
+                            sh.rows[r as usize - 1] as i64
+                        } else {
+                            0
+                        }
+                    }
+                });
+            }
+            Builtin::Reachable => {
+                let Value::Cell(c) = self.eval(&args[0], l) else {
+                    return Value::List(vec![]);
+                };
+                let mut within = vec![false; board.cells.len()];
+                self.for_each(&args[1], l, &mut |v, _| {
+                    if let Value::Cell(x) = v {
+                        within[x as usize] = true;
+                    }
+                    true
+                });
+                self.eng.reachable(self.s, c, &within, &mut out);
+            }
+            Builtin::Targets => {
+                let Value::Cell(c) = self.eval(&args[0], l) else {
+                    return Value::List(vec![]);
+                };
+                let k = self.eval(&args[1], l).as_int();
+                self.eng.targets(self.s, c, k, &mut out);
+            }
             Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach => {
                 let Value::Cell(c) = self.eval(&args[0], l) else {
                     return Value::List(vec![]);

@@ -7,6 +7,7 @@
 mod effects;
 mod eval;
 mod geometry;
+mod graph;
 mod legal;
 mod notation;
 mod patterns;
@@ -223,6 +224,8 @@ impl Engine {
             actions: 0,
             outcome: None,
             reactions: Vec::new(),
+            shapes: vec![NONE; self.area_instances()],
+            links: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
         };
         for (zi, z) in g.zones.iter().enumerate() {
@@ -235,7 +238,8 @@ impl Engine {
                 }
             }
         }
-        let mut locals = vec![Value::None; g.max_locals as usize + 1];
+        let mut locals = vec![Value::None; g.max_locals.max(2) as usize + 1];
+        self.relink(&mut s, &mut locals);
         for (i, v) in g.vars.iter().enumerate() {
             if v.per_piece {
                 let val = eval::Eval {

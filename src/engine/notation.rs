@@ -82,6 +82,7 @@ impl Engine {
             }
             Value::Str(t) => format!("{t:?}"),
             Value::Pattern(p) => g.patterns[*p as usize].name.clone(),
+            Value::Shape(x) => g.shapes[*x as usize].name.clone(),
             // A set of components, as in `attack spades 4S+9S+9S P3`; `-` for none.
             Value::List(items) if items.is_empty() => "-".into(),
             Value::List(items) => items
@@ -200,7 +201,7 @@ impl Engine {
             g.board
                 .cells
                 .iter()
-                .position(|c| c.name == t)
+                .position(|c| c.name.eq_ignore_ascii_case(t))
                 .map(|c| c as u16)
         };
         match ty {
@@ -223,6 +224,11 @@ impl Engine {
                 .iter()
                 .position(|v| v.0.to_lowercase() == lw)
                 .map(|x| Value::Enum(*e, x as u16)),
+            Type::Shape => g
+                .shapes
+                .iter()
+                .position(|x| x.name.eq_ignore_ascii_case(&lw))
+                .map(|x| Value::Shape(x as u16)),
             Type::Phase => g
                 .phases
                 .iter()

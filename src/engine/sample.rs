@@ -61,6 +61,8 @@ impl Engine {
             comp_vars: view.comp_vars.clone(),
             ending_turn: view.ending_turn,
             reactions: view.reactions.clone(),
+            shapes: view.shapes.clone(),
+            links: view.links.clone(),
             eliminated: view.eliminated.clone(),
             phase: view.phase,
             turn_seat: view.turn_seat,

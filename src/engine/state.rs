@@ -58,6 +58,10 @@ pub struct State {
     /// Reactions waiting to be decided, innermost last: the reaction and the action
     /// that started it (whose step moves on once the reaction is over).
     pub reactions: Vec<(u16, u16)>,
+    /// The shape laid out on each area instance, or `NONE`.
+    pub shapes: Vec<u16>,
+    /// The links between cells: one bit row per cell (empty on a board without areas).
+    pub links: Vec<u64>,
     pub rng: ChaCha8Rng,
 }
 
@@ -82,6 +86,8 @@ impl Hash for State {
         self.actions.hash(h);
         self.outcome.hash(h);
         self.reactions.hash(h);
+        self.shapes.hash(h);
+        self.links.hash(h);
         self.rng.get_seed().hash(h);
         self.rng.get_word_pos().hash(h);
     }

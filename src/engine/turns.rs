@@ -307,9 +307,13 @@ impl Engine {
         let Some(&(r, _)) = s.reactions.last() else {
             return Ok(());
         };
+        // A `repeat` reaction goes on until `done`; a `loop` one while it has actions.
         if action == DONE
             || action == SKIP
-            || self.game.reactions[r as usize].mode != StepMode::Repeat
+            || !matches!(
+                self.game.reactions[r as usize].mode,
+                StepMode::Repeat | StepMode::Loop
+            )
         {
             return self.finish_reaction(s, l);
         }

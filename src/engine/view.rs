@@ -44,6 +44,10 @@ pub struct View {
     pub comp_vars: Vec<Value>,
     /// Reactions waiting to be decided (public: everyone sees who must answer).
     pub reactions: Vec<(u16, u16)>,
+    /// The shapes laid out on the areas, and the links between cells (public: the
+    /// board's topology is for everyone to see).
+    pub shapes: Vec<u16>,
+    pub links: Vec<u64>,
     pub ending_turn: bool,
     pub eliminated: Vec<bool>,
 }
@@ -122,6 +126,8 @@ impl Engine {
             seat_vars: s.seat_vars.clone(),
             comp_vars: s.comp_vars.clone(),
             reactions: s.reactions.clone(),
+            shapes: s.shapes.clone(),
+            links: s.links.clone(),
             ending_turn: s.ending_turn,
             eliminated: s.eliminated.clone(),
         }

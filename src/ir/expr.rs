@@ -83,6 +83,24 @@ pub enum Builtin {
     Group,
     /// `distance(a, b)`: the Chebyshev distance between two grid cells.
     Distance,
+    /// `linked(cell)`: the cells linked to a cell (by its area's shape or a link rule).
+    Linked,
+    /// `reachable(cell, within)`: empty cells of `within` reached from a cell by links
+    /// through empty cells of `within`.
+    Reachable,
+    /// `targets(cell, n)`: occupied cells at the end of a path of links whose cells
+    /// between are empty, but for at most `n` occupied ones passed over.
+    Targets,
+    /// `row(cell)`: the row of a cell in its area's shape, 1 for the front; 0 elsewhere.
+    Row,
+    /// `rows(cell)`: how many rows the shape of the cell's area has.
+    Rows,
+    /// `rows(shape)`, `size(shape)` and `row_size(shape, r)`.
+    ShapeRows,
+    ShapeSize,
+    RowSize,
+    /// `seat_of(cell)`: the seat whose area holds the cell, or none.
+    SeatOf,
     /// `subsets(list, lo, hi)`: every choice of lo to hi items from a list, as lists; a
     /// choice among identical components is offered once.
     Subsets,
@@ -126,6 +144,9 @@ pub enum Expr {
     ZoneRow(ZoneId, Option<Box<Expr>>),
     /// A region's cells; per-seat regions take the seat.
     Region(u16, Option<Box<Expr>>),
+    /// An area's cells in its current shape (the cell itself, for a one-cell area);
+    /// per-seat areas take the seat.
+    Area(u16, Option<Box<Expr>>),
     Not(Box<Expr>),
     Neg(Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
@@ -172,6 +193,10 @@ pub enum Stmt {
     EndTurn,
     /// Start a reaction: its decisions come before play goes on.
     React(u16),
+    /// Lay out an area (of the seat, for a per-seat area) by a shape, or clear it (`none`).
+    Form(u16, Option<Expr>, Expr),
+    /// Draw one item of a collection at random into a local slot (`let r = roll(1, 6)`).
+    Roll(u16, Expr),
     /// A named effect, inlined with its arguments.
     Block(Vec<Stmt>),
     /// Move an amount of a per-seat counter from one seat to another, never more than the

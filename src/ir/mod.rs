@@ -46,6 +46,9 @@ pub struct Game {
     pub actions: Vec<ActionDef>,
     pub triggers: Vec<Trigger>,
     pub patterns: Vec<PatternDef>,
+    /// Catalogues of shapes for areas, and every shape in them.
+    pub families: Vec<ShapeFamily>,
+    pub shapes: Vec<ShapeDef>,
     pub reactions: Vec<Reaction>,
     pub end: EndRules,
     /// The most local slots any rule uses at once; the engine sizes one buffer by it.
@@ -118,7 +121,71 @@ pub struct Board {
     /// `links[cell * dirs.len() + dir]` is the neighbouring cell, or `NO_CELL`.
     pub links: Vec<CellId>,
     pub regions: Vec<RegionDef>,
+    /// Areas: cells laid out in play by shapes (a board of areas has no grid).
+    pub areas: Vec<AreaDef>,
+    /// For each cell, the area it belongs to (empty on a grid).
+    pub cell_area: Vec<CellArea>,
+    /// `link a, b when ...`: cells the rules link besides their shapes' links (locals 0
+    /// and 1 are the two cells). Read again whenever an area's shape changes.
+    pub link_rule: Option<Expr>,
 }
+
+/// An area: `size` cells for each seat (or one set), from `first_cell` on, laid out by a
+/// shape of one of `families` (a single cell, for an area with none).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AreaDef {
+    pub name: String,
+    pub per_seat: bool,
+    pub families: Vec<u16>,
+    pub size: u16,
+    pub first_cell: CellId,
+    /// Index of this area's first instance in `State::shapes`.
+    pub first_instance: u16,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CellArea {
+    pub area: u16,
+    /// The area instance (in `State::shapes`) and the cell's place in it.
+    pub instance: u16,
+    pub seat: SeatId,
+    pub index: u16,
+}
+
+/// A catalogue of shapes: `shapes formations { ... }`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ShapeFamily {
+    pub name: String,
+    pub shapes: Vec<u16>,
+}
+
+/// A shape: rows of cells, front row first, and the links between them. Cells are
+/// numbered in reading order (the front row left to right, then the next row).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ShapeDef {
+    pub name: String,
+    /// Cells per row, front first, as `4-4-4`.
+    pub index: String,
+    pub family: u16,
+    pub rows: Vec<u16>,
+    /// Each cell's row (1 for the front row) and its column in the drawing.
+    pub cell_row: Vec<u16>,
+    pub cell_col: Vec<u16>,
+    pub links: Vec<(u16, u16)>,
+    /// The drawing's link marks, to draw the shape again.
+    pub marks: Vec<ShapeMark>,
+}
+
+/// A link as drawn: `-` on row `row`, or `|`, `/`, `\` between row `row` and the next.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ShapeMark {
+    pub row: u16,
+    pub between: bool,
+    pub col: u16,
+    pub ch: char,
+}
+
+pub const NO_AREA: u16 = u16::MAX;
 
 pub const NO_CELL: CellId = CellId::MAX;
 

@@ -27,6 +27,8 @@ pub enum Value {
     Str(String),
     /// A move pattern.
     Pattern(u16),
+    /// A shape from a catalogue.
+    Shape(u16),
     List(Vec<Value>),
 }
 
@@ -64,6 +66,7 @@ pub enum Type {
     Zone,
     Str,
     Pattern,
+    Shape,
     List(Box<Type>),
     /// `none`, which fits any seat, cell or component.
     Nothing,

@@ -109,6 +109,8 @@ pub enum ItemKind {
         name: Ident,
         pat: Pat,
     },
+    /// `shapes name { ... }`: a catalogue of shapes.
+    Shapes(ShapesDecl),
     Variant {
         name: Ident,
         items: Vec<Item>,
@@ -197,10 +199,68 @@ pub enum DeckEntry {
 
 #[derive(Clone, Debug)]
 pub struct BoardDecl {
+    /// False for a board of areas (`board { area ... }`), which has no grid.
+    pub grid: bool,
     pub width: u32,
     pub height: u32,
     pub size_span: Span,
     pub regions: Vec<RegionDecl>,
+    pub areas: Vec<AreaDecl>,
+    pub links: Vec<LinkRuleDecl>,
+}
+
+/// `area post per seat shaped formations`, or `area guard per seat` (one cell).
+#[derive(Clone, Debug)]
+pub struct AreaDecl {
+    pub name: Ident,
+    pub per_seat: bool,
+    /// The catalogues whose shapes may lay the area out (none: a one-cell area).
+    pub shaped: Vec<Ident>,
+    pub span: Span,
+}
+
+/// `link a, b when condition`.
+#[derive(Clone, Debug)]
+pub struct LinkRuleDecl {
+    pub a: Ident,
+    pub b: Ident,
+    pub when: Expr,
+    pub span: Span,
+}
+
+/// `shapes name { rules... shape ... }`: a catalogue of shapes for areas.
+#[derive(Clone, Debug)]
+pub struct ShapesDecl {
+    pub name: Ident,
+    pub rules: Vec<(ShapeRule, Span)>,
+    pub shapes: Vec<ShapeDecl>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeRule {
+    RowsAtMost(u32),
+    CellsPerRowAtMost(u32),
+    Connected,
+    RowsLinked,
+    DiagonalsInTriangles,
+}
+
+/// One drawn shape: its name, its index as written (`"4-4-4"`), and its marks.
+#[derive(Clone, Debug)]
+pub struct ShapeDecl {
+    pub name: Ident,
+    pub index: Option<(String, Span)>,
+    pub marks: Vec<ArtMark>,
+    pub span: Span,
+}
+
+/// One mark of a shape's drawing, with its line and column in the file (from 0).
+#[derive(Clone, Debug)]
+pub struct ArtMark {
+    pub ch: char,
+    pub line: u32,
+    pub col: u32,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -359,6 +419,11 @@ pub enum StmtKind {
     EndTurn,
     /// `react name`: the named reaction's decision comes next.
     React(Ident),
+    /// `form area as shape`: lay an area out by a shape (or `none`).
+    Form {
+        area: Expr,
+        shape: Expr,
+    },
     /// `name(args)`: run a named effect.
     Call(Ident, Vec<Expr>),
     Transfer {

@@ -11,7 +11,7 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::EOI => "the end of the file",
         Rule::item | Rule::import | Rule::game | Rule::seat | Rule::enum_decl | Rule::kind | Rule::deck
         | Rule::board | Rule::zone | Rule::var_decl | Rule::def | Rule::setup | Rule::phase | Rule::action
-        | Rule::end_block | Rule::label_decl | Rule::notation_decl | Rule::variant => {
+        | Rule::end_block | Rule::label_decl | Rule::notation_decl | Rule::variant | Rule::shapes_decl => {
             "a declaration (`game`, `seat`, `board`, `zone`, `var`, `def`, `setup`, `phase`, `action`, `end`, ...)"
         }
         Rule::players | Rule::max_turns | Rule::first_phase => "a game property (`players`, `max_turns`, `first_phase`)",
@@ -23,6 +23,16 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::names => "`named [...]`",
         Rule::deck_body | Rule::deck_for | Rule::deck_card => "`card { ... }` or `for x in ... { ... }`",
         Rule::region => "`region name = cells`",
+        Rule::area | Rule::link_rule => "`area name ...` or `link a, b when ...`",
+        Rule::area_shaped => "`shaped family`",
+        Rule::shape_rule | Rule::rule_rows | Rule::rule_row_cells | Rule::rule_connected
+        | Rule::rule_row_links | Rule::rule_triangles | Rule::shape => {
+            "a shape rule (`rows at most N`, `cells per row at most N`, `connected`, `rows linked`, `diagonals in triangles`) or `shape name { ... }`"
+        }
+        Rule::art_mark => "a shape's drawing: `o` for a cell, `-`, `|`, `/` or `\\` for a link",
+        Rule::kw_form => "`form`",
+        Rule::kw_as => "`as`",
+        Rule::form_stmt => "an effect (`move`, `swap`, `shift`, `if`, `for`, `win`, an assignment, ...)",
         Rule::zone_scope => "`shared` or `per seat`",
         Rule::visibility => "a visibility (`public`, `owner`, `hidden` or `top`)",
         Rule::holds => "`holds deck`",

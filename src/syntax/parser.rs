@@ -96,7 +96,9 @@ fn not_kw(p: &Pair<Rule>) -> bool {
     !KEYWORDS.contains(&p.as_rule())
 }
 
-const KEYWORDS: [Rule; 27] = [
+const KEYWORDS: [Rule; 29] = [
+    Rule::kw_form,
+    Rule::kw_as,
     Rule::kw_transfer,
     Rule::kw_deal,
     Rule::kw_from,
@@ -174,7 +176,8 @@ impl Builder {
     fn item(&self, p: Pair<Rule>) -> Item {
         let span = self.span(&p);
         let rule = p.as_rule();
-        let mut it = p.into_inner().filter(not_kw);
+        let mut it = p.into_inner().filter(not_kw).peekable();
+        let grid_board = it.peek().is_some_and(|p| p.as_rule() == Rule::int);
         let kind = match rule {
             Rule::import => ItemKind::Import(string_value(it.next().unwrap())),
             Rule::game => {
@@ -282,6 +285,106 @@ impl Builder {
                     body: self.deck_body(it.next().unwrap()),
                 }
             }
+            Rule::board if !grid_board => {
+                let mut areas = Vec::new();
+                let mut links = Vec::new();
+                for part in it {
+                    let sp = self.span(&part);
+                    match part.as_rule() {
+                        Rule::area => {
+                            let mut ai = part.into_inner().filter(not_kw);
+                            let name = self.ident(ai.next().unwrap());
+                            let mut per_seat = false;
+                            let mut shaped = Vec::new();
+                            for x in ai {
+                                match x.as_rule() {
+                                    Rule::per_seat => per_seat = true,
+                                    _ => shaped = x.into_inner().map(|n| self.ident(n)).collect(),
+                                }
+                            }
+                            areas.push(AreaDecl {
+                                name,
+                                per_seat,
+                                shaped,
+                                span: sp,
+                            });
+                        }
+                        _ => {
+                            let mut li = part.into_inner().filter(not_kw);
+                            let a = self.ident(li.next().unwrap());
+                            let b = self.ident(li.next().unwrap());
+                            links.push(LinkRuleDecl {
+                                a,
+                                b,
+                                when: self.expr(li.next().unwrap()),
+                                span: sp,
+                            });
+                        }
+                    }
+                }
+                ItemKind::Board(BoardDecl {
+                    grid: false,
+                    width: 0,
+                    height: 0,
+                    size_span: span,
+                    regions: Vec::new(),
+                    areas,
+                    links,
+                })
+            }
+            Rule::shapes_decl => {
+                let name = self.ident(it.next().unwrap());
+                let mut rules = Vec::new();
+                let mut shapes = Vec::new();
+                for part in it {
+                    let sp = self.span(&part);
+                    if part.as_rule() == Rule::shape_rule {
+                        let r = part.into_inner().next().unwrap();
+                        let n = r
+                            .clone()
+                            .into_inner()
+                            .find(|x| x.as_rule() == Rule::int)
+                            .map(|x| int_value(&x).clamp(0, u32::MAX as i64) as u32)
+                            .unwrap_or(0);
+                        let rule = match r.as_rule() {
+                            Rule::rule_rows => ShapeRule::RowsAtMost(n),
+                            Rule::rule_row_cells => ShapeRule::CellsPerRowAtMost(n),
+                            Rule::rule_connected => ShapeRule::Connected,
+                            Rule::rule_row_links => ShapeRule::RowsLinked,
+                            _ => ShapeRule::DiagonalsInTriangles,
+                        };
+                        rules.push((rule, sp));
+                        continue;
+                    }
+                    let mut si = part.into_inner().filter(not_kw).peekable();
+                    let name = self.ident(si.next().unwrap());
+                    let index = si
+                        .next_if(|x| x.as_rule() == Rule::string)
+                        .map(|x| (string_value(x.clone()), self.span(&x)));
+                    let marks = si
+                        .map(|m| {
+                            let (line, col) = m.as_span().start_pos().line_col();
+                            ArtMark {
+                                ch: m.as_str().chars().next().unwrap_or('o'),
+                                line: line as u32,
+                                col: col.saturating_sub(1) as u32,
+                                span: self.span(&m),
+                            }
+                        })
+                        .collect();
+                    shapes.push(ShapeDecl {
+                        name,
+                        index,
+                        marks,
+                        span: sp,
+                    });
+                }
+                ItemKind::Shapes(ShapesDecl {
+                    name,
+                    rules,
+                    shapes,
+                })
+            }
             Rule::board => {
                 let w = it.next().unwrap();
                 let h = it.next().unwrap();
@@ -306,6 +409,9 @@ impl Builder {
                     })
                     .collect();
                 ItemKind::Board(BoardDecl {
+                    grid: true,
+                    areas: Vec::new(),
+                    links: Vec::new(),
                     width: int_value(&w).min(u32::MAX as i64) as u32,
                     height: int_value(&h).min(u32::MAX as i64) as u32,
                     size_span,
@@ -747,6 +853,10 @@ impl Builder {
                 under: e(),
             },
             Rule::react_stmt => StmtKind::React(self.ident(it.next().unwrap())),
+            Rule::form_stmt => StmtKind::Form {
+                area: self.expr(it.next().unwrap()),
+                shape: self.expr(it.next().unwrap()),
+            },
             Rule::reveal_stmt => StmtKind::Face {
                 what: e(),
                 up: true,

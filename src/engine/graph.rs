@@ -1,0 +1,244 @@
+//! Topology that lives in the state: areas laid out by shapes in play, and the links
+//! between cells (each shape's own links plus the board's link rules). Paths over links:
+//! `linked`, `reachable` (through empty cells) and `targets` (occupied cells at the end
+//! of a path, passing over at most N occupied ones).
+
+use super::eval::Eval;
+use super::state::{State, NONE};
+use super::{Engine, EngineError};
+use crate::ir::{ShapeDef, Value, NO_AREA};
+use std::collections::VecDeque;
+
+impl Engine {
+    /// How many area instances the game has (one per seat for a per-seat area).
+    pub(crate) fn area_instances(&self) -> usize {
+        let seats = self.game.seats.len().max(1);
+        self.game
+            .board
+            .areas
+            .iter()
+            .map(|a| if a.per_seat { seats } else { 1 })
+            .sum()
+    }
+
+    /// How many `u64` words each cell's row of the link table takes (0 without areas).
+    pub(crate) fn link_words(&self) -> usize {
+        if self.game.board.areas.is_empty() {
+            0
+        } else {
+            self.game.board.cells.len().div_ceil(64)
+        }
+    }
+
+    /// The shape laid out on a cell's area now, and the cell's place in it.
+    pub fn cell_shape(&self, s: &State, cell: u16) -> Option<(&ShapeDef, usize)> {
+        let ca = self.game.board.cell_area.get(cell as usize)?;
+        let shape = *s.shapes.get(ca.instance as usize)?;
+        if shape == NONE {
+            return None;
+        }
+        let def = &self.game.shapes[shape as usize];
+        ((ca.index as usize) < def.cell_row.len()).then_some((def, ca.index as usize))
+    }
+
+    /// Whether a cell exists now: grid cells and one-cell areas always do; a shaped
+    /// area's cells, while its shape has them.
+    #[inline]
+    pub fn present(&self, s: &State, cell: u16) -> bool {
+        let Some(ca) = self.game.board.cell_area.get(cell as usize) else {
+            return true;
+        };
+        if ca.area == NO_AREA || self.game.board.areas[ca.area as usize].families.is_empty() {
+            return true;
+        }
+        self.cell_shape(s, cell).is_some()
+    }
+
+    /// The cells of one area instance, in order, that exist now.
+    pub(crate) fn area_cells(&self, s: &State, area: u16, seat: u8, out: &mut Vec<Value>) {
+        let a = &self.game.board.areas[area as usize];
+        let seat = if a.per_seat { seat as u16 } else { 0 };
+        let first = a.first_cell + seat * a.size;
+        for c in first..first + a.size {
+            if self.present(s, c) {
+                out.push(Value::Cell(c));
+            }
+        }
+    }
+
+    /// Lays out an area instance by a shape (`NONE` clears it), then links again.
+    pub(crate) fn form(
+        &self,
+        s: &mut State,
+        area: u16,
+        seat: u8,
+        shape: u16,
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
+        let a = &self.game.board.areas[area as usize];
+        let seat = if a.per_seat { seat as u16 } else { 0 };
+        let inst = (a.first_instance + seat) as usize;
+        if inst >= s.shapes.len() {
+            return Err(EngineError::Rules(format!(
+                "`form` names area `{}` of a seat that is not playing",
+                a.name
+            )));
+        }
+        let keep = if shape == NONE {
+            0
+        } else {
+            let sh = &self.game.shapes[shape as usize];
+            if !a.families.contains(&sh.family) {
+                return Err(EngineError::Rules(format!(
+                    "shape `{}` is not from a catalogue that shapes area `{}`",
+                    sh.name, a.name
+                )));
+            }
+            sh.cell_row.len() as u16
+        };
+        let first = a.first_cell + seat * a.size;
+        for c in first + keep..first + a.size {
+            if s.cells[c as usize] != NONE {
+                return Err(EngineError::Rules(format!(
+                    "`form` would remove cell {} of area `{}`, which holds a card or piece",
+                    self.game.board.cells[c as usize].name, a.name
+                )));
+            }
+        }
+        s.shapes[inst] = shape;
+        self.relink(s, l);
+        Ok(())
+    }
+
+    /// Builds the link table again from the shapes laid out and the link rules.
+    pub(crate) fn relink(&self, s: &mut State, l: &mut [Value]) {
+        let words = self.link_words();
+        if words == 0 {
+            return;
+        }
+        let board = &self.game.board;
+        let n = board.cells.len();
+        let mut links = vec![0u64; n * words];
+        let mut set = |a: usize, b: usize| {
+            links[a * words + b / 64] |= 1 << (b % 64);
+            links[b * words + a / 64] |= 1 << (a % 64);
+        };
+        for a in &board.areas {
+            if a.families.is_empty() {
+                continue;
+            }
+            let copies = if a.per_seat {
+                self.game.seats.len().max(1)
+            } else {
+                1
+            };
+            for seat in 0..copies {
+                let shape = s.shapes[a.first_instance as usize + seat];
+                if shape == NONE {
+                    continue;
+                }
+                let first = (a.first_cell + seat as u16 * a.size) as usize;
+                for &(x, y) in &self.game.shapes[shape as usize].links {
+                    set(first + x as usize, first + y as usize);
+                }
+            }
+        }
+        if let Some(rule) = &board.link_rule {
+            let present: Vec<u16> = (0..n as u16).filter(|&c| self.present(s, c)).collect();
+            let ev = Eval {
+                eng: self,
+                s,
+                me: s.turn_seat,
+            };
+            for (i, &a) in present.iter().enumerate() {
+                for &b in &present[i + 1..] {
+                    let mut holds = |x: u16, y: u16| {
+                        l[0] = Value::Cell(x);
+                        l[1] = Value::Cell(y);
+                        ev.truth(rule, l)
+                    };
+                    if holds(a, b) || holds(b, a) {
+                        set(a as usize, b as usize);
+                    }
+                }
+            }
+        }
+        s.links = links;
+    }
+
+    /// Calls `f` on each cell linked to `cell`.
+    #[inline]
+    fn each_link(&self, s: &State, cell: u16, mut f: impl FnMut(u16)) {
+        let words = self.link_words();
+        if words == 0 {
+            return;
+        }
+        let row = &s.links[cell as usize * words..(cell as usize + 1) * words];
+        for (w, &bits) in row.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                let i = b.trailing_zeros() as usize;
+                f((w * 64 + i) as u16);
+                b &= b - 1;
+            }
+        }
+    }
+
+    /// `linked(cell)`.
+    pub(crate) fn linked(&self, s: &State, cell: u16, out: &mut Vec<Value>) {
+        self.each_link(s, cell, |c| out.push(Value::Cell(c)));
+    }
+
+    /// `reachable(cell, within)`: empty cells of `within` reached by links through empty
+    /// cells of `within`.
+    pub(crate) fn reachable(&self, s: &State, cell: u16, within: &[bool], out: &mut Vec<Value>) {
+        let mut seen = vec![false; s.cells.len()];
+        seen[cell as usize] = true;
+        let mut queue = VecDeque::from([cell]);
+        while let Some(c) = queue.pop_front() {
+            self.each_link(s, c, |n| {
+                let i = n as usize;
+                if !seen[i] && within.get(i).copied().unwrap_or(false) && s.cells[i] == NONE {
+                    seen[i] = true;
+                    out.push(Value::Cell(n));
+                    queue.push_back(n);
+                }
+            });
+        }
+    }
+
+    /// `targets(cell, k)`: occupied cells at the end of a path of links whose cells
+    /// between are empty, but for at most `k` occupied cells passed over.
+    pub(crate) fn targets(&self, s: &State, cell: u16, k: i64, out: &mut Vec<Value>) {
+        let n = s.cells.len();
+        // The fewest occupied cells passed over to stand on each cell.
+        let mut cost = vec![u32::MAX; n];
+        let mut hit = vec![false; n];
+        cost[cell as usize] = 0;
+        let mut queue = VecDeque::from([cell]);
+        let k = k.clamp(0, n as i64) as u32;
+        while let Some(c) = queue.pop_front() {
+            let here = cost[c as usize];
+            self.each_link(s, c, |m| {
+                let i = m as usize;
+                if m == cell {
+                    return;
+                }
+                if s.cells[i] != NONE {
+                    if !hit[i] {
+                        hit[i] = true;
+                    }
+                    // Passing over it costs one.
+                    if here < k && here + 1 < cost[i] {
+                        cost[i] = here + 1;
+                        queue.push_back(m);
+                    }
+                } else if here < cost[i] {
+                    cost[i] = here;
+                    queue.push_front(m);
+                }
+            });
+        }
+        out.extend((0..n as u16).filter(|&c| hit[c as usize]).map(Value::Cell));
+    }
+}
