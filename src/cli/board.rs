@@ -69,7 +69,7 @@ pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String 
     out.push_str(&format!("{} · phase {phase} · {status}\n", g.title));
 
     let b = &g.board;
-    if !b.cells.is_empty() {
+    if b.width > 0 && b.height > 0 {
         let labels: Vec<String> = view.cells.iter().map(|s| seen_text(engine, s)).collect();
         let width = labels
             .iter()
@@ -101,6 +101,10 @@ pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String 
             out.push_str(&format!("{:>rank_w$} {row}  {}\n", y + 1, y + 1));
         }
         out.push_str(&format!("{:rank_w$} {files}\n", ""));
+    }
+
+    if !b.areas.is_empty() {
+        out.push_str(&render_areas(engine, view, colour));
     }
 
     for (inst, items) in view.zones.iter().enumerate() {
@@ -166,7 +170,7 @@ pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String 
         }
     }
     let globals: Vec<String> = (0..nvars)
-        .filter(|&v| !g.vars[v].per_seat)
+        .filter(|&v| !g.vars[v].per_seat && !g.vars[v].per_piece)
         .map(|v| {
             format!(
                 "{} {}",
@@ -177,6 +181,88 @@ pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String 
         .collect();
     if !globals.is_empty() {
         out.push_str(&format!("{}\n", globals.join(", ")));
+    }
+    out
+}
+
+/// A board of areas: each area of each seat in play, drawn as its shape is drawn in the
+/// rules file (front row first), each cell as `number:label` (`.` for empty).
+fn render_areas(engine: &Engine, view: &View, colour: bool) -> String {
+    let g = &engine.game;
+    let b = &g.board;
+    let mut out = String::new();
+    let paint = |text: String, seen: &Seen| match (seen, colour) {
+        (Seen::Known { owner, .. } | Seen::Hidden { owner }, true)
+            if (*owner as usize) < SEAT_COLOURS.len() =>
+        {
+            format!("{}{text}\x1b[0m", SEAT_COLOURS[*owner as usize])
+        }
+        _ => text,
+    };
+    for a in &b.areas {
+        let copies = if a.per_seat { view.players } else { 1 };
+        for seat in 0..copies {
+            let first = a.first_cell + seat as u16 * a.size;
+            let owner = if a.per_seat {
+                format!(" of {}", g.seats[seat as usize].name)
+            } else {
+                String::new()
+            };
+            if a.families.is_empty() {
+                let seen = &view.cells[first as usize];
+                out.push_str(&format!(
+                    "{}{owner}: {}\n",
+                    a.name,
+                    paint(seen_text(engine, seen), seen)
+                ));
+                continue;
+            }
+            let inst = (a.first_instance + seat as u16) as usize;
+            let Some(&shape) = view.shapes.get(inst).filter(|&&x| x != crate::engine::NONE) else {
+                out.push_str(&format!("{}{owner}: not laid out\n", a.name));
+                continue;
+            };
+            let sh = &g.shapes[shape as usize];
+            out.push_str(&format!("{}{owner} ({} {}):\n", a.name, sh.name, sh.index));
+            // Columns of the drawing, doubled, leave room for `12:QS`.
+            const MARGIN: usize = 6;
+            let x = |col: u16| MARGIN + 2 * col as usize;
+            let width = sh.cell_col.iter().map(|&c| x(c)).max().unwrap_or(0) + MARGIN + 1;
+            for r in 1..=sh.rows.len() as u16 {
+                let mut line: Vec<String> = vec![" ".to_string(); width];
+                for m in sh.marks.iter().filter(|m| !m.between && m.row + 1 == r) {
+                    for dx in [0usize, 1, 2] {
+                        line[x(m.col) + dx - 1] = "-".into();
+                    }
+                }
+                for (k, _) in sh.cell_row.iter().enumerate().filter(|(_, &row)| row == r) {
+                    let cell = first as usize + k;
+                    let seen = &view.cells[cell];
+                    let text = format!("{}:{}", k + 1, seen_text(engine, seen));
+                    let n = text.chars().count();
+                    let start = x(sh.cell_col[k]).saturating_sub(n / 2);
+                    for slot in line.iter_mut().skip(start).take(n) {
+                        *slot = String::new();
+                    }
+                    line[start] = paint(text, seen);
+                }
+                out.push_str(line.concat().trim_end());
+                out.push('\n');
+                let links: Vec<_> = sh
+                    .marks
+                    .iter()
+                    .filter(|m| m.between && m.row + 1 == r)
+                    .collect();
+                if !links.is_empty() {
+                    let mut line = vec![' '; width];
+                    for m in links {
+                        line[x(m.col)] = m.ch;
+                    }
+                    out.push_str(line.iter().collect::<String>().trim_end());
+                    out.push('\n');
+                }
+            }
+        }
     }
     out
 }

@@ -1,8 +1,11 @@
 //! Shared helpers for the game tests: compiling a game, starting seeded games, building
 //! positions by hand, and playing or refusing actions written in notation. The first part
 //! serves Army Ants (and its variants); the second (`chips_*`) Battalion, the chip game; the
-//! third (`bat_*`, `Table`) Battaglione; the fourth (`bl_*`) Battle Line.
+//! third (`bat_*`, `Table`) Battaglione; the fourth (`bl_*`) Battle Line; `emperor.rs`
+//! Battalion, the emperor game (`em_*`).
 #![allow(dead_code)]
+
+pub mod emperor;
 
 use muster::check::{compile_file, Compiled};
 use muster::engine::{Engine, Loc, State, NONE, NO_SEAT};
@@ -22,6 +25,18 @@ pub const RALLY_TURNS: usize = 0;
 /// The path of a file in the repository.
 pub fn repo_path(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// Compiles a rules file of the repository (with a variant, if given), panicking with the
+/// rendered diagnostics if it fails.
+pub fn compile_file_or_panic(rel: &str, variant: Option<&str>) -> Compiled {
+    match compile_file(&repo_path(rel), variant) {
+        Ok(c) => c,
+        Err(f) => panic!(
+            "{rel} does not compile:\n{}",
+            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+        ),
+    }
 }
 
 /// Compiles `games/army_ants.muster`, panicking with the rendered diagnostics if it fails.
