@@ -610,3 +610,69 @@ fn battaglione_agent_games_replay_exactly() {
         );
     }
 }
+
+const EMPEROR: &str = "games/battalion_emperor.muster";
+
+#[test]
+fn emperor_game_validates_and_plays_at_two_to_four_players() {
+    let out = muster(&["validate", EMPEROR], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for players in ["2", "3", "4"] {
+        let out = muster(
+            &[
+                "play",
+                EMPEROR,
+                "--players",
+                players,
+                "--agents",
+                &vec!["random"; players.parse().unwrap()].join(","),
+                "--seed",
+                "3",
+            ],
+            "",
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{players}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stdout).contains("game over: "),
+            "{players} players"
+        );
+    }
+    let out = muster(&["play", EMPEROR, "--players", "5"], "");
+    assert_eq!(out.status.code(), Some(2), "five players is a usage error");
+}
+
+#[test]
+fn a_person_sees_their_formation_face_up_and_the_others_face_down() {
+    let mut input = String::from("deploy phalanx\nappoint 7S\n");
+    for c in [
+        "AS", "2S", "3S", "4S", "5S", "6S", "8S", "9S", "TS", "JS", "QS", "KS",
+    ] {
+        input.push_str(&format!("station {c}\n"));
+    }
+    // An illegal move at the prompt is refused with a reason, then play goes on.
+    input.push_str("attack post1@S guard@H\npass\n");
+    let out = muster(
+        &["play", EMPEROR, "--agents", "human,random", "--seed", "2"],
+        &input,
+    );
+    let t = text(&out.stdout);
+    assert!(t.contains("post of S (phalanx 4-4-4):"), "{t}");
+    assert!(t.contains("1:AS"), "own cards face up: {t}");
+    // H's formation is drawn with its shape, every card face down.
+    let h = t.rfind("post of H (").expect("H's formation is drawn");
+    let h_part: String = t[h..].lines().take(6).collect::<Vec<_>>().join("\n");
+    assert!(h_part.contains("1:??"), "{h_part}");
+    assert!(
+        !["AH", "2H", "KH", "QH"].iter().any(|c| h_part.contains(c)),
+        "{h_part}"
+    );
+    assert!(
+        t.contains("illegal: `guard@H` is not one of the choices"),
+        "refused with a reason: {t}"
+    );
+}

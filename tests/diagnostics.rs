@@ -2,7 +2,8 @@
 //! `muster validate`, and what it prints (plain, as a designer sees it in a log or a pipe)
 //! is a reviewed snapshot, together with its exit code. Each file is
 //! `tests/pawn_race.muster` with one mistake (or, for `several_errors`, five independent
-//! ones). Files named `warn_*` are valid rules with a likely mistake: they pass with
+//! ones), except the topology files (`shape_*`, `area_*`, `form_*`, `link_*`, `roll_*`),
+//! which are a small game of formations with one mistake. Files named `warn_*` are valid rules with a likely mistake: they pass with
 //! warnings and exit code 0.
 
 use muster::check::{check_all, compile_source, load_source, read_text};

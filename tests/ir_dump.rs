@@ -220,3 +220,19 @@ fn battle_line_ir_round_trips_through_ron() {
         assert_eq!(sa, sb);
     }
 }
+
+// The lowered IR of the emperor game (the shape catalogues with their cells, rows and
+// links, the areas and the link rule) is exactly the reviewed snapshot, and survives RON.
+#[test]
+fn battalion_emperor_ir_snapshot() {
+    let compiled = common::compile_file_or_panic("games/battalion_emperor.muster", None);
+    assert!(
+        compiled.warnings.is_empty(),
+        "battalion_emperor compiles with warnings: {:?}",
+        compiled.warnings
+    );
+    let text = ron_text(&compiled.game);
+    insta::assert_snapshot!("battalion_emperor_ir", text);
+    let back: Game = ron::from_str(&text).expect("the RON text deserialises");
+    assert_eq!(back, compiled.game);
+}

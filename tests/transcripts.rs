@@ -126,3 +126,28 @@ fn battle_line_random_game_transcript() {
     assert_eq!(text.matches(" plays go ").count(), 46, "{text}");
     insta::assert_snapshot!(text);
 }
+
+// The emperor game, three random agents, seed 4: the muster (each formation drawn as it
+// fills), then battle to the end. Every formation is drawn from its seat's view.
+#[test]
+fn battalion_emperor_random_game_transcript() {
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args([
+            "play",
+            "games/battalion_emperor.muster",
+            "--players",
+            "3",
+            "--agents",
+            "random,random,random",
+            "--seed",
+            "4",
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("muster runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("game over: "), "{text}");
+    assert!(text.contains(" plays deploy "), "{text}");
+    insta::assert_snapshot!(text);
+}

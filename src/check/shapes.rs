@@ -11,6 +11,9 @@ use crate::ir::{self, Type, Value};
 use crate::syntax::ast::{self, ArtMark, Item, ItemKind, ShapeRule, Span};
 use std::collections::{BTreeMap, HashMap};
 
+/// The id given to a shape whose drawing has errors.
+const BROKEN: u16 = u16::MAX;
+
 /// The most cells one shape may have.
 pub const MAX_SHAPE_CELLS: usize = 64;
 
@@ -57,6 +60,8 @@ pub(super) fn lower_shapes(
                 continue;
             }
             let Some(mut def) = draw(cx, sh) else {
+                // Known by name all the same, so that its uses are not reported again.
+                cx.shape_ids.insert(sh.name.name.clone(), BROKEN);
                 continue;
             };
             def.family = fid;
@@ -429,11 +434,11 @@ fn check_rules(
                                     "muster::shape",
                                     cell_marks[w[1]].span,
                                     format!(
-                                        "in shape `{name}`, neighbours in a row must be linked, and this cell is not linked to the one on its left"
+                                        "in shape `{name}`, this cell is not linked to its neighbour on the left"
                                     ),
                                 )
                                 .label("no `-` before it")
-                                .help(format!("`{family}` says `rows linked`: draw `o-o`")),
+                                .help(format!("`{family}` says `rows linked`: neighbours in a row are linked, drawn `o-o`")),
                             );
                         }
                     }
@@ -615,6 +620,9 @@ pub(super) fn lower_link_rules(cx: &mut Ctx, items: &[&Item], max_locals: &mut u
 /// A catalogue's name stands for the list of its shapes; a shape's name for the shape.
 pub(super) fn shape_name(cx: &Ctx, n: &str) -> Option<(ir::Expr, Type)> {
     if let Some(&s) = cx.shape_ids.get(n) {
+        if s == BROKEN {
+            return Some((ir::Expr::Const(Value::None), Type::Unknown));
+        }
         return Some((ir::Expr::Const(Value::Shape(s)), Type::Shape));
     }
     let &f = cx.families.get(n)?;

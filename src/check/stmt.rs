@@ -110,16 +110,13 @@ impl<'a> Ctx<'a> {
             StmtKind::Form { area, shape } => {
                 let (x, _) = self.expr(area);
                 let sh = self.expect(shape, &Type::Shape, "the shape `form` lays out");
+                let shaped = |a: u16| {
+                    self.areas
+                        .values()
+                        .any(|&(id, _, shaped)| id == a && shaped)
+                };
                 match x {
-                    ir::Expr::Area(a, seat)
-                        if self
-                            .board
-                            .areas
-                            .get(a as usize)
-                            .is_some_and(|d| !d.families.is_empty()) =>
-                    {
-                        ir::Stmt::Form(a, seat.map(|s| *s), sh)
-                    }
+                    ir::Expr::Area(a, seat) if shaped(a) => ir::Stmt::Form(a, seat.map(|s| *s), sh),
                     ir::Expr::Const(ir::Value::None) => ir::Stmt::Block(vec![]),
                     _ => {
                         let d = Diagnostic::error(
@@ -128,7 +125,7 @@ impl<'a> Ctx<'a> {
                             "`form` lays out an area shaped by a catalogue, such as `post(me)`",
                         )
                         .label("not a shaped area")
-                        .help("declare one on the board: `area post per seat shaped formations`");
+                        .help("declare one on the board: `area camp per seat shaped layouts`, with `shapes layouts { ... }`");
                         self.error(d);
                         ir::Stmt::Block(vec![])
                     }
