@@ -57,4 +57,5 @@ fn main() {
     measure("battalion_chips", 4);
     measure("battaglione", 3);
     measure("battle_line", 2);
+    measure("battalion_emperor", 3);
 }
