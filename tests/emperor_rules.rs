@@ -30,18 +30,17 @@ fn refs(v: &[String]) -> Vec<&str> {
     v.iter().map(|s| s.as_str()).collect()
 }
 
+/// S's army against a full phalanx of H, S to move.
+fn against_full_h(e: &muster::engine::Engine, mine: Army) -> muster::engine::State {
+    let h = full('H');
+    em_game(e, &[mine, army("phalanx", "7H", &refs(&h))], S)
+}
+
 /// Two full phalanxes, S to move.
 fn two_phalanxes() -> (muster::engine::Engine, muster::engine::State) {
     let e = em_engine();
-    let (s, h) = (full('S'), full('H'));
-    let st = em_game(
-        &e,
-        &[
-            army("phalanx", "7S", &refs(&s)),
-            army("phalanx", "7H", &refs(&h)),
-        ],
-        S,
-    );
+    let s = full('S');
+    let st = against_full_h(&e, army("phalanx", "7S", &refs(&s)));
     (e, st)
 }
 
@@ -215,15 +214,7 @@ fn the_jack_reveals_its_target_and_goes_to_the_wounded_pile() {
     let s_posts = [
         "JS", "2S", "3S", "4S", "AS", "5S", "6S", "8S", "9S", "TS", "QS", "KS",
     ];
-    let h = full('H');
-    let mut s = em_game(
-        &e,
-        &[
-            army("phalanx", "7S", &s_posts),
-            army("phalanx", "7H", &refs(&h)),
-        ],
-        S,
-    );
+    let mut s = against_full_h(&e, army("phalanx", "7S", &s_posts));
     let target = cell_of(&e, "post2@H") as usize;
     assert!(matches!(e.view(&s, S).cells[target], Seen::Hidden { .. }));
     play(&e, &mut s, "attack post1@S post2@H");
@@ -258,15 +249,7 @@ fn a_jack_may_pass_over_one_card_and_dies_when_attacked() {
     let s_posts = [
         "AS", "2S", "3S", "4S", "JS", "5S", "6S", "8S", "9S", "TS", "QS", "KS",
     ];
-    let h = full('H');
-    let mut s = em_game(
-        &e,
-        &[
-            army("phalanx", "7S", &s_posts),
-            army("phalanx", "7H", &refs(&h)),
-        ],
-        S,
-    );
+    let mut s = against_full_h(&e, army("phalanx", "7S", &s_posts));
     assert_eq!(
         attack_targets(&e, &s, "post5@S").len(),
         4,
@@ -289,15 +272,7 @@ fn the_king_strikes_anywhere_but_a_bodyguard_and_always_dies_with_its_foe() {
     let s_posts = [
         "KS", "2S", "3S", "4S", "5S", "6S", "8S", "9S", "TS", "JS", "QS", "AS",
     ];
-    let h = full('H');
-    let mut s = em_game(
-        &e,
-        &[
-            army("phalanx", "7S", &s_posts),
-            army("phalanx", "7H", &refs(&h)),
-        ],
-        S,
-    );
+    let mut s = against_full_h(&e, army("phalanx", "7S", &s_posts));
     let targets = attack_targets(&e, &s, "post1@S");
     assert_eq!(
         targets.len(),
@@ -495,15 +470,7 @@ fn rearranging_moves_each_card_once_along_empty_cells_of_its_own_formation() {
 fn reinforcement_enters_the_back_row_and_may_move_on() {
     let e = em_engine();
     let posts = ["AS", "2S", "3S", "-", "-", "-", "-", "-", "-"];
-    let h = full('H');
-    let mut s = em_game(
-        &e,
-        &[
-            army("square", "7S", &posts),
-            army("phalanx", "7H", &refs(&h)),
-        ],
-        S,
-    );
+    let mut s = against_full_h(&e, army("square", "7S", &posts));
     assert!(em_zone(&e, &s, "hand", S).contains(&"QS".to_string()));
     assert!(is_legal(&e, &s, "reinforce QS post9@S"), "a back-row cell");
     assert!(
@@ -545,15 +512,7 @@ fn reforming() -> (muster::engine::Engine, muster::engine::State) {
     let posts = [
         "AS", "2S", "3S", "-", "-", "-", "-", "-", "9S", "TS", "-", "-",
     ];
-    let h = full('H');
-    let s = em_game(
-        &e,
-        &[
-            army("phalanx", "7S", &posts),
-            army("phalanx", "7H", &refs(&h)),
-        ],
-        S,
-    );
+    let s = against_full_h(&e, army("phalanx", "7S", &posts));
     (e, s)
 }
 

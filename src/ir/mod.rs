@@ -152,7 +152,7 @@ pub struct CellArea {
     pub index: u16,
 }
 
-/// A catalogue of shapes: `shapes formations { ... }`.
+/// A catalogue of shapes: `shapes layouts { ... }`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ShapeFamily {
     pub name: String,

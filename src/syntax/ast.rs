@@ -209,7 +209,7 @@ pub struct BoardDecl {
     pub links: Vec<LinkRuleDecl>,
 }
 
-/// `area post per seat shaped formations`, or `area guard per seat` (one cell).
+/// `area camp per seat shaped layouts`, or `area gate per seat` (one cell).
 #[derive(Clone, Debug)]
 pub struct AreaDecl {
     pub name: Ident,

@@ -41,13 +41,7 @@ pub fn compile_file_or_panic(rel: &str, variant: Option<&str>) -> Compiled {
 
 /// Compiles `games/army_ants.muster`, panicking with the rendered diagnostics if it fails.
 pub fn compile_army_ants() -> Compiled {
-    match compile_file(&repo_path("games/army_ants.muster"), None) {
-        Ok(c) => c,
-        Err(f) => panic!(
-            "army_ants does not compile:\n{}",
-            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
-        ),
-    }
+    compile_file_or_panic("games/army_ants.muster", None)
 }
 
 pub fn engine() -> Engine {
@@ -56,13 +50,7 @@ pub fn engine() -> Engine {
 
 /// Army Ants played by one of its variants (`minor_deployment`, `total_deployment`).
 pub fn variant_engine(variant: &str) -> Engine {
-    match compile_file(&repo_path("games/army_ants.muster"), Some(variant)) {
-        Ok(c) => Engine::new(c.game),
-        Err(f) => panic!(
-            "army_ants {variant} does not compile:\n{}",
-            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
-        ),
-    }
+    Engine::new(compile_file_or_panic("games/army_ants.muster", Some(variant)).game)
 }
 
 /// A two-player game of Army Ants, set up with `seed`.
@@ -306,13 +294,7 @@ pub const P6: u8 = 5;
 
 /// Compiles `games/battalion_chips.muster`, panicking with the rendered diagnostics if it fails.
 pub fn compile_chips() -> Compiled {
-    match compile_file(&repo_path("games/battalion_chips.muster"), None) {
-        Ok(c) => c,
-        Err(f) => panic!(
-            "battalion_chips does not compile:\n{}",
-            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
-        ),
-    }
+    compile_file_or_panic("games/battalion_chips.muster", None)
 }
 
 pub fn chips_engine() -> Engine {
@@ -565,13 +547,7 @@ pub fn thin_stock(engine: &Engine, s: &mut State, left: usize) {
 /// Compiles `games/battaglione.muster`, with `variant` applied if given, panicking with the
 /// rendered diagnostics if it fails.
 pub fn compile_battaglione(variant: Option<&str>) -> Compiled {
-    match compile_file(&repo_path("games/battaglione.muster"), variant) {
-        Ok(c) => c,
-        Err(f) => panic!(
-            "battaglione ({variant:?}) does not compile:\n{}",
-            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
-        ),
-    }
+    compile_file_or_panic("games/battaglione.muster", variant)
 }
 
 /// The base game of Battaglione.
@@ -983,13 +959,7 @@ pub const WHITE: u8 = 0;
 
 /// Compiles `games/battle_line.muster`, panicking with the rendered diagnostics if it fails.
 pub fn compile_battle_line() -> Compiled {
-    match compile_file(&repo_path("games/battle_line.muster"), None) {
-        Ok(c) => c,
-        Err(f) => panic!(
-            "battle_line does not compile:\n{}",
-            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
-        ),
-    }
+    compile_file_or_panic("games/battle_line.muster", None)
 }
 
 pub fn bl_engine() -> Engine {
