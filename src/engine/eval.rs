@@ -458,6 +458,18 @@ impl<'a> Eval<'a> {
         }
     }
 
+    /// For each cell of the board, whether a collection of cells holds it.
+    fn cell_members(&self, coll: &Expr, l: &mut [Value]) -> Vec<bool> {
+        let mut member = vec![false; self.eng.game.board.cells.len()];
+        self.for_each(coll, l, &mut |v, _| {
+            if let Value::Cell(x) = v {
+                member[x as usize] = true;
+            }
+            true
+        });
+        member
+    }
+
     fn call(&self, b: Builtin, args: &[Expr], l: &mut [Value]) -> Value {
         let board = &self.eng.game.board;
         let occ = &self.s.cells;
@@ -512,13 +524,7 @@ impl<'a> Eval<'a> {
                 let Value::Cell(c) = self.eval(&args[0], l) else {
                     return Value::List(vec![]);
                 };
-                let mut within = vec![false; board.cells.len()];
-                self.for_each(&args[1], l, &mut |v, _| {
-                    if let Value::Cell(x) = v {
-                        within[x as usize] = true;
-                    }
-                    true
-                });
+                let within = self.cell_members(&args[1], l);
                 self.eng.reachable(self.s, c, &within, &mut out);
             }
             Builtin::Targets => {
@@ -611,13 +617,7 @@ impl<'a> Eval<'a> {
                     return Value::List(vec![]);
                 };
                 let dirs = self.dirs(&args[1], l);
-                let mut member = vec![false; board.cells.len()];
-                self.for_each(&args[2], l, &mut |v, _| {
-                    if let Value::Cell(x) = v {
-                        member[x as usize] = true;
-                    }
-                    true
-                });
+                let member = self.cell_members(&args[2], l);
                 geometry::group(board, c, dirs.as_slice(), &member, &mut out);
             }
             Builtin::Shifts => {
