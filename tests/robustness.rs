@@ -336,7 +336,7 @@ fn every_limit_is_documented_with_its_value() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md"))
             .unwrap();
     let limits = &doc[doc.find("## 23. Limits").unwrap()..doc.find("## 24.").unwrap()];
-    let known: [(&str, u64); 19] = [
+    let known: [(&str, u64); 20] = [
         ("MAX_FILE_BYTES", MAX_FILE_BYTES as u64),
         ("MAX_NESTING", muster::syntax::MAX_NESTING as u64),
         ("MAX_DEPTH", muster::syntax::MAX_DEPTH as u64),
@@ -351,6 +351,7 @@ fn every_limit_is_documented_with_its_value() {
         ("MAX_COMPONENTS", MAX_COMPONENTS as u64),
         ("MAX_SLOTS", MAX_SLOTS as u64),
         ("MAX_SHAPE_CELLS", MAX_SHAPE_CELLS as u64),
+        ("MAX_AREA_CELLS", MAX_AREA_CELLS as u64),
         ("MAX_ZONE_INSTANCES", MAX_ZONE_INSTANCES as u64),
         ("MAX_RANGE", muster::ir::ops::MAX_RANGE as u64),
         ("MAX_SUBSETS", muster::engine::MAX_SUBSETS as u64),
@@ -380,4 +381,27 @@ fn every_limit_is_documented_with_its_value() {
         );
     }
     assert_eq!(MAX_BOARD_SIDE * 2, 52, "the docs give 52 ranks");
+}
+
+// A board of areas too large to link quickly is refused at the area that goes over,
+// and the largest shape allowed is checked at once.
+#[test]
+fn boards_of_areas_are_bounded() {
+    let row = vec!["o"; 16].join("-");
+    let art = vec![row.as_str(); 4].join("\n|\n");
+    let seats: String = (1..=8).map(|i| format!("seat P{i}\n")).collect();
+    let areas: String = (1..=3)
+        .map(|i| format!("  area a{i} per seat shaped big\n"))
+        .collect();
+    let rules = format!(
+        "game {{ players 2 }}\n{seats}shapes big {{\n  shape wide {{\n{art}\n  }}\n}}\n\
+         board {{\n{areas}}}\nphase p {{ turn {{ one of go }} }}\naction go {{ do {{ end turn }} }}\n"
+    );
+    let err = compile_source("areas.muster", &rules, None).expect_err("too many cells");
+    let msgs: Vec<&str> = err.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains(&format!("at most {} cells", muster::check::MAX_AREA_CELLS))),
+        "{msgs:?}"
+    );
 }

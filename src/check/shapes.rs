@@ -17,6 +17,10 @@ const BROKEN: u16 = u16::MAX;
 /// The most cells one shape may have.
 pub const MAX_SHAPE_CELLS: usize = 64;
 
+/// The most cells a board of areas may have, all areas and seats together. Link rules
+/// are read for every pair of cells whenever a shape is formed, so this bounds that work.
+pub const MAX_AREA_CELLS: usize = 1024;
+
 /// Lowers every catalogue, checking each shape against its catalogue's rules.
 pub(super) fn lower_shapes(
     cx: &mut Ctx,
@@ -550,10 +554,15 @@ pub(super) fn lower_areas(
             .unwrap_or(1)
             .max(1) as u16;
         let copies = if a.per_seat { seats } else { 1 };
-        if cx.board.cells.len() + copies * size as usize > super::items::MAX_COMPONENTS {
+        if cx.board.cells.len() + copies * size as usize > MAX_AREA_CELLS {
             cx.error(
-                Diagnostic::error("muster::limit", a.span, "the board has too many cells")
-                    .label("this area"),
+                Diagnostic::error(
+                    "muster::limit",
+                    a.span,
+                    format!("the areas of a board have at most {MAX_AREA_CELLS} cells in all"),
+                )
+                .label("one area too many")
+                .help("an area has, for each seat, as many cells as its largest shape"),
             );
             return;
         }
