@@ -387,8 +387,8 @@ fn every_limit_is_documented_with_its_value() {
 // and the largest shape allowed is checked at once.
 #[test]
 fn boards_of_areas_are_bounded() {
-    let row = vec!["o"; 16].join("-");
-    let art = vec![row.as_str(); 4].join("\n|\n");
+    let row = ["o"; 16].join("-");
+    let art = [row.as_str(); 4].join("\n|\n");
     let seats: String = (1..=8).map(|i| format!("seat P{i}\n")).collect();
     let areas: String = (1..=3)
         .map(|i| format!("  area a{i} per seat shaped big\n"))
