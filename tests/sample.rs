@@ -208,3 +208,51 @@ fn sampling_is_deterministic_for_a_seed() {
     assert_eq!(a, b);
     assert_ne!(a.zones, c.zones);
 }
+
+// In the emperor game the rules give each seat its own suit at set-up, so a seat's hidden
+// cards are sampled from that seat's own unseen cards: no sample puts a clubs card (still
+// boxed in a two-player game) or a spade into H's formation, hand or dead pile, and the
+// sample's view is the view it was drawn from.
+#[test]
+fn samples_keep_each_seat_to_the_components_the_rules_give_it() {
+    let e = Engine::new(
+        muster::check::compile_file(&repo_path("games/battalion_emperor.muster"), None)
+            .unwrap_or_else(|_| panic!("the emperor game compiles"))
+            .game,
+    );
+    let suit = |c: u16| {
+        e.label_for(c, muster::engine::NO_SEAT)
+            .chars()
+            .last()
+            .unwrap()
+    };
+    let homes = e.home_seats(2);
+    assert!((0..homes.len() as u16).all(|c| match suit(c) {
+        'S' => homes[c as usize] == 0,
+        'H' => homes[c as usize] == 1,
+        _ => homes[c as usize] == muster::engine::NO_SEAT,
+    }));
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for seed in 0..12u64 {
+        // A position some way into a random game.
+        let mut s = e.start(2, seed).unwrap();
+        let mut agent = RandomAgent::new(seed);
+        for _ in 0..(20 + seed as usize * 4) {
+            let Some(p) = e.decider(&s) else { break };
+            let legal = e.legal_actions(&s);
+            let i = agent.choose(&e.view(&s, p), &legal);
+            e.apply_listed(&mut s, &legal[i]).unwrap();
+        }
+        let v = e.view(&s, 0);
+        for _ in 0..5 {
+            let t = e.sample_state(&v, &mut rng);
+            assert_conserved(&t, &format!("seed {seed}"));
+            assert_eq!(e.view(&t, 0), v, "seed {seed}");
+            for c in 0..t.owners.len() as u16 {
+                if t.owners[c as usize] == 1 {
+                    assert_eq!(suit(c), 'H', "seed {seed}: H holds {}", suit(c));
+                }
+            }
+        }
+    }
+}

@@ -66,6 +66,9 @@ pub struct Engine {
     /// Whether anything besides an action's own effects can declare a winner after any
     /// action: `win` rules in `end`, a turn hook with `win` or `lose`, `on stuck lose`.
     any_may_win: bool,
+    /// For each player count, each component's home seat (see `sample::home_seats`),
+    /// worked out when first needed.
+    homes: Vec<std::sync::OnceLock<Vec<u8>>>,
 }
 
 impl Engine {
@@ -113,6 +116,7 @@ impl Engine {
             forward_attr: None,
             action_may_win,
             any_may_win,
+            homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
         };
         engine.forward_attr = engine.game.seat_attrs.iter().position(|a| a == "forward");
         let mut classes: std::collections::HashMap<&crate::ir::Component, u16> =

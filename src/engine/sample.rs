@@ -10,6 +10,36 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 impl Engine {
+    /// Each component's home seat for a player count: the seat that owns it after `start`
+    /// whatever the seed (tried with several seeds), or `NO_SEAT`. This is what the rules
+    /// alone say of where a component belongs (in a game where each seat gets a fixed
+    /// part of the components, its part); it says nothing that a view hides.
+    pub fn home_seats(&self, players: u8) -> &[u8] {
+        let Some(cell) = self.homes.get(players as usize) else {
+            return &[];
+        };
+        cell.get_or_init(|| {
+            const SEEDS: [u64; 8] = [1, 2, 3, 5, 8, 13, 21, 34];
+            let mut homes: Option<Vec<u8>> = None;
+            for seed in SEEDS {
+                let Ok(s) = self.start(players, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)) else {
+                    return Vec::new();
+                };
+                match &mut homes {
+                    None => homes = Some(s.owners.clone()),
+                    Some(h) => {
+                        for (h, &o) in h.iter_mut().zip(&s.owners) {
+                            if *h != o {
+                                *h = NO_SEAT;
+                            }
+                        }
+                    }
+                }
+            }
+            homes.unwrap_or_default()
+        })
+    }
+
     /// A complete state that `view` could have been taken from, with the hidden part drawn
     /// at random.
     ///
@@ -22,7 +52,10 @@ impl Engine {
     /// (each in exactly one place), and the hidden places receive exactly the components
     /// the viewer has not seen. Components on cells are face up if the view shows them and
     /// face down if it hides them. The state's own RNG, which decides future shuffles and is
-    /// never shown, is seeded afresh from `rng`.
+    /// never shown, is seeded afresh from `rng`. A hidden place owned by a seat takes, while
+    /// there are any, unseen components whose home is that seat (`home_seats`), then
+    /// components with no home; a place owned by no one takes components with no home
+    /// first.
     ///
     /// The engine's view of the sample is the view given (`view(&sample, seat) == *view`).
     /// With a view that hides nothing (no hidden component, or the omniscient view) the
@@ -47,8 +80,29 @@ impl Engine {
                 seen[c] = true;
             }
         }
-        let mut unseen: Vec<u16> = (0..ncomp as u16).filter(|&c| !seen[c as usize]).collect();
-        unseen.shuffle(rng);
+        // The unseen components by home seat; the last bucket holds those with no home.
+        let homes = self.home_seats(view.players);
+        let none = view.players as usize;
+        let mut buckets: Vec<Vec<u16>> = vec![Vec::new(); none + 1];
+        for c in (0..ncomp as u16).filter(|&c| !seen[c as usize]) {
+            let h = homes
+                .get(c as usize)
+                .map_or(none, |&h| (h as usize).min(none));
+            buckets[h].push(c);
+        }
+        for b in &mut buckets {
+            b.shuffle(rng);
+        }
+        let mut draw = |owner: u8| -> Option<u16> {
+            let first = (owner as usize).min(none);
+            if let Some(c) = buckets[first].pop() {
+                return Some(c);
+            }
+            if let Some(c) = buckets[none].pop() {
+                return Some(c);
+            }
+            buckets.iter_mut().find_map(|b| b.pop())
+        };
         let mut s = State {
             players: view.players,
             cells: vec![NONE; view.cells.len()],
@@ -77,7 +131,7 @@ impl Engine {
             let (comp, owner, up) = match *x {
                 Seen::Empty => continue,
                 Seen::Known { comp, owner } => (comp, owner, true),
-                Seen::Hidden { owner } => match unseen.pop() {
+                Seen::Hidden { owner } => match draw(owner) {
                     Some(comp) => (comp, owner, false),
                     None => continue,
                 },
@@ -92,7 +146,7 @@ impl Engine {
                 let (comp, owner) = match *x {
                     Seen::Empty => continue,
                     Seen::Known { comp, owner } => (comp, owner),
-                    Seen::Hidden { owner } => match unseen.pop() {
+                    Seen::Hidden { owner } => match draw(owner) {
                         Some(comp) => (comp, owner),
                         None => continue,
                     },
