@@ -315,6 +315,110 @@ fn an_effect_that_never_ends_is_a_rules_error() {
     );
 }
 
+// Two triggers that move a card back and forth between their zones set each other off
+// for ever: a rules error once they nest `MAX_TRIGGER_DEPTH` deep, not a stack overflow.
+// Run on a thread with a small stack (512 KiB, a quarter of a test thread's), so that the
+// bound is known to leave room.
+#[test]
+fn triggers_that_set_each_other_off_are_a_rules_error() {
+    let rules = r#"
+        game "Ping" { players 2 }
+        kind Card { rank: 1..3 }
+        deck d of Card { card { rank: 1 } }
+        zone a shared public { holds d }
+        zone b shared public
+        when c enters a { move c to b }
+        when c enters b { move c to a }
+        phase p { turn { one of go } }
+        action go { do { move first(a) to b } }
+    "#;
+    let err = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || play_first_actions(rules, 1).unwrap_err().to_string())
+        .unwrap()
+        .join()
+        .expect("no stack overflow");
+    assert_eq!(
+        err,
+        format!(
+            "rules error: the rules make no progress: triggers set one another off more than {} deep",
+            muster::engine::MAX_TRIGGER_DEPTH
+        )
+    );
+}
+
+// A chain of triggers as deep as the bound allows still runs: each card that enters the
+// hand draws the next, down a pile of `MAX_TRIGGER_DEPTH` cards.
+#[test]
+fn a_deep_but_finite_chain_of_triggers_runs() {
+    let depth = muster::engine::MAX_TRIGGER_DEPTH;
+    let rules = format!(
+        r#"
+        game "Chain" {{ players 2 }}
+        kind Card {{ rank: 1..3 }}
+        deck d of Card {{ {depth} x card {{ rank: 1 }} }}
+        zone pile shared hidden {{ holds d }}
+        zone hand per seat owner
+        when c enters hand {{ deal 1 from pile to hand(c.owner) }}
+        phase p {{ turn {{ one of go }} }}
+        action go {{ require size(pile) > 0  do {{ deal 1 from pile to hand(me) }} }}
+    "#
+    );
+    let compiled = compile_source("chain.muster", &rules, None).unwrap_or_else(|f| {
+        panic!(
+            "{}",
+            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+        )
+    });
+    let engine = Engine::new(compiled.game);
+    let mut s = engine.start(2, 1).unwrap();
+    let go = engine.legal_actions(&s)[0].clone();
+    std::thread::scope(|t| {
+        std::thread::Builder::new()
+            .stack_size(512 * 1024)
+            .spawn_scoped(t, || engine.apply(&mut s, &go))
+            .unwrap()
+            .join()
+            .expect("no stack overflow")
+            .expect("a chain within the bound runs");
+    });
+    let hand = engine
+        .game
+        .zones
+        .iter()
+        .position(|z| z.name == "hand")
+        .unwrap();
+    let mine = engine.zone_instance(hand as u16, 0, 0) as usize;
+    assert_eq!(s.zones[mine].len(), depth as usize);
+}
+
+// A turn that never ends stops with a rules error after `MAX_ACTIONS_PER_TURN` actions:
+// a `loop` step whose action never ends the turn, and a reaction that starts itself again
+// (whose waiting answers would otherwise pile up without bound).
+#[test]
+fn a_turn_that_never_ends_is_a_rules_error() {
+    let looping = r#"
+        game "Loop" { players 2 }
+        phase p { turn { loop of go } }
+        action go { do { } }
+    "#;
+    let echo = r#"
+        game "Echo" { players 2 }
+        reaction answer { by opponent one of ping }
+        phase p { turn { one of go } }
+        action go { do { react answer } }
+        action ping { do { react answer } }
+    "#;
+    let cap = muster::engine::MAX_ACTIONS_PER_TURN as usize;
+    for rules in [looping, echo] {
+        let err = play_first_actions(rules, cap + 10).unwrap_err();
+        assert_eq!(
+            no_progress(err),
+            format!("rules error: the rules make no progress: one turn went on for {cap} actions without ending")
+        );
+    }
+}
+
 /// `10000` as the docs write it: `10,000`.
 fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -336,7 +440,7 @@ fn every_limit_is_documented_with_its_value() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md"))
             .unwrap();
     let limits = &doc[doc.find("## 23. Limits").unwrap()..doc.find("## 24.").unwrap()];
-    let known: [(&str, u64); 20] = [
+    let known: [(&str, u64); 22] = [
         ("MAX_FILE_BYTES", MAX_FILE_BYTES as u64),
         ("MAX_NESTING", muster::syntax::MAX_NESTING as u64),
         ("MAX_DEPTH", muster::syntax::MAX_DEPTH as u64),
@@ -355,6 +459,14 @@ fn every_limit_is_documented_with_its_value() {
         ("MAX_ZONE_INSTANCES", MAX_ZONE_INSTANCES as u64),
         ("MAX_RANGE", muster::ir::ops::MAX_RANGE as u64),
         ("MAX_SUBSETS", muster::engine::MAX_SUBSETS as u64),
+        (
+            "MAX_TRIGGER_DEPTH",
+            muster::engine::MAX_TRIGGER_DEPTH as u64,
+        ),
+        (
+            "MAX_ACTIONS_PER_TURN",
+            muster::engine::MAX_ACTIONS_PER_TURN as u64,
+        ),
         // Not public; their values are in the rules errors tested above.
         ("MAX_STEPS_PER_ACTION", 1_000_000),
         ("MAX_EMPTY_TURNS", 10_000),

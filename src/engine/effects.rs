@@ -10,10 +10,17 @@ use rand::seq::SliceRandom;
 /// The most statements one action (with everything it triggers) may run.
 pub const MAX_STEPS_PER_ACTION: u32 = 1_000_000;
 
+/// How deep triggers may set one another off: a move that runs a trigger that moves a
+/// component that runs a trigger, and so on. Each level is a level of recursion, so this
+/// bound keeps triggers that move a component back and forth from exhausting the stack.
+pub const MAX_TRIGGER_DEPTH: u32 = 200;
+
 pub(crate) struct Runner<'a> {
     pub eng: &'a Engine,
     pub me: u8,
     pub budget: u32,
+    /// Triggers running, one inside the other.
+    depth: u32,
 }
 
 /// Where a component goes.
@@ -51,6 +58,7 @@ impl<'a> Runner<'a> {
             eng,
             me,
             budget: MAX_STEPS_PER_ACTION,
+            depth: 0,
         }
     }
 
@@ -355,9 +363,17 @@ impl<'a> Runner<'a> {
             .iter()
             .filter(|t| t.zone == zone && t.enters == enters)
         {
+            if self.depth >= MAX_TRIGGER_DEPTH {
+                return Err(rules(format!(
+                    "the rules make no progress: triggers set one another off more than {MAX_TRIGGER_DEPTH} deep"
+                )));
+            }
             let mut l = vec![Value::None; eng.game.max_locals as usize + 1];
             l[0] = Value::Comp(comp);
-            self.run(s, &t.body, &mut l)?;
+            self.depth += 1;
+            let done = self.run(s, &t.body, &mut l);
+            self.depth -= 1;
+            done?;
         }
         Ok(())
     }

@@ -12,6 +12,11 @@ use serde::{Deserialize, Serialize};
 pub const DONE: u16 = u16::MAX;
 pub const SKIP: u16 = u16::MAX - 1;
 
+/// The most actions one turn may take, reactions included. Far above what any turn
+/// needs; it stops rules under which a turn never ends (a `loop` step whose actions never
+/// end the turn, reactions that keep starting one another) with a rules error.
+pub const MAX_ACTIONS_PER_TURN: u32 = 100_000;
+
 /// One decision: an action and the values chosen for its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Action {
@@ -238,8 +243,14 @@ impl Engine {
         }
         let me = self.step_decider(s);
         let depth = s.reactions.len();
+        if s.turn_actions >= MAX_ACTIONS_PER_TURN {
+            return Err(EngineError::Rules(format!(
+                "the rules make no progress: one turn went on for {MAX_ACTIONS_PER_TURN} actions without ending"
+            )));
+        }
         let mut l = vec![Value::None; self.game.max_locals as usize + 1];
         s.actions += 1;
+        s.turn_actions += 1;
         if act.action < SKIP {
             let def = &self.game.actions[act.action as usize];
             let mut runner = Runner::new(self, me);

@@ -16,7 +16,8 @@ mod state;
 mod turns;
 mod view;
 
-pub use legal::{Action, DONE as DONE_ACTION, SKIP as SKIP_ACTION};
+pub use effects::MAX_TRIGGER_DEPTH;
+pub use legal::{Action, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION};
 pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 
@@ -225,6 +226,7 @@ impl Engine {
             step: 0,
             turns: 0,
             phase_turns: 0,
+            turn_actions: 0,
             actions: 0,
             outcome: None,
             reactions: Vec::new(),

@@ -124,6 +124,7 @@ impl Engine {
             turns: view.turns,
             phase_turns: view.phase_turns,
             actions: view.actions,
+            turn_actions: view.turn_actions,
             outcome: view.outcome.clone(),
             rng: ChaCha8Rng::seed_from_u64(rng.gen()),
         };

@@ -54,6 +54,8 @@ pub struct State {
     pub phase_turns: u32,
     /// Actions applied in the whole game.
     pub actions: u32,
+    /// Actions applied since the current turn began (reactions' included).
+    pub turn_actions: u32,
     pub outcome: Option<Outcome>,
     /// Reactions waiting to be decided, innermost last: the reaction and the action
     /// that started it (whose step moves on once the reaction is over).
@@ -84,6 +86,7 @@ impl Hash for State {
         self.turns.hash(h);
         self.phase_turns.hash(h);
         self.actions.hash(h);
+        self.turn_actions.hash(h);
         self.outcome.hash(h);
         self.reactions.hash(h);
         self.shapes.hash(h);

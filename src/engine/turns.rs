@@ -130,6 +130,7 @@ impl Engine {
         for _ in 0..MAX_EMPTY_TURNS {
             s.turn_seat = seat;
             s.step = 0;
+            s.turn_actions = 0;
             let p = &self.game.phases[s.phase as usize];
             Runner::new(self, seat).run(s, &p.before_turn, l)?;
             if s.outcome.is_some() {

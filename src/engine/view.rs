@@ -31,9 +31,11 @@ pub struct View {
     pub decider: Option<u8>,
     pub turns: u32,
     pub phase_turns: u32,
-    /// The step of the turn being decided, and how many actions the game has seen.
+    /// The step of the turn being decided, and how many actions the game and the current
+    /// turn have seen.
     pub step: u16,
     pub actions: u32,
+    pub turn_actions: u32,
     pub outcome: Option<Outcome>,
     pub cells: Vec<Seen>,
     /// Each zone instance, bottom first.
@@ -119,6 +121,7 @@ impl Engine {
             phase_turns: s.phase_turns,
             step: s.step,
             actions: s.actions,
+            turn_actions: s.turn_actions,
             outcome: s.outcome.clone(),
             cells,
             zones,
