@@ -382,7 +382,12 @@ fn a_deep_but_finite_chain_of_triggers_runs() {
             .expect("no stack overflow")
             .expect("a chain within the bound runs");
     });
-    let hand = engine.game.zones.iter().position(|z| z.name == "hand").unwrap();
+    let hand = engine
+        .game
+        .zones
+        .iter()
+        .position(|z| z.name == "hand")
+        .unwrap();
     let mine = engine.zone_instance(hand as u16, 0, 0) as usize;
     assert_eq!(s.zones[mine].len(), depth as usize);
 }
@@ -452,8 +457,14 @@ fn every_limit_is_documented_with_its_value() {
         ("MAX_ZONE_INSTANCES", MAX_ZONE_INSTANCES as u64),
         ("MAX_RANGE", muster::ir::ops::MAX_RANGE as u64),
         ("MAX_SUBSETS", muster::engine::MAX_SUBSETS as u64),
-        ("MAX_TRIGGER_DEPTH", muster::engine::MAX_TRIGGER_DEPTH as u64),
-        ("MAX_ACTIONS_PER_TURN", muster::engine::MAX_ACTIONS_PER_TURN as u64),
+        (
+            "MAX_TRIGGER_DEPTH",
+            muster::engine::MAX_TRIGGER_DEPTH as u64,
+        ),
+        (
+            "MAX_ACTIONS_PER_TURN",
+            muster::engine::MAX_ACTIONS_PER_TURN as u64,
+        ),
         // Not public; their values are in the rules errors tested above.
         ("MAX_STEPS_PER_ACTION", 1_000_000),
         ("MAX_EMPTY_TURNS", 10_000),
