@@ -1,5 +1,5 @@
 //! The fuzz targets' bodies, shared by the libFuzzer targets (`fuzz_targets/`) and the
-//! deterministic loop (`src/bin/replay.rs`).
+//! deterministic loop (`examples/replay.rs`).
 
 use muster::check::{self, compile_file};
 use muster::engine::{Engine, EngineError};
@@ -19,7 +19,11 @@ pub fn check(data: &[u8]) {
         }
         Err(f) => (f.sources, f.diagnostics),
     };
-    assert!(diags.len() <= check::MAX_ERRORS, "{} diagnostics", diags.len());
+    assert!(
+        diags.len() <= check::MAX_ERRORS,
+        "{} diagnostics",
+        diags.len()
+    );
     let _ = muster::diagnostic::render(&sources, &diags, false);
     let _ = muster::diagnostic::to_json(&sources, &diags);
 }

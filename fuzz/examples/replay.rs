@@ -2,9 +2,9 @@
 //! machines without a nightly toolchain, and to replay saved inputs.
 //!
 //! ```text
-//! cargo run --release --no-default-features --bin replay -- check SECONDS [SEED]
-//! cargo run --release --no-default-features --bin replay -- play SECONDS [SEED]
-//! cargo run --release --no-default-features --bin replay -- file check|play PATH...
+//! cargo run --release --no-default-features --example replay -- check SECONDS [SEED]
+//! cargo run --release --no-default-features --example replay -- play SECONDS [SEED]
+//! cargo run --release --no-default-features --example replay -- file check|play PATH...
 //! ```
 //!
 //! `check` inputs are shipped games mangled in seeded ways (lines deleted, duplicated and
@@ -33,10 +33,54 @@ impl Rng {
 }
 
 const TOKENS: [&str; 48] = [
-    "{", "}", "(", ")", "[", "]", ",", ":", "=", "==", "!=", "+", "-", "*", "/", "%", "..", ".",
-    "not", "and", "or", "if", "then", "else", "in", "for", "move", "to", "phase", "action",
-    "zone", "var", "def", "effect", "when", "react", "per seat", "x 64", "0", "1",
-    "99999999999999999999", "\"", "\"t\"", "me", "card", "//", "/*", "variant v {",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ":",
+    "=",
+    "==",
+    "!=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "..",
+    ".",
+    "not",
+    "and",
+    "or",
+    "if",
+    "then",
+    "else",
+    "in",
+    "for",
+    "move",
+    "to",
+    "phase",
+    "action",
+    "zone",
+    "var",
+    "def",
+    "effect",
+    "when",
+    "react",
+    "per seat",
+    "x 64",
+    "0",
+    "1",
+    "99999999999999999999",
+    "\"",
+    "\"t\"",
+    "me",
+    "card",
+    "//",
+    "/*",
+    "variant v {",
 ];
 
 fn boundary(s: &str, mut i: usize) -> usize {
@@ -76,7 +120,12 @@ fn mangle(text: &str, rng: &mut Rng) -> String {
                 let rest: String = t[i..].chars().skip(1).collect();
                 format!("{}{c}{rest}", &t[..i])
             }
-            5 | 6 => format!("{} {} {}", &t[..i], TOKENS[rng.below(TOKENS.len())], &t[i..]),
+            5 | 6 => format!(
+                "{} {} {}",
+                &t[..i],
+                TOKENS[rng.below(TOKENS.len())],
+                &t[i..]
+            ),
             7 => match t[i..].find(|c: char| "{}()[]".contains(c)) {
                 Some(k) => format!("{}{}", &t[..i + k], &t[i + k + 1..]),
                 None => t.clone(),
@@ -142,7 +191,10 @@ fn main() {
         std::process::exit(if ok { 0 } else { 1 });
     }
     let target = args.first().map(String::as_str).unwrap_or("check");
-    assert!(target == "check" || target == "play", "target: check or play");
+    assert!(
+        target == "check" || target == "play",
+        "target: check or play"
+    );
     let seconds: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60);
     let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let games: Vec<String> = muster_fuzz::game_files()
