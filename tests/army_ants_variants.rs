@@ -278,32 +278,22 @@ fn minor_deployment_still_offers_queens_favor() {
 
 // ---- total_deployment -----------------------------------------------------------------
 
-const QUEEN_FIRST: &str = "it fails `require leader(card) or none c in hand(me): leader(c)`";
-const NINES_NEXT: &str =
-    "it fails `require (leader(card) or (card.rank == 9)) or none c in hand(me): c.rank == 9`";
-const NOT_BESIDE_THE_QUEEN: &str = "it fails `require (card.rank != 9) or none y in adjacent(dest, orthogonal): (y.piece.owner == me) and leader(y.piece)`";
+const DEAD_END: &str = "it fails `require still_possible(card, dest)`";
 
-// Total Deployment: all 19 cards are in hand at once; each player places its Queen first,
-// anywhere in its territory but the centre of its back row.
+// Total Deployment: all 19 cards are in hand at once, and any of them may go first, on any
+// cell of the territory but the centre of its back row.
 #[test]
-fn total_deployment_places_the_queen_first() {
+fn total_deployment_places_cards_in_any_order() {
     let e = variant_engine(TOTAL);
     let s = start(&e, 1);
     for p in [RED, BLACK] {
         assert_eq!(s.zones[zone_inst(&e, "hand", p)].len(), 19);
     }
-    let home: Vec<String> = region(&e, "territory", RED)
-        .into_iter()
-        .filter(|c| c != "c1")
-        .collect();
-    let want: Vec<String> = home.iter().map(|c| format!("deploy QD {c}")).collect();
-    let mut got = legal_texts(&e, &s);
-    got.sort();
-    let mut want = want;
-    want.sort();
-    assert_eq!(got, want);
-    assert_eq!(refused(&e, &s, "deploy 9H a1"), QUEEN_FIRST);
-    assert_eq!(refused(&e, &s, "deploy 5D a1"), QUEEN_FIRST);
+    // 19 different cards on 19 cells.
+    assert_eq!(legal_texts(&e, &s).len(), 19 * 19);
+    for t in ["deploy QD a1", "deploy 9H a1", "deploy 5D e4"] {
+        assert!(is_legal(&e, &s, t), "{t}");
+    }
     assert_eq!(
         refused(&e, &s, "deploy QD c1"),
         "`c1` is not one of the choices for `dest` here"
@@ -314,46 +304,62 @@ fn total_deployment_places_the_queen_first() {
     );
 }
 
-// Total Deployment: the two 9s come next, never orthogonally next to their Queen (a 9 of
-// the other side may stand beside her); the rest after that, anywhere free.
+/// Red places `red`, then Black the first card it is offered.
+fn red_then_black(e: &Engine, s: &mut State, red: &str) {
+    play(e, s, red);
+    let first = legal_texts(e, s)[0].clone();
+    play(e, s, &first);
+}
+
+// Total Deployment: a placement is refused only when, after it, the Queen could no longer
+// end clear of both 9s: a 9 beside a placed Queen, or a card that takes the last cells
+// the 9s still in hand could use.
 #[test]
-fn total_deployment_keeps_the_nines_away_from_their_queen() {
+fn total_deployment_refuses_only_dead_ends() {
     let e = variant_engine(TOTAL);
     let mut s = start(&e, 1);
-    play(&e, &mut s, "deploy QD c4");
-    assert_eq!(s.turn_seat, BLACK);
-    play(&e, &mut s, "deploy QC b7");
-    assert_eq!(refused(&e, &s, "deploy 5D a1"), NINES_NEXT);
-    for beside in ["b4", "d4", "c3"] {
+    red_then_black(&e, &mut s, "deploy QD a1");
+    for beside in ["a2", "b1"] {
         assert_eq!(
             refused(&e, &s, &format!("deploy 9D {beside}")),
-            NOT_BESIDE_THE_QUEEN,
+            DEAD_END,
             "{beside}"
         );
     }
-    // Both 9s are offered on every free home cell but those three.
-    let texts = legal_texts(&e, &s);
-    assert_eq!(texts.len(), 2 * (19 - 1 - 3), "{texts:?}");
-    for t in &texts {
-        assert!(
-            t.starts_with("deploy 9D ") || t.starts_with("deploy 9H "),
-            "{t}"
-        );
-        assert!(!["b4", "d4", "c3"].contains(&dest(t).as_str()), "{t}");
+    // Fourteen other cards fill every cell away from the Queen but d4 and e4.
+    let fillers = [
+        "AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "AD", "2D", "3D", "4D", "5D", "6D",
+    ];
+    let cells = [
+        "d1", "e1", "b2", "c2", "d2", "e2", "a3", "b3", "c3", "d3", "e3", "a4", "b4", "c4",
+    ];
+    for (card, cell) in fillers.iter().zip(cells) {
+        red_then_black(&e, &mut s, &format!("deploy {card} {cell}"));
     }
-    play(&e, &mut s, "deploy 9D e4");
-    // Black: its 9 may stand beside the Red Queen's side of the line, but not beside its own.
-    assert_eq!(refused(&e, &s, "deploy 9C a7"), NOT_BESIDE_THE_QUEEN);
-    play(&e, &mut s, "deploy 9C c5");
-    assert_eq!(at(&e, &s, "c5"), Some((BLACK, 9)));
-    play(&e, &mut s, "deploy 9H a1");
-    assert_eq!(refused(&e, &s, "deploy 5C e8"), NINES_NEXT);
-    play(&e, &mut s, "deploy 9S e8");
-    // Now anything goes anywhere free, beside the Queen too.
-    assert!(is_legal(&e, &s, "deploy 5D b4"));
-    assert!(is_legal(&e, &s, "deploy AH d4"));
-    // 16 cards left in hand, 16 free home cells.
-    assert_eq!(legal_texts(&e, &s).len(), 16 * (19 - 3));
+    assert_eq!(s.turn_seat, RED);
+    // The two 9s need d4 and e4: another card may not take either, but may go beside her.
+    for cell in ["d4", "e4"] {
+        assert_eq!(
+            refused(&e, &s, &format!("deploy 7D {cell}")),
+            DEAD_END,
+            "{cell}"
+        );
+        assert!(is_legal(&e, &s, &format!("deploy 9H {cell}")), "{cell}");
+    }
+    assert!(is_legal(&e, &s, "deploy 7D a2"));
+    assert_eq!(refused(&e, &s, "deploy 9H a2"), DEAD_END);
+    // Exactly: the two 9s on d4 or e4, the two other cards on a2 or b1.
+    assert_eq!(legal_texts(&e, &s).len(), 2 * 2 + 2 * 2);
+}
+
+// Total Deployment: with the Queen still in hand, the 9s may go first, even side by side.
+#[test]
+fn total_deployment_lets_the_nines_go_before_the_queen() {
+    let e = variant_engine(TOTAL);
+    let mut s = start(&e, 2);
+    red_then_black(&e, &mut s, "deploy 9H a1");
+    play(&e, &mut s, "deploy 9D b1");
+    assert_eq!(at(&e, &s, "b1"), Some((RED, 9)));
 }
 
 // Total Deployment: the placements are hidden from the opponent until all 38 are placed;

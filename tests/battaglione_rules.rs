@@ -779,8 +779,8 @@ fn a_medical_bag_saves_a_soldier_only_with_a_nurse() {
         &[&["Sy", "Sy", "Sy"], &["Sb", "Sb", "Sb", "N"]],
         &["Bag"],
         "shoot Bul P2 Sy",
-        &[&["heal Bag Sy", "done"]],
-        &["heal Bag Sy"],
+        &[&["heal Bag Sy", "done"], &["done"]],
+        &["heal Bag Sy", "done"],
     );
     assert_eq!(patrols(&e, &s, P2)[0], vec!["Sy", "Sy", "Sy"]);
     assert_eq!(discard_pile(&e, &s), vec!["Bag", "Bul", "Kg"]);
@@ -797,15 +797,16 @@ fn a_medical_bag_saves_a_soldier_only_with_a_nurse() {
     );
     assert_eq!(patrols(&e, &s, P2)[0], vec!["Sy", "Sy"]);
     assert_eq!(arsenal(&e, &s, P2), vec!["Bag"]);
-    // No nurse: nothing is offered, the soldier dies.
+    // No nurse (a mechanic does not do): P2 is asked, as everyone can see the mechanic,
+    // but may only answer `done`; the soldier dies.
     let s = attack(
         &e,
         &["Bul"],
         &[&["Sy", "Sy", "Sy"], &["Sb", "Sb", "Sb", "M"]],
         &["Bag"],
         "shoot Bul P2 Sy",
-        &[],
-        &[],
+        &[&["done"]],
+        &["done"],
     );
     assert_eq!(patrols(&e, &s, P2)[0], vec!["Sy", "Sy"]);
     assert_eq!(arsenal(&e, &s, P2), vec!["Bag"]);
@@ -817,8 +818,12 @@ fn a_medical_bag_saves_a_soldier_only_with_a_nurse() {
         &[&["Sy", "Sy", "Sy", "N"]],
         &["Bag", "Bag"],
         "throw_bomb Bomb P2 Sy+Sy",
-        &[&["heal Bag Sy", "done"], &["heal Bag Sy", "done"]],
-        &["heal Bag Sy", "heal Bag Sy"],
+        &[
+            &["heal Bag Sy", "done"],
+            &["heal Bag Sy", "done"],
+            &["done"],
+        ],
+        &["heal Bag Sy", "heal Bag Sy", "done"],
     );
     assert_eq!(patrols(&e, &s, P2), vec![vec!["Sy", "Sy", "Sy", "N"]]);
     assert_eq!(discard_pile(&e, &s), vec!["Bag", "Bag", "Bomb", "Kg"]);
@@ -829,8 +834,8 @@ fn a_medical_bag_saves_a_soldier_only_with_a_nurse() {
         &[&["Sy", "Sy", "Sy", "Ky", "N"]],
         &["Bag"],
         "fire_cannon Shot P2 Sy Ky",
-        &[&["heal Bag Sy", "done"]],
-        &["heal Bag Sy"],
+        &[&["heal Bag Sy", "done"], &["done"]],
+        &["heal Bag Sy", "done"],
     );
     assert_eq!(patrols(&e, &s, P2), vec![vec!["Sy", "Sy", "Sy", "N"]]);
 }
@@ -846,21 +851,22 @@ fn tools_save_a_cannon_only_with_a_mechanic() {
         &[&["Cy", "Sy", "Sy", "Ky"], &["Sb", "Sb", "Sb", "M"]],
         &["Tools", "Bag"],
         "blow_up Dyn P2 Ky",
-        &[&["repair Tools Ky", "done"]],
-        &["repair Tools Ky"],
+        &[&["repair Tools Ky", "done"], &["done"]],
+        &["repair Tools Ky", "done"],
     );
     assert_eq!(patrols(&e, &s, P2)[0], vec!["Cy", "Sy", "Sy", "Ky"]);
     assert_eq!(arsenal(&e, &s, P2), vec!["Bag"]);
     assert_eq!(discard_pile(&e, &s), vec!["Tools", "Dyn", "Kg"]);
-    // No mechanic (a nurse does not do): the cannon is destroyed.
+    // No mechanic (a nurse does not do): P2 may only answer `done`; the cannon is
+    // destroyed.
     let s = attack(
         &e,
         &["Dyn"],
         &[&["Cy", "Sy", "Sy", "Ky", "N"]],
         &["Tools"],
         "blow_up Dyn P2 Ky",
-        &[],
-        &[],
+        &[&["done"]],
+        &["done"],
     );
     assert_eq!(patrols(&e, &s, P2), vec![vec!["Cy", "Sy", "Sy", "N"]]);
     assert_eq!(arsenal(&e, &s, P2), vec!["Tools"]);
@@ -874,13 +880,43 @@ fn tools_save_a_cannon_only_with_a_mechanic() {
         &[
             &["heal Bag Sy", "repair Tools Ky", "done"],
             &["repair Tools Ky", "done"],
+            &["done"],
         ],
-        &["heal Bag Sy", "repair Tools Ky"],
+        &["heal Bag Sy", "repair Tools Ky", "done"],
     );
     assert_eq!(
         patrols(&e, &s, P2),
         vec![vec!["Sy", "Sy", "Sy", "Ky", "N", "M"]]
     );
+}
+
+// Whether the attacked player is asked depends only on what everyone sees: a nurse or a
+// mechanic on its table. With one, it is asked even with an empty arsenal; with neither,
+// it is not asked even with a medical bag and tools face down.
+#[test]
+fn the_attacked_player_is_asked_on_what_everyone_sees() {
+    let e = bat_engine();
+    let s = attack(
+        &e,
+        &["Bul"],
+        &[&["Sy", "Sy", "Sy", "N"]],
+        &[],
+        "shoot Bul P2 Sy",
+        &[&["done"]],
+        &["done"],
+    );
+    assert_eq!(patrols(&e, &s, P2), vec![vec!["Sy", "Sy", "N"]]);
+    let s = attack(
+        &e,
+        &["Bul"],
+        &[&["Sy", "Sy", "Sy"]],
+        &["Bag", "Tools"],
+        "shoot Bul P2 Sy",
+        &[],
+        &[],
+    );
+    assert_eq!(patrols(&e, &s, P2), vec![vec!["Sy", "Sy"]]);
+    assert_eq!(arsenal(&e, &s, P2), vec!["Bag", "Tools"]);
 }
 
 // A patrol left without captain, soldier or cannon is destroyed: its nurse and mechanic go
@@ -894,8 +930,8 @@ fn a_patrol_left_without_fighters_loses_its_nurse_and_mechanic() {
         &[&["Sb", "N", "M"], &["Cy", "Sy"]],
         &[],
         "shoot Bul P2 Sb",
-        &[],
-        &[],
+        &[&["done"]],
+        &["done"],
     );
     assert_eq!(patrols(&e, &s, P2), vec![vec![], vec!["Cy", "Sy"]]);
     assert_eq!(discard_pile(&e, &s), vec!["M", "N", "Sb", "Bul", "Kg"]);
@@ -905,8 +941,8 @@ fn a_patrol_left_without_fighters_loses_its_nurse_and_mechanic() {
         &[&["Cy", "Sy", "N"]],
         &[],
         "shoot Bul P2 Sy",
-        &[],
-        &[],
+        &[&["done"]],
+        &["done"],
     );
     assert_eq!(patrols(&e, &s, P2), vec![vec!["Cy", "N"]]);
     // P2's turn later: the captain's patrol takes soldiers again.

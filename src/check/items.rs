@@ -1124,11 +1124,28 @@ fn lower_vars(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::VarDef> {
             name,
             per_seat,
             per_piece,
+            visibility,
             ty: declared,
             init,
         } = &item.kind
         else {
             continue;
+        };
+        let visibility = match visibility {
+            ast::Visibility::Owner if !per_seat && !per_piece => {
+                let d = Diagnostic::error(
+                    "muster::var-owner",
+                    name.span,
+                    format!("`{}` is one variable for the whole game: no seat owns it", name.name),
+                )
+                .label("`owner` needs an owner")
+                .help("say `var NAME per seat owner` (each seat sees its own) or `var NAME hidden` (no seat sees it)");
+                cx.error(d);
+                ir::Visibility::Hidden
+            }
+            ast::Visibility::Owner => ir::Visibility::Owner,
+            ast::Visibility::Hidden => ir::Visibility::Hidden,
+            _ => ir::Visibility::Public,
         };
         let (x, mut ty) = cx.expr(init);
         if let Some(t) = declared {
@@ -1173,6 +1190,7 @@ fn lower_vars(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::VarDef> {
             name: name.name.clone(),
             per_seat: *per_seat,
             per_piece: *per_piece,
+            visibility,
             init: x,
         });
     }
@@ -1448,6 +1466,10 @@ fn lower_reactions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<i
             continue;
         };
         let by = cx.expect(&r.by, &Type::Seat, "who reacts (`by`)");
+        let offer = r
+            .offer
+            .as_ref()
+            .map(|c| cx.expect(c, &Type::Bool, "when the reaction is offered (`when`)"));
         let actions = r
             .actions
             .iter()
@@ -1464,6 +1486,7 @@ fn lower_reactions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<i
         out.push(ir::Reaction {
             name: r.name.name.clone(),
             by,
+            offer,
             mode,
             actions,
             after,

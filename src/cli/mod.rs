@@ -90,6 +90,8 @@ pub enum Command {
         /// Print every position, not only the last.
         #[arg(long)]
         verbose: bool,
+        #[command(flatten)]
+        view: replay::ViewOpts,
     },
     /// Print the legal actions at the start, or after a log.
     Moves {
@@ -98,6 +100,8 @@ pub enum Command {
         log: Option<PathBuf>,
         #[command(flatten)]
         game: GameOpts,
+        #[command(flatten)]
+        view: replay::ViewOpts,
     },
     /// Print the lowered IR as RON.
     Dump {
@@ -167,8 +171,18 @@ pub fn run(cli: Cli) -> i32 {
             save.as_deref(),
             reveal,
         ),
-        Command::Replay { file, log, verbose } => replay::run(&file, &log, verbose),
-        Command::Moves { file, log, game } => moves::run(&file, log.as_deref(), &game),
+        Command::Replay {
+            file,
+            log,
+            verbose,
+            view,
+        } => replay::run(&file, &log, verbose, &view),
+        Command::Moves {
+            file,
+            log,
+            game,
+            view,
+        } => moves::run(&file, log.as_deref(), &game, &view),
         Command::Dump { file, variant } => dump::run(&file, variant.as_deref()),
         Command::Simulate {
             file,

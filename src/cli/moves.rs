@@ -1,10 +1,10 @@
 //! `muster moves FILE [--log LOG]`: the legal actions of whoever decides, one per line.
 
-use super::replay::{read_log, replay_log};
+use super::replay::{read_log, replay_log, viewer, ViewOpts};
 use super::{engine_for, load, player_count, GameLog, GameOpts, EXIT_INVALID, EXIT_OK};
 use std::path::Path;
 
-pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts) -> i32 {
+pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts, view: &ViewOpts) -> i32 {
     let rules_text = crate::check::read_text(file).unwrap_or_default();
     let log = match log_path {
         Some(p) => match read_log(p, &rules_text) {
@@ -33,6 +33,23 @@ pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts) -> i32 {
     };
     match replay_log(&engine, &log, |_, _| {}) {
         Ok(state) => {
+            // The legal actions are the decider's to know: listed for that seat (the
+            // default), or for everyone with `--reveal`.
+            let Some(decider) = engine.decider(&state) else {
+                eprintln!("the game is over: nobody decides");
+                return EXIT_OK;
+            };
+            let who = match viewer(&engine, view, Some(decider)) {
+                Ok(v) => v,
+                Err(code) => return code,
+            };
+            if who.is_some_and(|w| w != decider) {
+                let name = &engine.game.seats[decider as usize].name;
+                eprintln!(
+                    "{name} decides now; its moves are for {name} to see (--as {name}, or --reveal)"
+                );
+                return EXIT_OK;
+            }
             for a in engine.legal_actions(&state) {
                 println!("{}", engine.action_text(&state, &a));
             }

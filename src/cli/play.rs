@@ -29,6 +29,9 @@ pub struct Session<'e> {
     pub clear_screen: bool,
     /// Colour the seats' pieces (only on a terminal, never with NO_COLOR).
     pub colour: bool,
+    /// How many logged actions `undo` must keep: the person has seen hidden components
+    /// that the last of them showed, and may not take back what it now knows.
+    pub undo_floor: usize,
 }
 
 pub fn run(
@@ -87,6 +90,7 @@ pub fn run(
         reveal,
         clear_screen: std::io::stdout().is_terminal(),
         colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        undo_floor: 0,
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -117,6 +121,58 @@ impl<'e> Session<'e> {
         )
     }
 
+    /// Announces an action to each person, from that person's view: at once when one
+    /// person plays against agents (or everything, with `--reveal` or when only agents
+    /// play), at its next turn in hot-seat play. Notes when the action showed the one
+    /// person something hidden, which `undo` may then not take back.
+    fn tell(
+        &mut self,
+        before: &State,
+        after: &State,
+        action: &crate::engine::Action,
+        actor: u8,
+        untold: &mut [Vec<String>],
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        let engine = self.engine;
+        let say = |viewer: Option<u8>| {
+            format!(
+                "{} plays {}",
+                self.seat_name(actor),
+                engine.action_text_for(before, after, action, actor, viewer)
+            )
+        };
+        let humans: Vec<u8> = (0..self.seats.len() as u8)
+            .filter(|&h| matches!(self.seats[h as usize], Seat::Human))
+            .collect();
+        match humans.as_slice() {
+            _ if self.reveal || humans.is_empty() => {
+                if !matches!(self.seats[actor as usize], Seat::Human) || humans.is_empty() {
+                    writeln!(out, "{}", say(None))?;
+                }
+            }
+            &[h] => {
+                if h != actor {
+                    writeln!(out, "{}", say(Some(h)))?;
+                }
+                let newly_seen = (0..engine.game.components.len() as u16).any(|c| {
+                    engine.visible_to(after, c, Some(h)) && !engine.visible_to(before, c, Some(h))
+                });
+                if newly_seen {
+                    self.undo_floor = self.log.actions.len();
+                }
+            }
+            _ => {
+                for &h in &humans {
+                    if h != actor {
+                        untold[h as usize].push(say(Some(h)));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn humans(&self) -> usize {
         self.seats
             .iter()
@@ -144,18 +200,14 @@ impl<'e> Session<'e> {
         if let Some(l) = super::legend(engine) {
             writeln!(out, "Legend: {l}")?;
         }
+        // What each person has not yet been told of the others' actions, in its own words.
+        let mut untold: Vec<Vec<String>> = vec![Vec::new(); self.seats.len()];
         while let Some(seat) = engine.decider(&state) {
             let legal = engine.legal_actions(&state);
             let chosen = match &mut self.seats[seat as usize] {
                 Seat::Agent(agent) => {
                     let view = engine.view(&state, seat);
                     let i = agent.choose(&view, &legal);
-                    let text = engine.action_text(&state, &legal[i]);
-                    writeln!(
-                        out,
-                        "{} plays {text}",
-                        engine.game.seats[seat as usize].name
-                    )?;
                     legal[i].clone()
                 }
                 Seat::Human => {
@@ -175,6 +227,13 @@ impl<'e> Session<'e> {
                         }
                     }
                     last_human = Some(seat);
+                    let told = std::mem::take(&mut untold[seat as usize]);
+                    if self.humans() > 1 && !told.is_empty() {
+                        writeln!(out, "Since your last turn:")?;
+                        for t in told {
+                            writeln!(out, "  {t}")?;
+                        }
+                    }
                     self.show(&state, seat, out)?;
                     match self.prompt(&mut state, seat, &legal, input, out)? {
                         Some(a) => a,
@@ -182,6 +241,7 @@ impl<'e> Session<'e> {
                     }
                 }
             };
+            let before = state.clone();
             let text = engine.action_text(&state, &chosen);
             engine
                 .apply(&mut state, &chosen)
@@ -191,6 +251,7 @@ impl<'e> Session<'e> {
                 action: text,
                 line: 0,
             });
+            self.tell(&before, &state, &chosen, seat, &mut untold, out)?;
             if let Some(p) = &self.save {
                 let _ = std::fs::write(p, self.log.to_text());
             }
@@ -291,6 +352,19 @@ impl<'e> Session<'e> {
                         writeln!(out, "there is nothing of yours to undo")?;
                         continue;
                     };
+                    if pos < self.undo_floor {
+                        let shown = &self.log.actions[self.undo_floor - 1];
+                        writeln!(
+                            out,
+                            "cannot undo: `{}` showed you hidden cards or pieces since your last move, and undo never takes back what you have seen",
+                            match &shown.seat {
+                                Some(who) if *who == me => shown.action.clone(),
+                                Some(who) => format!("{who}'s move"),
+                                None => "a move".into(),
+                            }
+                        )?;
+                        continue;
+                    }
                     self.log.actions.truncate(pos);
                     match replay_log(engine, &self.log, |_, _| {}) {
                         Ok(s) => {

@@ -491,7 +491,7 @@ impl Engine {
     }
 
     /// A component as actions name it: its kind's `notation`, or else its label.
-    fn notation_for(&self, comp: u16, owner: u8) -> String {
+    pub fn notation_for(&self, comp: u16, owner: u8) -> String {
         let g = &self.game;
         let kind = &g.kinds[g.components[comp as usize].kind as usize];
         self.render_parts(comp, owner, kind.notation.as_ref().unwrap_or(&kind.label))

@@ -20,6 +20,30 @@ fn set_key(text: &str) -> String {
 
 impl Engine {
     pub fn action_text(&self, s: &State, a: &Action) -> String {
+        self.action_text_masked(s, a, &|_| false)
+    }
+
+    /// The text of an action as `viewer` may know it, for announcing it to that seat:
+    /// each component it names that the viewer can identify neither where it was
+    /// (`before`) nor where it went (`after`) is written `??`. The seat that acted, and
+    /// the omniscient viewer (`None`), get the full text.
+    pub fn action_text_for(
+        &self,
+        before: &State,
+        after: &State,
+        a: &Action,
+        actor: u8,
+        viewer: Option<u8>,
+    ) -> String {
+        if viewer.is_none() || viewer == Some(actor) {
+            return self.action_text(before, a);
+        }
+        self.action_text_masked(before, a, &|c| {
+            !self.visible_to(before, c, viewer) && !self.visible_to(after, c, viewer)
+        })
+    }
+
+    fn action_text_masked(&self, s: &State, a: &Action, hide: &dyn Fn(u16) -> bool) -> String {
         match a.action {
             DONE => return "done".into(),
             SKIP => return "skip".into(),
@@ -33,13 +57,18 @@ impl Engine {
             .unwrap_or_else(|| "?".into());
         for v in &a.args {
             out.push(' ');
-            out.push_str(&self.value_text(s, v));
+            out.push_str(&self.value_text_masked(s, v, hide));
         }
         out
     }
 
     /// A value as the notation writes it.
     pub fn value_text(&self, s: &State, v: &Value) -> String {
+        self.value_text_masked(s, v, &|_| false)
+    }
+
+    /// A value as the notation writes it, with the components `hide` says `??`.
+    fn value_text_masked(&self, s: &State, v: &Value, hide: &dyn Fn(u16) -> bool) -> String {
         let g = &self.game;
         match v {
             Value::None => "none".into(),
@@ -51,6 +80,7 @@ impl Engine {
                 .map(|x| x.name.clone())
                 .unwrap_or_default(),
             Value::Cell(c) => g.board.cells[*c as usize].name.clone(),
+            Value::Comp(c) if hide(*c) => "??".into(),
             Value::Comp(c) => self.comp_text(s, *c),
             Value::Dir(d) => g.board.dirs[*d as usize].name.clone(),
             Value::Enum(e, x) => g.enums[*e as usize].values[*x as usize].0.clone(),
@@ -87,7 +117,7 @@ impl Engine {
             Value::List(items) if items.is_empty() => "-".into(),
             Value::List(items) => items
                 .iter()
-                .map(|i| self.value_text(s, i))
+                .map(|i| self.value_text_masked(s, i, hide))
                 .collect::<Vec<_>>()
                 .join("+"),
         }

@@ -128,12 +128,26 @@ impl Engine {
             outcome: view.outcome.clone(),
             rng: ChaCha8Rng::seed_from_u64(rng.gen()),
         };
+        // Each hidden place's per-piece variables go to the component drawn for it.
+        let nvars = self.game.vars.len();
+        let mut rows = view.hidden_vars.chunks(nvars.max(1));
+        let mut give_vars = |s: &mut State, comp: u16| {
+            if let Some(row) = rows.next() {
+                let at = comp as usize * nvars;
+                if let Some(dst) = s.comp_vars.get_mut(at..at + nvars) {
+                    dst.clone_from_slice(row);
+                }
+            }
+        };
         for (cell, x) in view.cells.iter().enumerate() {
             let (comp, owner, up) = match *x {
                 Seen::Empty => continue,
                 Seen::Known { comp, owner } => (comp, owner, true),
                 Seen::Hidden { owner } => match draw(owner) {
-                    Some(comp) => (comp, owner, false),
+                    Some(comp) => {
+                        give_vars(&mut s, comp);
+                        (comp, owner, false)
+                    }
                     None => continue,
                 },
             };
@@ -148,7 +162,10 @@ impl Engine {
                     Seen::Empty => continue,
                     Seen::Known { comp, owner } => (comp, owner),
                     Seen::Hidden { owner } => match draw(owner) {
-                        Some(comp) => (comp, owner),
+                        Some(comp) => {
+                            give_vars(&mut s, comp);
+                            (comp, owner)
+                        }
                         None => continue,
                     },
                 };

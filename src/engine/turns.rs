@@ -338,9 +338,26 @@ impl Engine {
         self.advance(s, cause, l)
     }
 
-    /// A reaction with nothing to decide but `done` or `skip` is over at once.
+    /// A reaction with nothing to decide but `done` or `skip` is over at once, unless it
+    /// says when it is offered (`when COND`): then it is offered exactly while COND holds,
+    /// so that whether its seat is asked depends only on what COND reads.
     fn settle_reactions(&self, s: &mut State, l: &mut [Value]) -> Result<(), EngineError> {
-        if s.reactions.is_empty() || self.has_real_choice(s) {
+        let Some(&(r, _)) = s.reactions.last() else {
+            return Ok(());
+        };
+        let offered = match &self.game.reactions[r as usize].offer {
+            Some(c) => {
+                (Eval {
+                    eng: self,
+                    s,
+                    me: s.turn_seat,
+                })
+                .truth(c, l)
+                    && self.has_legal_action(s)
+            }
+            None => self.has_real_choice(s),
+        };
+        if offered {
             return Ok(());
         }
         self.finish_reaction(s, l)

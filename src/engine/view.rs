@@ -1,7 +1,7 @@
 //! Views: exactly what one seat may know of a state. Text play and agents see views,
 //! never the state itself (except the explicit omniscient view, for debugging).
 
-use super::state::{Outcome, State, NONE};
+use super::state::{Loc, Outcome, State, NONE, NO_SEAT};
 use super::Engine;
 use crate::ir::{Value, Visibility};
 use serde::Serialize;
@@ -40,10 +40,18 @@ pub struct View {
     pub cells: Vec<Seen>,
     /// Each zone instance, bottom first.
     pub zones: Vec<Vec<Seen>>,
+    /// The variables, as this seat may know them: a value it may not see (a `hidden`
+    /// variable, another seat's `owner` variable) is `Value::None`.
     pub globals: Vec<Value>,
     pub seat_vars: Vec<Value>,
-    /// Per-piece variables: public, like the pieces' places on the board.
+    /// Per-piece variables of the components this seat can identify
+    /// (`comp_vars[comp * vars + var]`); `Value::None` for the others, so that a value
+    /// never tells which hidden component it belongs to.
     pub comp_vars: Vec<Value>,
+    /// The per-piece variables of each component this seat cannot identify, by place:
+    /// one row of `vars` values for each `Seen::Hidden` place, cells first and then zone
+    /// instances in order (empty when the rules declare no per-piece variable).
+    pub hidden_vars: Vec<Value>,
     /// Reactions waiting to be decided (public: everyone sees who must answer).
     pub reactions: Vec<(u16, u16)>,
     /// The shapes laid out on the areas, and the links between cells (public: the
@@ -60,57 +68,113 @@ impl Engine {
         self.make_view(s, Some(seat))
     }
 
+    /// What every seat may see, and no more: the view of a spectator.
+    pub fn public_view(&self, s: &State) -> View {
+        self.make_view(s, Some(NO_SEAT))
+    }
+
     /// Everything, for debugging and for watching agents (`--reveal`).
     pub fn omniscient_view(&self, s: &State) -> View {
         self.make_view(s, None)
     }
 
+    /// Whether `seat` may identify `comp` where it is now (`None`: the omniscient viewer).
+    pub fn visible_to(&self, s: &State, comp: u16, seat: Option<u8>) -> bool {
+        let Some(seat) = seat else {
+            return true;
+        };
+        match s.locs[comp as usize] {
+            Loc::Cell(_) => {
+                s.face_up[comp as usize] || (seat != NO_SEAT && s.owners[comp as usize] == seat)
+            }
+            Loc::Zone(inst) => {
+                let (z, zs, _) = self.zone_of_instance(inst);
+                let zd = &self.game.zones[z as usize];
+                match zd.visibility {
+                    Visibility::Public => true,
+                    Visibility::Owner => zd.per_seat && zs == seat,
+                    Visibility::Hidden => false,
+                    Visibility::Top => s.zones[inst as usize].last() == Some(&comp),
+                }
+            }
+        }
+    }
+
+    /// Whether `seat` may see variable `var` of the seat or component owned by `owner`.
+    fn var_visible(&self, var: usize, owner: u8, seat: Option<u8>) -> bool {
+        match (seat, self.game.vars[var].visibility) {
+            (None, _) | (_, Visibility::Public | Visibility::Top) => true,
+            (Some(me), Visibility::Owner) => owner == me && me != NO_SEAT,
+            (Some(_), Visibility::Hidden) => false,
+        }
+    }
+
     fn make_view(&self, s: &State, seat: Option<u8>) -> View {
-        let sees = |comp: u16, visible: bool| {
+        let sees = |comp: u16| {
             let owner = s.owners[comp as usize];
-            if visible || seat.is_none() {
+            if self.visible_to(s, comp, seat) {
                 Seen::Known { comp, owner }
             } else {
                 Seen::Hidden { owner }
             }
         };
-        let cells = s
+        let cells: Vec<Seen> = s
             .cells
             .iter()
-            .map(|&c| {
-                if c == NONE {
-                    Seen::Empty
-                } else {
-                    sees(
-                        c,
-                        s.face_up[c as usize] || Some(s.owners[c as usize]) == seat,
-                    )
-                }
-            })
+            .map(|&c| if c == NONE { Seen::Empty } else { sees(c) })
             .collect();
-        let zones = s
+        let zones: Vec<Vec<Seen>> = s
             .zones
             .iter()
-            .enumerate()
-            .map(|(inst, comps)| {
-                let (z, zs, _) = self.zone_of_instance(inst as u16);
-                let zd = &self.game.zones[z as usize];
-                let top = comps.len().saturating_sub(1);
-                comps
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &c)| {
-                        let visible = match zd.visibility {
-                            Visibility::Public => true,
-                            Visibility::Owner => zd.per_seat && Some(zs) == seat,
-                            Visibility::Hidden => false,
-                            Visibility::Top => i == top,
-                        };
-                        sees(c, visible)
+            .map(|comps| comps.iter().map(|&c| sees(c)).collect())
+            .collect();
+        let nvars = self.game.vars.len();
+        let mask = |values: &[Value], owner_of: &dyn Fn(usize) -> u8| -> Vec<Value> {
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    if self.var_visible(i % nvars.max(1), owner_of(i), seat) {
+                        v.clone()
+                    } else {
+                        Value::None
+                    }
+                })
+                .collect()
+        };
+        let globals = mask(&s.globals, &|_| NO_SEAT);
+        let seat_vars = mask(&s.seat_vars, &|i| (i / nvars.max(1)) as u8);
+        // Per-piece variables go with what the viewer can tell apart: by component for
+        // the components it identifies, by place for the others.
+        let mut comp_vars = vec![Value::None; s.comp_vars.len()];
+        let mut hidden_vars = Vec::new();
+        if !s.comp_vars.is_empty() && nvars > 0 {
+            let row = |comp: u16| -> Vec<Value> {
+                let owner = s.owners[comp as usize];
+                (0..nvars)
+                    .map(|v| {
+                        if self.var_visible(v, owner, seat) {
+                            s.comp_vars[comp as usize * nvars + v].clone()
+                        } else {
+                            Value::None
+                        }
                     })
                     .collect()
-            })
-            .collect();
+            };
+            let placed = s
+                .cells
+                .iter()
+                .filter(|&&c| c != NONE)
+                .chain(s.zones.iter().flatten());
+            for &c in placed {
+                if self.visible_to(s, c, seat) {
+                    let at = c as usize * nvars;
+                    comp_vars[at..at + nvars].clone_from_slice(&row(c));
+                } else {
+                    hidden_vars.extend(row(c));
+                }
+            }
+        }
         View {
             seat,
             players: s.players,
@@ -125,9 +189,10 @@ impl Engine {
             outcome: s.outcome.clone(),
             cells,
             zones,
-            globals: s.globals.clone(),
-            seat_vars: s.seat_vars.clone(),
-            comp_vars: s.comp_vars.clone(),
+            globals,
+            seat_vars,
+            comp_vars,
+            hidden_vars,
             reactions: s.reactions.clone(),
             shapes: s.shapes.clone(),
             links: s.links.clone(),

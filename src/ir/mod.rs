@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub use value::*;
 
 /// Bumped whenever the shape of the IR changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 pub type SeatId = u8;
 pub type CellId = u16;
@@ -211,6 +211,10 @@ pub struct RegionDef {
     pub cells: Vec<Vec<CellId>>,
 }
 
+fn public() -> Visibility {
+    Visibility::Public
+}
+
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub enum Visibility {
     Public,
@@ -273,6 +277,11 @@ pub struct Trigger {
 pub struct Reaction {
     pub name: String,
     pub by: Expr,
+    /// `when COND`: the reaction is offered exactly when COND holds (with `me` the seat
+    /// whose turn it is), even if its seat has nothing to answer but `done` or `skip`.
+    /// Without it, a reaction that would offer only those is over at once.
+    #[serde(default)]
+    pub offer: Option<Expr>,
     pub mode: StepMode,
     pub actions: Vec<ActionId>,
     /// Run when the reaction is over, before play goes on.
@@ -285,6 +294,10 @@ pub struct VarDef {
     pub per_seat: bool,
     /// One value per component (`var x per piece`).
     pub per_piece: bool,
+    /// Who sees the value: everyone (`Public`), the seat it belongs to or the component's
+    /// owner (`Owner`), or no one (`Hidden`).
+    #[serde(default = "public")]
+    pub visibility: Visibility,
     pub init: Expr,
 }
 

@@ -78,6 +78,8 @@ pub enum ItemKind {
         name: Ident,
         per_seat: bool,
         per_piece: bool,
+        /// `public`, `owner` or `hidden` (public when not said).
+        visibility: Visibility,
         ty: Option<Ident>,
         init: Expr,
     },
@@ -142,6 +144,8 @@ pub enum Pat {
 pub struct ReactionDecl {
     pub name: Ident,
     pub by: Expr,
+    /// `when COND`: offered exactly when COND holds, even with only `done` to answer.
+    pub offer: Option<Expr>,
     pub mode: StepMode,
     pub actions: Vec<Ident>,
     pub after: Block,

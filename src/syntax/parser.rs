@@ -464,6 +464,15 @@ impl Builder {
                 if per_seat || per_piece {
                     next = it.next().unwrap();
                 }
+                let mut visibility = Visibility::Public;
+                if next.as_rule() == Rule::var_visibility {
+                    visibility = match next.as_str() {
+                        "owner" => Visibility::Owner,
+                        "hidden" => Visibility::Hidden,
+                        _ => Visibility::Public,
+                    };
+                    next = it.next().unwrap();
+                }
                 let mut ty = None;
                 if next.as_rule() == Rule::var_type {
                     ty = Some(self.ident(next.into_inner().next().unwrap()));
@@ -473,6 +482,7 @@ impl Builder {
                     name,
                     per_seat,
                     per_piece,
+                    visibility,
                     ty,
                     init: self.expr(next),
                 }
@@ -545,7 +555,13 @@ impl Builder {
             Rule::reaction => {
                 let name = self.ident(it.next().unwrap());
                 let by = self.expr(it.next().unwrap().into_inner().find(not_kw).unwrap());
-                let mode = match it.next().unwrap().as_str() {
+                let mut next = it.next().unwrap();
+                let mut offer = None;
+                if next.as_rule() == Rule::offer {
+                    offer = Some(self.expr(next.into_inner().find(not_kw).unwrap()));
+                    next = it.next().unwrap();
+                }
+                let mode = match next.as_str() {
                     "one" => StepMode::One,
                     "optional" => StepMode::Optional,
                     "loop" => StepMode::Loop,
@@ -563,6 +579,7 @@ impl Builder {
                 ItemKind::Reaction(ReactionDecl {
                     name,
                     by,
+                    offer,
                     mode,
                     actions,
                     after,
