@@ -200,7 +200,7 @@ fn every_seat_is_shown_the_same_in_states_it_cannot_tell_apart() {
                 while let Some(decider) = e.decider(&s) {
                     // Look closely at a spread of positions: every early one, then one in
                     // nine (the deployments and first turns hold the most hidden cards).
-                    if n < 24 || n % 9 == 0 {
+                    if n < 24 || n.is_multiple_of(9) {
                         let what = format!("{file} {variant:?} {players}p seed {seed} action {n}");
                         for seat in 0..players {
                             check_seat(&e, &s, seat, &mut rng, &what);

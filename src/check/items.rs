@@ -1469,7 +1469,7 @@ fn lower_reactions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<i
         let offer = r
             .offer
             .as_ref()
-            .map(|c| cx.expect(c, &Type::Bool, "when the reaction is offered (`when`)"));
+            .map(|c| cx.expect(c, &Type::Bool, "a reaction's `when`"));
         let actions = r
             .actions
             .iter()

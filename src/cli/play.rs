@@ -354,14 +354,14 @@ impl<'e> Session<'e> {
                     };
                     if pos < self.undo_floor {
                         let shown = &self.log.actions[self.undo_floor - 1];
+                        let what = match &shown.seat {
+                            Some(who) if *who == me => format!("your move `{}`", shown.action),
+                            Some(who) => format!("{who}'s move"),
+                            None => "a move".into(),
+                        };
                         writeln!(
                             out,
-                            "cannot undo: `{}` showed you hidden cards or pieces since your last move, and undo never takes back what you have seen",
-                            match &shown.seat {
-                                Some(who) if *who == me => shown.action.clone(),
-                                Some(who) => format!("{who}'s move"),
-                                None => "a move".into(),
-                            }
+                            "cannot undo: {what} has shown you hidden cards or pieces since, and undo never takes back what you have seen"
                         )?;
                         continue;
                     }

@@ -1,0 +1,170 @@
+//! Honest channels of the `muster` binary: the echo of other seats' actions, hot-seat
+//! reports, `undo`, `replay` and `moves` show a seat only what it may know.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn muster(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("muster runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-honest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+// A face-down placement by the agent is announced to the person as `??`; its own cards
+// it sees.
+#[test]
+fn the_echo_hides_what_the_person_cannot_see() {
+    let args = [
+        "play",
+        "games/army_ants.muster",
+        "--variant",
+        "total_deployment",
+        "--agents",
+        "human,random",
+        "--seed",
+        "3",
+    ];
+    let out = muster(&args, "1\n2\n3\nquit\n");
+    assert_eq!(out.status.code(), Some(0));
+    let shown = text(&out.stdout);
+    let echoes: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.contains("Black plays"))
+        .collect();
+    assert_eq!(echoes.len(), 3, "{shown}");
+    for e in echoes {
+        assert!(e.contains("Black plays deploy ?? "), "{e}");
+    }
+    // With --reveal, the watcher sees everything.
+    let mut revealed = args.to_vec();
+    revealed.push("--reveal");
+    let out = muster(&revealed, "1\nquit\n");
+    let shown = text(&out.stdout);
+    assert!(!shown.contains("deploy ??"), "{shown}");
+    assert!(shown.contains("Black plays deploy "), "{shown}");
+}
+
+// Hot seat: each person is told, when the seat comes back to it, what the others did, in
+// its own view's words.
+#[test]
+fn hot_seat_reports_the_others_moves_on_hand_over() {
+    let out = muster(
+        &[
+            "play",
+            "games/army_ants.muster",
+            "--variant",
+            "total_deployment",
+            "--agents",
+            "human,human",
+            "--seed",
+            "3",
+        ],
+        "1\n\n1\n\nquit\n",
+    );
+    let shown = text(&out.stdout);
+    let report = shown.split("Since your last turn:").nth(1).expect(&shown);
+    let first = report.lines().nth(1).unwrap().trim();
+    assert!(first.starts_with("Red plays deploy ?? "), "{first}");
+}
+
+// Once the person has seen a hidden card (its own draw, an opponent's discard), undo may
+// not take back the moves before it.
+#[test]
+fn undo_never_takes_back_what_the_person_has_seen() {
+    let out = muster(
+        &[
+            "play",
+            "games/battalion_chips.muster",
+            "--players",
+            "3",
+            "--agents",
+            "human,random,random",
+            "--seed",
+            "2",
+        ],
+        "1\n1\nundo\nquit\n",
+    );
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains("cannot undo: P3's move has shown you hidden cards or pieces since"),
+        "{shown}"
+    );
+    // Against a game where nothing hidden is shown, undo works.
+    let out = muster(
+        &[
+            "play",
+            "games/army_ants.muster",
+            "--agents",
+            "human,random",
+            "--seed",
+            "1",
+        ],
+        "1\nundo\nquit\n",
+    );
+    assert!(text(&out.stdout).contains("took back your last move"));
+}
+
+// A replay of an unfinished game shows what every seat may see by default, one seat's
+// view with --as, everything with --reveal; `moves` lists the moves for the seat that
+// decides only.
+#[test]
+fn replay_and_moves_of_an_unfinished_game_keep_its_secrets() {
+    let log = temp("unfinished.log");
+    let game = "games/battaglione.muster";
+    let out = muster(
+        &[
+            "play",
+            game,
+            "--agents",
+            "human,random",
+            "--seed",
+            "5",
+            "--save",
+            log.to_str().unwrap(),
+        ],
+        "1\nquit\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let log = log.to_str().unwrap();
+    let public = text(&muster(&["replay", game, log], "").stdout);
+    assert!(public.contains("hand (P1): 6 face down"), "{public}");
+    assert!(public.contains("hand (P2): 5 face down"), "{public}");
+    assert!(public.contains("unfinished: shown as every seat may see it"));
+    let p2 = text(&muster(&["replay", game, log, "--as", "P2"], "").stdout);
+    assert!(p2.contains("hand (P1): 6 face down"), "{p2}");
+    assert!(!p2.contains("hand (P2): 5 face down"), "{p2}");
+    let all = text(&muster(&["replay", game, log, "--reveal"], "").stdout);
+    assert!(!all.contains("face down\nhand"), "{all}");
+    let unknown = muster(&["replay", game, log, "--as", "P9"], "");
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).contains("there is no seat `P9`"));
+    // P1 decides: its moves are listed for it, not for P2.
+    let mine = muster(&["moves", game, "--log", log], "");
+    assert!(!text(&mine.stdout).is_empty());
+    let theirs = muster(&["moves", game, "--log", log, "--as", "P2"], "");
+    assert_eq!(theirs.status.code(), Some(0));
+    assert_eq!(text(&theirs.stdout), "");
+    assert!(text(&theirs.stderr).contains("P1 decides now"));
+}
