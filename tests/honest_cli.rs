@@ -168,3 +168,79 @@ fn replay_and_moves_of_an_unfinished_game_keep_its_secrets() {
     assert_eq!(text(&theirs.stdout), "");
     assert!(text(&theirs.stderr).contains("P1 decides now"));
 }
+
+// A log saved before the defence was offered on public conditions lacks the answers
+// `done` of a player who could only answer that: it still replays, to the same position.
+#[test]
+fn an_older_log_without_forced_answers_still_replays() {
+    use muster::engine::{Engine, DONE_ACTION};
+    use rand::{Rng, SeedableRng};
+    let game = "games/battaglione.muster";
+    let compiled = muster::check::compile_file(game.as_ref(), None).unwrap();
+    let e = Engine::new(compiled.game);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+    let mut dropped = 0;
+    let mut tries = 0;
+    while dropped == 0 {
+        tries += 1;
+        assert!(tries < 20, "no game with a forced answer");
+        let seed = rng.gen::<u32>() as u64;
+        let mut s = e.start(2, seed).unwrap();
+        // (seat, text, whether it was a forced `done`)
+        let mut entries: Vec<(u8, String, bool)> = Vec::new();
+        while let Some(seat) = e.decider(&s) {
+            if entries.len() >= 600 {
+                break;
+            }
+            let legal = e.legal_actions(&s);
+            let a = legal[rng.gen_range(0..legal.len())].clone();
+            let forced = legal.len() == 1 && a.action == DONE_ACTION && !s.reactions.is_empty();
+            entries.push((seat, e.action_text(&s, &a), forced));
+            e.apply(&mut s, &a).unwrap();
+        }
+        let name = |p: u8| e.game.seats[p as usize].name.clone();
+        let header = format!(
+            "# muster saved game\nrules battaglione.muster\nvariant -\nplayers 2\nseed {seed}\n"
+        );
+        let full: String = entries
+            .iter()
+            .map(|(p, t, _)| format!("{}: {t}\n", name(*p)))
+            .collect();
+        let mut old = String::new();
+        for (i, (p, t, forced)) in entries.iter().enumerate() {
+            let next_other = entries.get(i + 1).is_some_and(|(q, _, _)| q != p);
+            if *forced && next_other {
+                dropped += 1;
+                continue;
+            }
+            old.push_str(&format!("{}: {t}\n", name(*p)));
+        }
+        if dropped == 0 {
+            continue;
+        }
+        let (new_log, old_log) = (
+            temp(&format!("new{seed}.log")),
+            temp(&format!("old{seed}.log")),
+        );
+        std::fs::write(&new_log, format!("{header}{full}")).unwrap();
+        std::fs::write(&old_log, format!("{header}{old}")).unwrap();
+        let board = |log: &std::path::Path| {
+            let out = muster(&["replay", game, log.to_str().unwrap(), "--reveal"], "");
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            let shown = text(&out.stdout);
+            shown
+                .rsplit_once("action(s) replayed")
+                .unwrap()
+                .0
+                .rsplit_once('\n')
+                .unwrap()
+                .0
+                .to_string()
+        };
+        assert_eq!(
+            board(&old_log),
+            board(&new_log),
+            "seed {seed}, {dropped} answers left out"
+        );
+    }
+}

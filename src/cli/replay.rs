@@ -166,6 +166,7 @@ pub fn viewer(engine: &Engine, opts: &ViewOpts, default: Option<u8>) -> Result<O
 /// what every seat may see.
 pub fn view_for(engine: &Engine, state: &State, viewer: Option<u8>) -> crate::engine::View {
     match viewer {
+        Some(NO_SEAT) => engine.public_view(state),
         Some(seat) => engine.view(state, seat),
         None => engine.omniscient_view(state),
     }
