@@ -8,11 +8,13 @@
 //! variant -
 //! players 2
 //! seed 7
+//! max_turns 1000
 //! White: step a1 a2
 //! Blue: step c3 b3
 //! ```
-//! Hand-written logs work too: `hash` and `variant` may be left out, and so may the seat
-//! before an action.
+//! Hand-written logs work too: `hash`, `variant` and `max_turns` may be left out, and so
+//! may the seat before an action. `max_turns` is written when the game had a length cap
+//! (automated play, or `--max-turns`); a log without it replays with no cap.
 
 use sha2::{Digest, Sha256};
 
@@ -31,6 +33,9 @@ pub struct GameLog {
     pub variant: Option<String>,
     pub players: Option<u8>,
     pub seed: u64,
+    /// The length cap the game was played under, if it had one (`max_turns N`); a game
+    /// with a person at a seat has none.
+    pub max_turns: Option<u32>,
     pub actions: Vec<LogEntry>,
 }
 
@@ -55,6 +60,9 @@ impl GameLog {
             out.push_str(&format!("players {p}\n"));
         }
         out.push_str(&format!("seed {}\n", self.seed));
+        if let Some(m) = self.max_turns {
+            out.push_str(&format!("max_turns {m}\n"));
+        }
         for a in &self.actions {
             match &a.seat {
                 Some(s) => out.push_str(&format!("{s}: {}\n", a.action)),
@@ -99,6 +107,12 @@ impl GameLog {
                     "players" => {
                         log.players = Some(value.parse().map_err(|_| {
                             format!("line {n}: `players` needs a number, not `{value}`")
+                        })?);
+                        continue;
+                    }
+                    "max_turns" => {
+                        log.max_turns = Some(value.parse().map_err(|_| {
+                            format!("line {n}: `max_turns` needs a whole number, not `{value}`")
                         })?);
                         continue;
                     }

@@ -49,7 +49,8 @@ pub struct GameOpts {
     /// The seed of every random choice (shuffles, dice, random agents).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Stop automated games after this many turns (default: the game's own `max_turns`).
+    /// Stop the game after this many turns (default: the game's own `max_turns` for games
+    /// among agents; no cap at all when a person plays a seat).
     #[arg(long)]
     pub max_turns: Option<u32>,
 }

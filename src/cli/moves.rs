@@ -22,7 +22,10 @@ pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts, view: &ViewOpt
         Ok(c) => c,
         Err(code) => return code,
     };
-    let engine = engine_for(compiled, opts.max_turns);
+    let engine = engine_for(
+        compiled,
+        opts.max_turns.or(log.max_turns).or(Some(u32::MAX)),
+    );
     let players = match player_count(&engine, log.players.or(opts.players)) {
         Ok(p) => p,
         Err(code) => return code,

@@ -71,6 +71,22 @@ pub fn run(
             }
         })
         .collect();
+    // A game with a person at a seat is never capped unless `--max-turns` says so: the
+    // rules alone end it. Agents keep the capped rules for their own searches, so that
+    // their playouts stay bounded.
+    let capped = opts.max_turns.is_some() || !names.iter().any(|n| n == "human");
+    let engine = if capped {
+        engine
+    } else {
+        let uncapped = GameOpts {
+            max_turns: Some(u32::MAX),
+            ..opts.clone()
+        };
+        match super::prepare(file, &uncapped) {
+            Ok((e, _)) => e,
+            Err(code) => return code,
+        }
+    };
     let log = GameLog {
         rules: file
             .file_name()
@@ -80,6 +96,7 @@ pub fn run(
         variant: opts.variant.clone(),
         players: Some(players),
         seed: opts.seed,
+        max_turns: capped.then_some(engine.game.max_turns),
         actions: vec![],
     };
     let mut session = Session {

@@ -172,6 +172,15 @@ pub fn view_for(engine: &Engine, state: &State, viewer: Option<u8>) -> crate::en
     }
 }
 
+/// Whether the public view of `state` hides anything.
+fn hides_something(engine: &Engine, state: &State) -> bool {
+    let v = engine.public_view(state);
+    v.cells
+        .iter()
+        .chain(v.zones.iter().flatten())
+        .any(|x| matches!(x, crate::engine::Seen::Hidden { .. }))
+}
+
 pub fn run(file: &Path, log_path: &Path, verbose: bool, view: &ViewOpts) -> i32 {
     let rules_text = crate::check::read_text(file).unwrap_or_default();
     let log = match read_log(log_path, &rules_text) {
@@ -182,7 +191,9 @@ pub fn run(file: &Path, log_path: &Path, verbose: bool, view: &ViewOpts) -> i32 
         Ok(c) => c,
         Err(code) => return code,
     };
-    let engine = engine_for(compiled, None);
+    // The cap the game was played under, if the log says; none otherwise (a game with a
+    // person at a seat is never capped).
+    let engine = engine_for(compiled, Some(log.max_turns.unwrap_or(u32::MAX)));
     if let Some(p) = log.players {
         if super::player_count(&engine, Some(p)).is_err() {
             return EXIT_INVALID;
@@ -220,7 +231,8 @@ pub fn run(file: &Path, log_path: &Path, verbose: bool, view: &ViewOpts) -> i32 
             }
             let shown = match who {
                 None => String::new(),
-                Some(NO_SEAT) => " (unfinished: shown as every seat may see it; --as SEAT for one seat's view, --reveal for everything)".into(),
+                Some(NO_SEAT) if hides_something(&engine, &state) => " (unfinished: shown as every seat may see it; --as SEAT for one seat's view, --reveal for everything)".into(),
+                Some(NO_SEAT) => String::new(),
                 Some(s) => format!(" (shown as {} sees it)", engine.game.seats[s as usize].name),
             };
             println!(
