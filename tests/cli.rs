@@ -196,13 +196,19 @@ fn a_saved_game_replays_to_the_same_final_position() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let played = text(&out.stdout);
-    let final_board = played
+    // The final board follows the last move's announcement and its report (indented).
+    let after_last = played
         .rsplit_once("plays ")
         .unwrap()
         .1
         .split_once('\n')
         .unwrap()
-        .1
+        .1;
+    let final_board = after_last
+        .lines()
+        .skip_while(|l| l.starts_with("  "))
+        .collect::<Vec<_>>()
+        .join("\n")
         .split("game over")
         .next()
         .unwrap()
@@ -428,7 +434,10 @@ fn chip_game_play_reprompts_on_bad_input_and_quits_cleanly() {
         "P1>    1. draw_card\n   2. take_discard\n",
         "illegal: `bid` is not offered now; the choices are: draw_card, take_discard",
         "cannot read that: `draw_card` takes 0 argument(s)",
-        "P2 plays bid 4\nP3 plays bid 5\nP4 plays pass\n",
+        "P2 plays bid 4\n",
+        "P3 plays bid 5\n",
+        "P4 plays pass\n",
+        "  highest bid 4 → 5\n",
         "phase bidding · turn 16 · P1 to decide",
         "P1>    1. pass\n",
         "illegal: `3` is not one of the choices for `n` here",

@@ -42,6 +42,7 @@ pub(super) fn key(item: &Item) -> Option<(&'static str, String)> {
             var, zone, enters, ..
         } => ("trigger", format!("{} {} {}", var.name, enters, zone.name)),
         ItemKind::Reaction(r) => ("reaction", r.name.name.clone()),
+        ItemKind::Display(_) => ("display", String::new()),
         ItemKind::Effect { name, .. } => ("effect", name.name.clone()),
         ItemKind::Pattern { name, .. } => ("pattern", name.name.clone()),
         ItemKind::Shapes(d) => ("shapes", d.name.name.clone()),
@@ -289,6 +290,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
     super::budget::check_tables(cx, items, &zones);
 
     let vars = lower_vars(cx, items);
+    let display = lower_display(cx, items, &vars);
     let mut max_locals = 0u16;
     let mut setup = Vec::new();
     for item in items {
@@ -352,8 +354,52 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         shapes,
         reactions,
         end,
+        display,
         max_locals,
     }
+}
+
+/// `display { ... }`: the variables players are shown, each once, with its label.
+fn lower_display(cx: &mut Ctx, items: &[&Item], vars: &[ir::VarDef]) -> Option<Vec<ir::Shown>> {
+    let mut out: Option<Vec<ir::Shown>> = None;
+    for item in items {
+        let ItemKind::Display(entries) = &item.kind else {
+            continue;
+        };
+        let shown = out.get_or_insert_with(Vec::new);
+        for (name, label) in entries {
+            let Some(id) = vars.iter().position(|v| v.name == name.name) else {
+                let known: Vec<String> = vars.iter().map(|v| v.name.clone()).collect();
+                cx.unknown("variable", name, "not a variable", known);
+                continue;
+            };
+            if vars[id].per_piece {
+                let d = Diagnostic::error(
+                    "muster::display",
+                    name.span,
+                    format!("`{}` is a per-piece variable: the board shows only game and per-seat variables", name.name),
+                )
+                .label("per piece");
+                cx.error(d);
+                continue;
+            }
+            if shown.iter().any(|s| s.var as usize == id) {
+                let d = Diagnostic::error(
+                    "muster::display",
+                    name.span,
+                    format!("`{}` is displayed twice", name.name),
+                )
+                .label("already listed");
+                cx.error(d);
+                continue;
+            }
+            shown.push(ir::Shown {
+                var: id as u16,
+                label: label.clone().unwrap_or_else(|| name.name.replace('_', " ")),
+            });
+        }
+    }
+    out
 }
 
 fn lower_enums(cx: &mut Ctx, items: &[&Item]) {

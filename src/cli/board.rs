@@ -51,8 +51,50 @@ pub fn legend(engine: &Engine) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
+/// Whether players are shown variable `v`: every variable when the rules have no
+/// `display` block, else those it lists.
+pub fn displayed(engine: &Engine, v: usize) -> bool {
+    match &engine.game.display {
+        None => true,
+        Some(list) => list.iter().any(|s| s.var as usize == v),
+    }
+}
+
+/// The name players see for variable `v`: its `display` label, or its own name.
+pub fn display_name(engine: &Engine, v: usize) -> String {
+    engine
+        .game
+        .display
+        .as_ref()
+        .and_then(|list| list.iter().find(|s| s.var as usize == v))
+        .map_or_else(|| engine.game.vars[v].name.clone(), |s| s.label.clone())
+}
+
+/// A zone instance as the board names it: `hand (P1)`, `patrol3 (P2)`, `stock`.
+pub fn zone_name(engine: &Engine, inst: u16) -> String {
+    let g = &engine.game;
+    let (z, seat, slot) = engine.zone_of_instance(inst);
+    let zd = &g.zones[z as usize];
+    let number = if zd.slots > 1 {
+        (slot + 1).to_string()
+    } else {
+        String::new()
+    };
+    if zd.per_seat {
+        let who = g.seats.get(seat as usize).map_or("?", |s| s.name.as_str());
+        format!("{}{number} ({who})", zd.name)
+    } else {
+        format!("{}{number}", zd.name)
+    }
+}
+
 /// The view as text; with `colour`, each seat's pieces in its own colour.
 pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String {
+    render_view_marked(engine, view, colour, &[])
+}
+
+/// The view as text, with a `*` before each cell `marked` says (the last move's cells).
+pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[bool]) -> String {
     let g = &engine.game;
     let mut out = String::new();
     let seat_name = |s: u8| {
@@ -87,7 +129,11 @@ pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String 
             let row: String = (0..b.width)
                 .map(|x| {
                     let c = b.cell_at(x, y) as usize;
-                    let text = format!("{:>width$}", labels[c]);
+                    let text = if marked.get(c).copied().unwrap_or(false) {
+                        format!("{:>width$}", format!("*{}", labels[c]))
+                    } else {
+                        format!("{:>width$}", labels[c])
+                    };
                     match (&view.cells[c], colour) {
                         (Seen::Known { owner, .. } | Seen::Hidden { owner }, true)
                             if (*owner as usize) < SEAT_COLOURS.len() =>
@@ -108,21 +154,12 @@ pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String 
     }
 
     for (inst, items) in view.zones.iter().enumerate() {
-        let (z, seat, slot) = engine.zone_of_instance(inst as u16);
+        let (z, seat, _) = engine.zone_of_instance(inst as u16);
         let zd = &g.zones[z as usize];
         if zd.per_seat && seat >= view.players {
             continue;
         }
-        let number = if zd.slots > 1 {
-            (slot + 1).to_string()
-        } else {
-            String::new()
-        };
-        let name = if zd.per_seat {
-            format!("{}{number} ({})", zd.name, seat_name(seat))
-        } else {
-            format!("{}{number}", zd.name)
-        };
+        let name = zone_name(engine, inst as u16);
         let hidden = items
             .iter()
             .filter(|s| matches!(s, Seen::Hidden { .. }))
@@ -143,8 +180,13 @@ pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String 
         out.push_str(&format!("{name}: {body}\n"));
     }
 
+    // The variables the rules display (all of them in the omniscient view).
     let nvars = g.vars.len();
-    let seat_vars: Vec<usize> = (0..nvars).filter(|&v| g.vars[v].per_seat).collect();
+    let everything = view.seat.is_none();
+    let shown = |v: usize| everything || displayed(engine, v);
+    let seat_vars: Vec<usize> = (0..nvars)
+        .filter(|&v| g.vars[v].per_seat && shown(v))
+        .collect();
     if !seat_vars.is_empty() {
         for p in 0..view.players {
             let vals: Vec<String> = seat_vars
@@ -152,7 +194,7 @@ pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String 
                 .map(|&v| {
                     format!(
                         "{} {}",
-                        g.vars[v].name,
+                        display_name(engine, v),
                         value_text(engine, &view.seat_vars[p as usize * nvars + v])
                     )
                 })
@@ -170,11 +212,11 @@ pub fn render_view_styled(engine: &Engine, view: &View, colour: bool) -> String 
         }
     }
     let globals: Vec<String> = (0..nvars)
-        .filter(|&v| !g.vars[v].per_seat && !g.vars[v].per_piece)
+        .filter(|&v| !g.vars[v].per_seat && !g.vars[v].per_piece && shown(v))
         .map(|v| {
             format!(
                 "{} {}",
-                g.vars[v].name,
+                display_name(engine, v),
                 value_text(engine, &view.globals[v])
             )
         })
@@ -267,7 +309,7 @@ fn render_areas(engine: &Engine, view: &View, colour: bool) -> String {
     out
 }
 
-fn value_text(engine: &Engine, v: &Value) -> String {
+pub fn value_text(engine: &Engine, v: &Value) -> String {
     let g = &engine.game;
     match v {
         Value::Int(i) => i.to_string(),

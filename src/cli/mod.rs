@@ -7,6 +7,7 @@ mod log;
 mod moves;
 mod play;
 mod replay;
+mod report;
 mod simulate;
 mod validate;
 

@@ -32,6 +32,8 @@ pub struct Session<'e> {
     /// How many logged actions `undo` must keep: the person has seen hidden components
     /// that the last of them showed, and may not take back what it now knows.
     pub undo_floor: usize,
+    /// For each seat, the cells the last action changed in its view (marked on its board).
+    pub marks: Vec<Vec<bool>>,
 }
 
 pub fn run(
@@ -108,6 +110,7 @@ pub fn run(
         clear_screen: std::io::stdout().is_terminal(),
         colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
         undo_floor: 0,
+        marks: Vec::new(),
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -131,17 +134,23 @@ impl<'e> Session<'e> {
         } else {
             self.engine.view(state, seat)
         };
+        let marks = self
+            .marks
+            .get(seat as usize)
+            .map_or(&[][..], |m| m.as_slice());
         writeln!(
             out,
             "{}",
-            super::render_view_styled(self.engine, &view, self.colour)
+            super::board::render_view_marked(self.engine, &view, self.colour, marks)
         )
     }
 
-    /// Announces an action to each person, from that person's view: at once when one
-    /// person plays against agents (or everything, with `--reveal` or when only agents
-    /// play), at its next turn in hot-seat play. Notes when the action showed the one
-    /// person something hidden, which `undo` may then not take back.
+    /// Tells each person what an action did, from that person's view: who played what (a
+    /// component it cannot identify is `??`) and what changed (see `report`), at once when
+    /// one person plays against agents (or everything, with `--reveal` or when only agents
+    /// play), at its next turn in hot-seat play. Marks the cells the action changed for the
+    /// next board, and notes when it showed the one person something hidden, which `undo`
+    /// may then not take back.
     fn tell(
         &mut self,
         before: &State,
@@ -152,39 +161,63 @@ impl<'e> Session<'e> {
         out: &mut dyn Write,
     ) -> std::io::Result<()> {
         let engine = self.engine;
-        let say = |viewer: Option<u8>| {
-            format!(
-                "{} plays {}",
-                self.seat_name(actor),
-                engine.action_text_for(before, after, action, actor, viewer)
-            )
-        };
         let humans: Vec<u8> = (0..self.seats.len() as u8)
             .filter(|&h| matches!(self.seats[h as usize], Seat::Human))
             .collect();
-        match humans.as_slice() {
-            _ if self.reveal || humans.is_empty() => {
-                if !matches!(self.seats[actor as usize], Seat::Human) || humans.is_empty() {
-                    writeln!(out, "{}", say(None))?;
-                }
+        let everything = self.reveal || humans.is_empty();
+        let actor_name = self.seat_name(actor).to_string();
+        // (the lines to tell, the cells changed) for one viewer.
+        let news = |viewer: Option<u8>| {
+            let view = |s: &State| match viewer {
+                Some(h) => engine.view(s, h),
+                None => engine.omniscient_view(s),
+            };
+            let (v1, v2) = (view(before), view(after));
+            let mut lines = Vec::new();
+            if viewer != Some(actor) {
+                lines.push(format!(
+                    "{actor_name} plays {}",
+                    engine.action_text_for(before, after, action, actor, viewer)
+                ));
             }
-            &[h] => {
-                if h != actor {
-                    writeln!(out, "{}", say(Some(h)))?;
-                }
-                let newly_seen = (0..engine.game.components.len() as u16).any(|c| {
-                    engine.visible_to(after, c, Some(h)) && !engine.visible_to(before, c, Some(h))
-                });
-                if newly_seen {
-                    self.undo_floor = self.log.actions.len();
-                }
+            lines.extend(
+                super::report::report(engine, &v1, &v2)
+                    .into_iter()
+                    .map(|l| format!("  {l}")),
+            );
+            let changed: Vec<bool> = v1
+                .cells
+                .iter()
+                .zip(&v2.cells)
+                .map(|(a, b)| a != b)
+                .collect();
+            (lines, changed)
+        };
+        if everything {
+            let (lines, changed) = news(None);
+            for l in lines {
+                writeln!(out, "{l}")?;
             }
-            _ => {
-                for &h in &humans {
-                    if h != actor {
-                        untold[h as usize].push(say(Some(h)));
-                    }
+            self.marks = vec![changed; self.seats.len()];
+            return Ok(());
+        }
+        for &h in &humans {
+            let (lines, changed) = news(Some(h));
+            self.marks[h as usize] = changed;
+            if humans.len() == 1 {
+                for l in lines {
+                    writeln!(out, "{l}")?;
                 }
+            } else {
+                untold[h as usize].extend(lines);
+            }
+        }
+        if let &[h] = humans.as_slice() {
+            let newly_seen = (0..engine.game.components.len() as u16).any(|c| {
+                engine.visible_to(after, c, Some(h)) && !engine.visible_to(before, c, Some(h))
+            });
+            if newly_seen {
+                self.undo_floor = self.log.actions.len();
             }
         }
         Ok(())
@@ -219,6 +252,7 @@ impl<'e> Session<'e> {
         }
         // What each person has not yet been told of the others' actions, in its own words.
         let mut untold: Vec<Vec<String>> = vec![Vec::new(); self.seats.len()];
+        self.marks = vec![Vec::new(); self.seats.len()];
         while let Some(seat) = engine.decider(&state) {
             let legal = engine.legal_actions(&state);
             let chosen = match &mut self.seats[seat as usize] {

@@ -51,6 +51,10 @@ pub struct Game {
     pub shapes: Vec<ShapeDef>,
     pub reactions: Vec<Reaction>,
     pub end: EndRules,
+    /// The variables players are shown, in order, with their labels (`display { ... }`);
+    /// `None` shows every variable under its own name.
+    #[serde(default)]
+    pub display: Option<Vec<Shown>>,
     /// The most local slots any rule uses at once; the engine sizes one buffer by it.
     pub max_locals: u16,
 }
@@ -286,6 +290,13 @@ pub struct Reaction {
     pub actions: Vec<ActionId>,
     /// Run when the reaction is over, before play goes on.
     pub after: Vec<Stmt>,
+}
+
+/// A variable players are shown, and its label.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Shown {
+    pub var: u16,
+    pub label: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

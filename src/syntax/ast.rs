@@ -100,6 +100,8 @@ pub enum ItemKind {
         body: Block,
     },
     Reaction(ReactionDecl),
+    /// `display { var "label" ... }`: the variables players are shown, with their labels.
+    Display(Vec<(Ident, Option<String>)>),
     /// `effect name(params) { ... }`: a named block of effects.
     Effect {
         name: Ident,

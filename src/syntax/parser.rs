@@ -552,6 +552,16 @@ impl Builder {
                     body: self.block(it.next().unwrap()),
                 }
             }
+            Rule::display => {
+                let mut shown = Vec::new();
+                for entry in it {
+                    let mut parts = entry.into_inner();
+                    let name = self.ident(parts.next().unwrap());
+                    let label = parts.next().map(string_value);
+                    shown.push((name, label));
+                }
+                ItemKind::Display(shown)
+            }
             Rule::reaction => {
                 let name = self.ident(it.next().unwrap());
                 let by = self.expr(it.next().unwrap().into_inner().find(not_kw).unwrap());
