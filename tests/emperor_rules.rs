@@ -637,7 +637,10 @@ fn a_jack_in_the_bodyguard_cell_attacked_dies_and_so_does_its_emperor() {
     let mut s = base.clone();
     play(&e, &mut s, "pass");
     play(&e, &mut s, "attack post2@H post9@S");
-    assert_eq!(em_zone(&e, &s, "dead", S).last().map(String::as_str), Some("JS"));
+    assert_eq!(
+        em_zone(&e, &s, "dead", S).last().map(String::as_str),
+        Some("JS")
+    );
     assert!(!s.eliminated[S as usize]);
     assert_eq!(s.outcome, None);
     // Moved into the empty bodyguard cell, the Jack is the bodyguard: attacked, it counts
