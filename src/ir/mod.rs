@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub use value::*;
 
 /// Bumped whenever the shape of the IR changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 pub type SeatId = u8;
 pub type CellId = u16;
