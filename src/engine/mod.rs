@@ -45,6 +45,7 @@ pub enum EngineError {
 
 /// The most lists one `subsets(...)` yields.
 pub const MAX_SUBSETS: usize = 100_000;
+pub use patterns::MAX_WAYS;
 
 /// A loaded game, ready to play any number of states.
 #[derive(Debug, Clone)]

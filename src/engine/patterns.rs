@@ -143,7 +143,7 @@ struct StepEdge {
 pub type StepState = (u16, (i8, i8));
 
 /// How many ways `passed` follows at most (a pattern of many free-turning legs has many).
-const MAX_WAYS: usize = 100_000;
+pub const MAX_WAYS: usize = 100_000;
 
 impl Steps {
     pub fn of(pat: &Pat) -> Steps {
