@@ -192,8 +192,7 @@ fn a_paused_rider_goes_on_in_its_line_for_what_is_left() {
     let colonel = s.zones.iter().flatten().copied().find(|&c| {
         e.game.components[c as usize]
             .attrs
-            .iter()
-            .any(|v| *v == muster::ir::Value::Pattern(2))
+            .contains(&muster::ir::Value::Pattern(2))
     });
     let colonel = colonel.expect("A's colonel");
     let Loc::Zone(z) = s.locs[colonel as usize] else {

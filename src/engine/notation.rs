@@ -83,7 +83,7 @@ impl Engine {
             Value::Str(t) => format!("{t:?}"),
             Value::Pattern(p) => g.patterns[*p as usize].name.clone(),
             Value::Shape(x) => g.shapes[*x as usize].name.clone(),
-            // A move in progress: its pattern and where it began and stands, `colonel_move:e4>e6`.
+            // A move in progress: its pattern and where it began and stands, `slide:e4>e6`.
             Value::Route(r) => format!(
                 "{}:{}>{}",
                 g.patterns[r.pattern as usize].name,

@@ -292,7 +292,7 @@ impl Walk<'_> {
         for &st in states {
             self.next_steps(g, at, st, &mut next);
         }
-        todo.extend(next.drain(..));
+        todo.append(&mut next);
         let mut cells: Vec<(u16, Vec<StepState>)> = Vec::new();
         while let Some((c, st)) = todo.pop() {
             if seen.contains(&(c, st)) {
@@ -315,7 +315,7 @@ impl Walk<'_> {
                 for s in closed {
                     self.next_steps(g, c, s, &mut next);
                 }
-                todo.extend(next.drain(..));
+                todo.append(&mut next);
             }
         }
         cells.sort_by_key(|(c, _)| *c);
