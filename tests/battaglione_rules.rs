@@ -239,7 +239,7 @@ fn the_discard_pile_may_be_drawn_only_with_a_patrol_on_the_table() {
     assert_eq!(legal_texts(&e, &no_patrol), vec!["draw_card"]);
     assert_eq!(
         bat_refused(&e, &no_patrol, "take_discard"),
-        "it fails `require (size(patrols(me)) > 0) and (size(discard_pile) > 0)`"
+        "it fails `require may_take_discard(me)`"
     );
     let mut s = at(
         &e,
@@ -453,7 +453,8 @@ fn a_valid_addition_joins_the_patrol() {
 
 // Invalid additions are refused with the rule they break: another colour, a second captain
 // or nurse, cannons outnumbering soldiers when a cannon is added. A patrol whose soldiers
-// were killed may still take soldiers, and cannons once they are no more than soldiers.
+// were killed may take soldiers and a captain only (no cannon, nurse or mechanic) until it
+// holds a soldier again; its cannons may then outnumber its soldiers.
 #[test]
 fn invalid_additions_are_refused() {
     let e = bat_engine();
@@ -540,9 +541,86 @@ fn invalid_additions_are_refused() {
         vec![
             "reinforce patrol1@P1 Sr",
             "reinforce patrol1@P1 Sr+Sr",
-            "reinforce patrol1@P1 Sr+Sr+Sr",
-            "reinforce patrol1@P1 Kr+Sr+Sr+Sr"
+            "reinforce patrol1@P1 Sr+Sr+Sr"
         ]
+    );
+}
+
+/// The refusal of anything but soldiers and a captain for a patrol of cannons.
+const RESCUE_RULE: &str = "it fails `require not stranded(spot) or rescue(cards)`";
+
+// Ruling: a patrol left with cannons but no soldier may take only soldiers and/or a captain
+// (no nurse, mechanic or cannon), until it holds a soldier again.
+#[test]
+fn a_patrol_of_cannons_takes_only_soldiers_and_a_captain() {
+    let e = bat_engine();
+    let hand_of: Cards = &["N", "M", "Kr", "Cr", "Sr", "Sb"];
+    let mut s = at(
+        &e,
+        2,
+        P1,
+        1,
+        &Table {
+            hands: &[(P1, hand_of)],
+            patrols: &[(P1, &[&["Kr", "Kr"]])],
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        listed(&e, &s, "reinforce"),
+        vec![
+            "reinforce patrol1@P1 Sr",
+            "reinforce patrol1@P1 Cr",
+            "reinforce patrol1@P1 Cr+Sr"
+        ]
+    );
+    for refused_add in [
+        "reinforce patrol1@P1 N",
+        "reinforce patrol1@P1 M",
+        "reinforce patrol1@P1 N+Sr",
+        "reinforce patrol1@P1 M+Cr",
+    ] {
+        assert_eq!(
+            bat_refused(&e, &s, refused_add),
+            RESCUE_RULE,
+            "{refused_add}"
+        );
+    }
+    // Not even a cannon with enough soldiers to match it, in the same addition.
+    let one_gun = at(
+        &e,
+        2,
+        P1,
+        1,
+        &Table {
+            hands: &[(P1, &["Kr", "Sr", "Sr", "Sb"])],
+            patrols: &[(P1, &[&["Kr"]])],
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        bat_refused(&e, &one_gun, "reinforce patrol1@P1 Kr+Sr+Sr"),
+        RESCUE_RULE
+    );
+    assert!(is_legal(&e, &one_gun, "reinforce patrol1@P1 Sr+Sr"));
+    // A captain alone keeps the patrol without soldiers: still soldiers and captains only.
+    play(&e, &mut s, "reinforce patrol1@P1 Cr");
+    assert_eq!(bat_refused(&e, &s, "reinforce patrol1@P1 N"), RESCUE_RULE);
+    // With a soldier again, the nurse and the mechanic may join.
+    play(&e, &mut s, "reinforce patrol1@P1 Sr");
+    assert_eq!(patrols(&e, &s, P1), vec![vec!["Kr", "Kr", "Cr", "Sr"]]);
+    let adds = listed(&e, &s, "reinforce");
+    for t in [
+        "reinforce patrol1@P1 N",
+        "reinforce patrol1@P1 M",
+        "reinforce patrol1@P1 N+M",
+    ] {
+        assert!(adds.contains(&t.to_string()), "{t} not in {adds:?}");
+    }
+    play(&e, &mut s, "reinforce patrol1@P1 N+M");
+    assert_eq!(
+        patrols(&e, &s, P1),
+        vec![vec!["Kr", "Kr", "Cr", "Sr", "N", "M"]]
     );
 }
 
@@ -952,7 +1030,7 @@ fn a_patrol_left_without_fighters_loses_its_nurse_and_mechanic() {
         P2,
         1,
         &Table {
-            hands: &[(P2, &["Sy", "Sy"])],
+            hands: &[(P2, &["Sy", "Sy", "Kg"])],
             patrols: &[(P2, &[&["Cy", "N"]])],
             ..Default::default()
         },
@@ -1059,8 +1137,9 @@ fn close_battle(
     s
 }
 
-/// The same tables, but the battle ends because the stock is empty when P1's turn begins
-/// (P2 discards its last card `Sb` first): no one closes.
+/// The same tables, but the battle ends because P1 can take no card when its turn begins:
+/// the stock and the discard pile are empty (P2 ends its turn with an empty hand, so it
+/// has nothing to discard). No one closes.
 fn run_out_battle(
     e: &Engine,
     players: u8,
@@ -1073,20 +1152,25 @@ fn run_out_battle(
         e,
         players,
         P2,
-        2,
+        1,
         &Table {
-            hands: &[(P2, &["Sb"])],
             patrols: &[(P1, own), (P2, other)],
             ..Default::default()
         },
     );
-    bat_stock(e, &mut s, &[]);
+    // Every card off the table waits in P1's hand (it scores nothing).
+    let p1_hand = zone_inst(e, "hand", P1);
+    for z in ["stock", "discard_pile"] {
+        for c in s.zones[zone_inst(e, z, 0)].clone() {
+            put_in(e, &mut s, c, p1_hand);
+        }
+    }
     // Both reshuffles are spent, so no new draw pile can be made.
     set_global(e, &mut s, "reshuffles", Value::Int(2));
     for (p, &t) in before.iter().enumerate() {
         set_seat_var(e, &mut s, "total", p as u8, Value::Int(t));
     }
-    play(e, &mut s, "discard Sb");
+    play(e, &mut s, "done");
     assert_eq!(bat_conserved(&s), None);
     s
 }
@@ -1110,10 +1194,14 @@ fn closing_scores_ten_more() {
     assert_eq!(totals(&e, &ran_out), vec![29, 9, 0]);
 }
 
-// Ruling: a complete player whose hand is already empty at the discard step closes as if it
-// had discarded its last card.
+/// The refusal of a lay or an addition of the whole hand.
+const KEEP_ONE_RULE: &str = "it fails `require keeps_one(cards)`";
+
+// Ruling: every turn ends with a discard, and closing is discarding the last card. A player
+// may not lay or add its whole hand (and so end its turn without a discard): a complete
+// player with one card left closes by discarding it, never by adding it.
 #[test]
-fn a_complete_player_with_an_empty_hand_closes_at_the_end_of_its_turn() {
+fn a_player_may_not_lay_or_add_its_whole_hand() {
     let e = bat_engine();
     let mut s = at(
         &e,
@@ -1127,12 +1215,67 @@ fn a_complete_player_with_an_empty_hand_closes_at_the_end_of_its_turn() {
         },
     );
     set_seat_var(&e, &mut s, "complete", P1, Value::Bool(true));
-    play(&e, &mut s, "reinforce patrol1@P1 Sr");
-    assert_eq!(totals(&e, &s), vec![0, 0]);
+    assert!(listed(&e, &s, "reinforce").is_empty());
+    assert_eq!(
+        bat_refused(&e, &s, "reinforce patrol1@P1 Sr"),
+        KEEP_ONE_RULE
+    );
     play(&e, &mut s, "done");
-    // 21 + 10 + 10.
-    assert_eq!(totals(&e, &s), vec![41, 9]);
+    assert_eq!(legal_texts(&e, &s), vec!["discard Sr"]);
+    play(&e, &mut s, "discard Sr");
+    // 19 + 10 complete + 10 closing; P2 9.
+    assert_eq!(totals(&e, &s), vec![39, 9]);
     assert_eq!((dealer(&e, &s), s.turn_seat), (Value::Seat(P2), P2));
+    // A new patrol of the whole hand is refused; with one card more it is laid.
+    let three = at(
+        &e,
+        2,
+        P1,
+        1,
+        &Table {
+            hands: &[(P1, &["Sr", "Sr", "Sr"])],
+            ..Default::default()
+        },
+    );
+    assert!(listed(&e, &three, "lay_patrol").is_empty());
+    assert_eq!(
+        bat_refused(&e, &three, "lay_patrol Sr+Sr+Sr"),
+        KEEP_ONE_RULE
+    );
+    let mut four = at(
+        &e,
+        2,
+        P1,
+        1,
+        &Table {
+            hands: &[(P1, &["Sr", "Sr", "Sr", "Kb"])],
+            ..Default::default()
+        },
+    );
+    assert_eq!(listed(&e, &four, "lay_patrol"), vec!["lay_patrol Sr+Sr+Sr"]);
+    play_all(&e, &mut four, &["lay_patrol Sr+Sr+Sr", "done"]);
+    assert_eq!(legal_texts(&e, &four), vec!["discard Kb"]);
+    // Adding all but one card is fine; the last one is then refused.
+    let mut two = at(
+        &e,
+        2,
+        P1,
+        1,
+        &Table {
+            hands: &[(P1, &["Sr", "Sr"])],
+            patrols: &[(P1, &[&["Cr", "Sr", "Sr"]])],
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        listed(&e, &two, "reinforce"),
+        vec!["reinforce patrol1@P1 Sr"]
+    );
+    play(&e, &mut two, "reinforce patrol1@P1 Sr");
+    assert_eq!(
+        bat_refused(&e, &two, "reinforce patrol1@P1 Sr"),
+        KEEP_ONE_RULE
+    );
 }
 
 // A player without a complete patrol who discards its last card does not close: it
@@ -1216,6 +1359,53 @@ fn the_discard_pile_is_reshuffled_at_most_twice() {
     assert_eq!((s.turn_seat, s.step), (P2, 0));
     assert_eq!(hand(&e, &s, P1).len(), 5);
     assert!(patrols(&e, &s, P1).is_empty());
+}
+
+// Ruling: once both reshuffles are spent, the battle ends only when the player to draw can
+// take no card at all. A player with a patrol on the table still takes the top of the
+// discard pile; one without a patrol can take nothing, and the battle ends.
+#[test]
+fn after_the_last_reshuffle_a_player_with_a_patrol_still_draws_from_the_discard_pile() {
+    let e = bat_engine();
+    let exhausted = |p2_patrols: Patrols| {
+        let mut s = at(
+            &e,
+            2,
+            P1,
+            2,
+            &Table {
+                hands: &[(P1, &["Sy", "Kb"]), (P2, &["Sb", "Kg"])],
+                patrols: &[(P2, p2_patrols)],
+                ..Default::default()
+            },
+        );
+        bat_stock(&e, &mut s, &[]);
+        set_global(&e, &mut s, "reshuffles", Value::Int(2));
+        play(&e, &mut s, "discard Sy");
+        assert_eq!(bat_conserved(&s), None);
+        s
+    };
+    // P2 has a patrol: its turn begins, and its only draw is the top of the discard pile.
+    let mut s = exhausted(&[&["Cb", "Sb", "Sb"]]);
+    assert_eq!(global(&e, &s, "battle_over"), Value::Bool(false));
+    assert_eq!((s.turn_seat, s.step), (P2, 0));
+    assert_eq!(dealer(&e, &s), Value::Seat(P1), "the same battle");
+    assert_eq!(legal_texts(&e, &s), vec!["take_discard"]);
+    assert_eq!(
+        bat_refused(&e, &s, "draw_card"),
+        "it fails `require size(stock) > 0`"
+    );
+    play(&e, &mut s, "take_discard");
+    assert_eq!(hand(&e, &s, P2), vec!["Sb", "Kg", "Sy"]);
+    play_all(&e, &mut s, &["done", "discard Kg"]);
+    // P1 has no patrol: it can take nothing, and the battle ends with no closer (P2's
+    // patrol scores 9) when its turn would begin.
+    assert_eq!(totals(&e, &s), vec![0, 9]);
+    assert_eq!(dealer(&e, &s), Value::Seat(P2), "a new battle");
+    // P2 without a patrol: the battle ends at once.
+    let s = exhausted(&[]);
+    assert_eq!(totals(&e, &s), vec![0, 0]);
+    assert_eq!(dealer(&e, &s), Value::Seat(P2), "a new battle");
 }
 
 // ---- battles and the match --------------------------------------------------------------

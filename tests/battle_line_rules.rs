@@ -867,3 +867,178 @@ fn a_move_between_passes_is_no_draw() {
     assert_eq!(int(global(&e, &s, "passes")), 1);
     assert_eq!(s.outcome, None);
 }
+
+// ---- leaders' moves taken in parts -------------------------------------------------------
+
+/// The cells named in actions `prefix CELL`, sorted.
+fn offered(e: &Engine, s: &State, prefix: &str) -> Vec<String> {
+    let mut v: Vec<String> = legal_starting(e, s, prefix)
+        .iter()
+        .map(|t| t[prefix.len()..].trim().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+// Ruling: a colonel may stop part-way along its own move, activate a piece (which moves at
+// once, activated from where the colonel stands), and then take the rest of its move: the
+// same line, no farther than 3 squares in all.
+#[test]
+fn a_colonel_pauses_activates_a_piece_and_finishes_its_move() {
+    let e = bl_engine();
+    let mut s = bl_position(
+        &e,
+        WHITE,
+        &[
+            ("j1", WHITE, "king"),
+            ("j5", WHITE, "colonel"),
+            ("j7", WHITE, "wazir"),
+            ("j11", WHITE, "ferz"),
+            ("t30", BLACK, "king"),
+        ],
+    );
+    play(&e, &mut s, "activate j5 j5");
+    // Where it may pause: squares on its way from which it can go on (j6; the wazir on j7
+    // blocks the file), never a square the move could only end on.
+    let pauses = offered(&e, &s, "pause");
+    assert!(pauses.contains(&"j6".to_string()), "{pauses:?}");
+    assert!(!pauses.contains(&"j7".to_string()));
+    assert!(
+        !pauses.contains(&"m8".to_string()),
+        "m8 is 3 away: the move ends there"
+    );
+    play(&e, &mut s, "pause j6");
+    assert_eq!(bl_at(&e, &s, "j6"), Some((WHITE, "colonel".into())));
+    // The ferz on j11 is 5 from j6 (6 from j5): the colonel activates it from where it
+    // stands, and the wazir out of its way.
+    assert_eq!(
+        refused(
+            &e,
+            &bl_position(
+                &e,
+                WHITE,
+                &[
+                    ("j1", WHITE, "king"),
+                    ("j5", WHITE, "colonel"),
+                    ("j11", WHITE, "ferz"),
+                    ("t30", BLACK, "king")
+                ]
+            ),
+            "activate j11 j5"
+        ),
+        OUT_OF_RANGE
+    );
+    activate(&e, &mut s, "j11", "j6", "k12");
+    // Its budget of 2 is spent (itself and the ferz): the king moves the wazir.
+    assert!(refused(&e, &s, "activate j7 j6").contains(NOT_A_LEADER_NOW));
+    activate(&e, &mut s, "j7", "j1", "k7");
+    // The rest of its move: up to 2 more squares north, nothing else.
+    play(&e, &mut s, "resume j6");
+    assert_eq!(offered(&e, &s, "go"), vec!["j7", "j8"]);
+    assert!(refused(&e, &s, "go k7").contains("not one of the choices"));
+    assert!(refused(&e, &s, "go j9").contains("not one of the choices"));
+    play(&e, &mut s, "go j8");
+    assert_eq!(bl_at(&e, &s, "j8"), Some((WHITE, "colonel".into())));
+    assert_eq!(var_on(&e, &s, "j8", "route"), Value::None);
+    // The move is over: nothing to resume, and it counted as one move this turn.
+    assert!(legal_starting(&e, &s, "resume").is_empty());
+    assert_eq!(int(global(&e, &s, "moves_made")), 3);
+    play(&e, &mut s, "end_turn");
+    assert_eq!(s.turn_seat, BLACK);
+}
+
+// A paused move may be left where it stands when that square could end it; the whole move
+// in one `go` keeps working as before. The king, a captain, or a piece a leader activates
+// may not pause.
+#[test]
+fn only_a_marshall_or_colonel_moving_itself_may_pause() {
+    let e = bl_engine();
+    let pieces = [
+        ("j1", WHITE, "king"),
+        ("j5", WHITE, "colonel"),
+        ("k5", WHITE, "captain"),
+        ("l5", WHITE, "greater_elephant"),
+        ("j10", WHITE, "marshall"),
+        ("t30", BLACK, "king"),
+    ];
+    let mut s = bl_position(&e, WHITE, &pieces);
+    play(&e, &mut s, "activate j5 j5");
+    play(&e, &mut s, "pause j7");
+    play(&e, &mut s, "end_turn");
+    assert_eq!(s.turn_seat, BLACK);
+    let mut s = bl_position(&e, WHITE, &pieces);
+    activate(&e, &mut s, "j5", "j5", "j8");
+    assert_eq!(bl_at(&e, &s, "j8"), Some((WHITE, "colonel".into())));
+    for (piece, leader) in [("j1", "j1"), ("k5", "k5"), ("l5", "j10"), ("j5", "j10")] {
+        let mut s = bl_position(&e, WHITE, &pieces);
+        play(&e, &mut s, &format!("activate {piece} {leader}"));
+        assert!(
+            legal_starting(&e, &s, "pause").is_empty(),
+            "{piece} activated by {leader}"
+        );
+        assert_eq!(refused(&e, &s, "pause j7"), "it fails `require leading`");
+    }
+}
+
+// The marshall's move paused after one king step goes on by what its pattern has left:
+// up to two more steps, or a leap of 2 (the 5 x 5 square around it, but its start); it
+// may pause again on the squares a step away. Paused on a leap, one step is left.
+#[test]
+fn a_paused_marshall_has_the_rest_of_its_pattern() {
+    let e = bl_engine();
+    let pieces = [
+        ("j1", WHITE, "king"),
+        ("j10", WHITE, "marshall"),
+        ("t30", BLACK, "king"),
+    ];
+    let mut s = bl_position(&e, WHITE, &pieces);
+    play(&e, &mut s, "activate j10 j10");
+    // It may pause anywhere within 2 squares: after a step or two, or a leap, it has more.
+    assert_eq!(offered(&e, &s, "pause").len(), 24);
+    play(&e, &mut s, "pause j11");
+    play(&e, &mut s, "resume j11");
+    let mut ends = offered(&e, &s, "go");
+    assert_eq!(ends.len(), 23, "{ends:?}");
+    assert!(!ends.contains(&"j10".to_string()), "not back to its start");
+    ends.retain(|c| c == "l13" || c == "h9");
+    assert_eq!(ends, vec!["h9", "l13"]);
+    let again = offered(&e, &s, "pause");
+    assert_eq!(again.len(), 7, "{again:?}");
+    // Paused on a leap: one step is left.
+    let mut s = bl_position(&e, WHITE, &pieces);
+    play(&e, &mut s, "activate j10 j10");
+    play(&e, &mut s, "pause j12");
+    play(&e, &mut s, "resume j12");
+    assert_eq!(offered(&e, &s, "go").len(), 8);
+    assert!(legal_starting(&e, &s, "pause").is_empty());
+}
+
+// Ruling: "within 10 of its king or marshall at some moment this turn" counts every square
+// a colonel passes through. The king is on l1; a colonel on a9 (11 from it) slides to d12
+// (11 again) through b10 and c11 (10 from it): it was in touch on its way, and may activate
+// the wazir. Sliding north to a12 instead, it never comes within 10.
+#[test]
+fn a_colonel_passing_within_ten_of_its_king_is_in_touch() {
+    let e = bl_engine();
+    let pieces = [
+        ("l1", WHITE, "king"),
+        ("a9", WHITE, "colonel"),
+        ("e13", WHITE, "wazir"),
+        ("b13", WHITE, "ferz"),
+        ("t30", BLACK, "king"),
+    ];
+    let mut s = bl_position(&e, WHITE, &pieces);
+    assert!(!flag(var_on(&e, &s, "a9", "in_touch")));
+    activate(&e, &mut s, "a9", "a9", "d12");
+    assert!(flag(var_on(&e, &s, "d12", "in_touch")));
+    activate(&e, &mut s, "e13", "d12", "e14");
+    let mut s = bl_position(&e, WHITE, &pieces);
+    activate(&e, &mut s, "a9", "a9", "a12");
+    assert!(!flag(var_on(&e, &s, "a12", "in_touch")));
+    assert_eq!(refused(&e, &s, "activate b13 a12"), OUT_OF_TOUCH);
+    // Paused on b10, it is in touch already; it may activate from there.
+    let mut s = bl_position(&e, WHITE, &pieces);
+    play(&e, &mut s, "activate a9 a9");
+    play(&e, &mut s, "pause b10");
+    assert!(flag(var_on(&e, &s, "b10", "in_touch")));
+}

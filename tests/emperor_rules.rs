@@ -582,3 +582,202 @@ fn no_reformation_after_rearranging() {
         .iter()
         .any(|t| t.starts_with("reform")));
 }
+
+/// S's posts: every cell empty but the named ones (`(cell number, card)`).
+fn sparse(cards: &[(usize, &'static str)]) -> Vec<&'static str> {
+    let mut v = vec!["-"; 12];
+    for &(k, c) in cards {
+        v[k - 1] = c;
+    }
+    v
+}
+
+#[test]
+fn a_jack_may_strike_an_emperor_through_the_empty_bodyguard_cell() {
+    let e = em_engine();
+    let s_posts = sparse(&[(1, "JS"), (2, "2S"), (3, "3S"), (4, "4S")]);
+    // H keeps only its front row; its bodyguard's cell is empty.
+    let h_posts = sparse(&[(1, "AH"), (2, "2H"), (3, "3H"), (4, "4H")]);
+    let mut s = em_game(
+        &e,
+        &[
+            army("phalanx", "7S", &s_posts),
+            army("phalanx", "7H", &h_posts),
+        ],
+        S,
+    );
+    em_clear(&e, &mut s, &["guard@H"]);
+    // H's front row blocks every path of empty cells: the Jack may only spy (over one card).
+    assert!(!attack_targets(&e, &s, "post1@S").contains(&"guard@H".to_string()));
+    assert!(!is_legal(&e, &s, "attack post1@S guard@H"));
+    // One gap in the front row opens a direct path: the Jack strikes the emperor, who dies.
+    em_clear(&e, &mut s, &["post3@H"]);
+    assert!(attack_targets(&e, &s, "post1@S").contains(&"guard@H".to_string()));
+    play(&e, &mut s, "attack post1@S guard@H");
+    assert_eq!(s.outcome, Some(Outcome::Win(vec![S])));
+    // The Jack's strike on an emperor is an attack like any other: the Jack stays.
+    assert_eq!(em_at(&e, &s, "post1@S").as_deref(), Some("JS"));
+}
+
+#[test]
+fn a_jack_in_the_bodyguard_cell_attacked_dies_and_so_does_its_emperor() {
+    let e = em_engine();
+    let h = full('H');
+    // S: a Jack in its back row, the rest of its formation empty.
+    let s_posts = sparse(&[(9, "JS")]);
+    let base = em_game(
+        &e,
+        &[
+            army("phalanx", "7S", &s_posts),
+            army("phalanx", "7H", &refs(&h)),
+        ],
+        S,
+    );
+    // A Jack outside the bodyguard cell attacked: it dies, its emperor lives.
+    let mut s = base.clone();
+    play(&e, &mut s, "pass");
+    play(&e, &mut s, "attack post2@H post9@S");
+    assert_eq!(
+        em_zone(&e, &s, "dead", S).last().map(String::as_str),
+        Some("JS")
+    );
+    assert!(!s.eliminated[S as usize]);
+    assert_eq!(s.outcome, None);
+    // Moved into the empty bodyguard cell, the Jack is the bodyguard: attacked, it counts
+    // as the lower card and its emperor dies.
+    let mut s = base.clone();
+    em_clear(&e, &mut s, &["guard@S"]);
+    play(&e, &mut s, "shift post9@S guard@S");
+    play(&e, &mut s, "pass");
+    assert!(attack_targets(&e, &s, "post2@H").contains(&"guard@S".to_string()));
+    play(&e, &mut s, "attack post2@H guard@S");
+    assert!(s.eliminated[S as usize]);
+    assert_eq!(s.outcome, Some(Outcome::Win(vec![H])));
+    assert_eq!(em_zone(&e, &s, "wounded", H), vec!["2H"]);
+    // Reinforced into the empty bodyguard cell, the same.
+    let mut s = base.clone();
+    em_clear(&e, &mut s, &["guard@S", "post9@S"]);
+    let dead = zone_inst(&e, "dead", S);
+    let js = s.zones[dead]
+        .iter()
+        .copied()
+        .find(|&c| common::card(&e, c) == "JS")
+        .expect("the Jack was buried");
+    put_in(&e, &mut s, js, zone_inst(&e, "hand", S));
+    play(&e, &mut s, "reinforce JS guard@S");
+    assert_eq!(em_at(&e, &s, "guard@S").as_deref(), Some("JS"));
+    play(&e, &mut s, "attack post4@H guard@S");
+    assert_eq!(s.outcome, Some(Outcome::Win(vec![H])));
+    // A King that attacks the Jack bodyguard dies with it, and the emperor dies too.
+    let h_king = [
+        "KH", "2H", "3H", "4H", "5H", "6H", "8H", "9H", "TH", "JH", "QH", "AH",
+    ];
+    let mut s = em_game(
+        &e,
+        &[
+            army("phalanx", "7S", &s_posts),
+            army("phalanx", "7H", &h_king),
+        ],
+        S,
+    );
+    em_clear(&e, &mut s, &["guard@S"]);
+    play(&e, &mut s, "shift post9@S guard@S");
+    play(&e, &mut s, "pass");
+    play(&e, &mut s, "attack post1@H guard@S");
+    assert_eq!(em_zone(&e, &s, "dead", H), vec!["KH"]);
+    assert_eq!(s.outcome, Some(Outcome::Win(vec![H])));
+}
+
+/// S has nothing left but its bodyguard `guard` (formation empty, hand empty), against a
+/// full phalanx of H; S to move.
+fn lone_guard(e: &muster::engine::Engine, guard: &str) -> muster::engine::State {
+    let s = em_game(
+        e,
+        &[
+            army("phalanx", guard, &["-"; 12]),
+            army("phalanx", "7H", &refs(&full('H'))),
+        ],
+        S,
+    );
+    assert!(em_zone(e, &s, "hand", S).is_empty());
+    s
+}
+
+#[test]
+fn a_lone_bodyguard_moves_and_attacks_and_is_still_the_bodyguard_wherever_it_stands() {
+    let e = em_engine();
+    // With another card in hand, the bodyguard stays put and does not attack.
+    let mut s = lone_guard(&e, "7S");
+    let hand = zone_inst(&e, "hand", S);
+    let spare = s.zones[zone_inst(&e, "dead", S)][0];
+    put_in(&e, &mut s, spare, hand);
+    assert!(!common::legal_texts(&e, &s)
+        .iter()
+        .any(|t| t.starts_with("shift guard@S") || t.starts_with("attack guard@S")));
+    // Alone, it may move along its own formation and attack from there.
+    let mut s = lone_guard(&e, "7S");
+    assert!(is_legal(&e, &s, "attack guard@S post2@H"));
+    play(&e, &mut s, "shift guard@S post1@S");
+    assert_eq!(em_at(&e, &s, "post1@S").as_deref(), Some("7S"));
+    assert_eq!(
+        attack_targets(&e, &s, "post1@S"),
+        vec!["post1@H", "post2@H", "post3@H", "post4@H"]
+    );
+    // Attacked where it now stands and killed (lower, not a tie): its emperor dies.
+    play(&e, &mut s, "pass");
+    play(&e, &mut s, "attack post1@H post1@S");
+    assert_eq!(s.outcome, Some(Outcome::Win(vec![H])));
+    // Attacked and tied: both die, the emperor lives.
+    let mut s = lone_guard(&e, "4S");
+    play(&e, &mut s, "shift guard@S post4@S");
+    play(&e, &mut s, "pass");
+    play(&e, &mut s, "attack post4@H post4@S");
+    assert_eq!(s.outcome, None);
+    assert!(!s.eliminated[S as usize]);
+    // Attacked and higher: it is wounded, the emperor lives.
+    let mut s = lone_guard(&e, "7S");
+    play(&e, &mut s, "shift guard@S post2@S");
+    play(&e, &mut s, "pass");
+    play(&e, &mut s, "attack post3@H post2@S");
+    assert_eq!(em_zone(&e, &s, "wounded", S), vec!["7S"]);
+    assert_eq!(s.outcome, None);
+    // A King from afar spares it, as it spares any bodyguard.
+    let h_king = [
+        "2H", "3H", "4H", "5H", "6H", "8H", "9H", "TH", "JH", "QH", "AH", "KH",
+    ];
+    let mut s = em_game(
+        &e,
+        &[
+            army("phalanx", "7S", &["-"; 12]),
+            army("phalanx", "7H", &h_king),
+        ],
+        S,
+    );
+    play(&e, &mut s, "shift guard@S post9@S");
+    play(&e, &mut s, "pass");
+    assert!(!is_legal(&e, &s, "attack post12@H post9@S"));
+}
+
+#[test]
+fn a_lone_bodyguard_that_attacks_and_loses_takes_its_emperor_with_it() {
+    let e = em_engine();
+    // From its own cell: 7S against the Ace (11) loses, and its emperor dies.
+    let mut s = lone_guard(&e, "7S");
+    play(&e, &mut s, "attack guard@S post1@H");
+    assert_eq!(s.outcome, Some(Outcome::Win(vec![H])));
+    // Moved out first, the same.
+    let mut s = lone_guard(&e, "7S");
+    play(&e, &mut s, "shift guard@S post1@S");
+    play(&e, &mut s, "attack post1@S post1@H");
+    assert_eq!(s.outcome, Some(Outcome::Win(vec![H])));
+    // Winning, it is wounded and the emperor lives; a tie kills both, the emperor lives.
+    let mut s = lone_guard(&e, "7S");
+    play(&e, &mut s, "attack guard@S post2@H");
+    assert_eq!(em_zone(&e, &s, "dead", H), vec!["2H"]);
+    assert_eq!(em_zone(&e, &s, "wounded", S), vec!["7S"]);
+    assert_eq!(s.outcome, None);
+    let mut s = lone_guard(&e, "4S");
+    play(&e, &mut s, "attack guard@S post4@H");
+    assert_eq!(s.outcome, None);
+    assert!(!s.eliminated[S as usize]);
+}

@@ -440,7 +440,7 @@ fn every_limit_is_documented_with_its_value() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md"))
             .unwrap();
     let limits = &doc[doc.find("## 23. Limits").unwrap()..doc.find("## 24.").unwrap()];
-    let known: [(&str, u64); 22] = [
+    let known: [(&str, u64); 23] = [
         ("MAX_FILE_BYTES", MAX_FILE_BYTES as u64),
         ("MAX_NESTING", muster::syntax::MAX_NESTING as u64),
         ("MAX_DEPTH", muster::syntax::MAX_DEPTH as u64),
@@ -459,6 +459,7 @@ fn every_limit_is_documented_with_its_value() {
         ("MAX_ZONE_INSTANCES", MAX_ZONE_INSTANCES as u64),
         ("MAX_RANGE", muster::ir::ops::MAX_RANGE as u64),
         ("MAX_SUBSETS", muster::engine::MAX_SUBSETS as u64),
+        ("MAX_WAYS", muster::engine::MAX_WAYS as u64),
         (
             "MAX_TRIGGER_DEPTH",
             muster::engine::MAX_TRIGGER_DEPTH as u64,

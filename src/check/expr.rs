@@ -39,7 +39,7 @@ pub(super) fn were(n: usize) -> String {
 }
 
 /// How each built-in function is called, for help lines.
-const BUILTIN_SIGNATURES: [(&str, &str); 31] = [
+const BUILTIN_SIGNATURES: [(&str, &str); 37] = [
     ("linked", "cell"),
     ("reachable", "cell, within"),
     ("targets", "cell, most occupied cells passed over"),
@@ -69,6 +69,12 @@ const BUILTIN_SIGNATURES: [(&str, &str); 31] = [
     ("prev", "seat"),
     ("contents", "zones"),
     ("destinations", "cell, pattern"),
+    ("route", "cell, pattern"),
+    ("waypoints", "route"),
+    ("finishes", "route"),
+    ("may_halt", "route"),
+    ("advance", "route, cell"),
+    ("passed", "route, cell"),
     ("group", "cell, directions, cells"),
     ("cells_of", "seat"),
 ];
@@ -971,6 +977,40 @@ impl<'a> Ctx<'a> {
                     Type::List(Box::new(Type::Cell)),
                     vec![c, p],
                 )
+            }
+            "route" => {
+                let c = self.expect(&args[0], &Type::Cell, "the first argument of `route`");
+                let p = self.expect(&args[1], &Type::Pattern, "the second argument of `route`");
+                (Builtin::RouteOf, Type::Route, vec![c, p])
+            }
+            "waypoints" | "finishes" => {
+                let what = format!("the argument of `{n}`");
+                let r = self.expect(&args[0], &Type::Route, &what);
+                let b = if n == "waypoints" {
+                    Builtin::Waypoints
+                } else {
+                    Builtin::Finishes
+                };
+                (b, Type::List(Box::new(Type::Cell)), vec![r])
+            }
+            "may_halt" => {
+                let r = self.expect(&args[0], &Type::Route, "the argument of `may_halt`");
+                (Builtin::MayHalt, Type::Bool, vec![r])
+            }
+            "advance" | "passed" => {
+                let first = format!("the first argument of `{n}`");
+                let second = format!("the second argument of `{n}`");
+                let r = self.expect(&args[0], &Type::Route, &first);
+                let c = self.expect(&args[1], &Type::Cell, &second);
+                if n == "advance" {
+                    (Builtin::Advance, Type::Route, vec![r, c])
+                } else {
+                    (
+                        Builtin::Passed,
+                        Type::List(Box::new(Type::Cell)),
+                        vec![r, c],
+                    )
+                }
             }
             "group" => {
                 let c = self.expect(&args[0], &Type::Cell, "the first argument of `group`");

@@ -1143,7 +1143,7 @@ fn lower_zones(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::ZoneDef> {
 }
 
 /// The types a variable may be declared with, besides enum names.
-const TYPE_NAMES: [(&str, Type); 7] = [
+const TYPE_NAMES: [(&str, Type); 8] = [
     ("number", Type::Int),
     ("bool", Type::Bool),
     ("seat", Type::Seat),
@@ -1151,6 +1151,7 @@ const TYPE_NAMES: [(&str, Type); 7] = [
     ("card", Type::Comp),
     ("direction", Type::Dir),
     ("phase", Type::Phase),
+    ("route", Type::Route),
 ];
 
 fn type_named(cx: &Ctx, name: &str) -> Option<Type> {

@@ -182,7 +182,7 @@ pub const BUILTIN_NAMES: [&str; 8] = [
 ];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 31] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 37] = [
     ("linked", 1),
     ("reachable", 2),
     ("targets", 2),
@@ -212,6 +212,12 @@ pub const BUILTIN_FUNCTIONS: [(&str, usize); 31] = [
     ("prev", 1),
     ("contents", 1),
     ("destinations", 2),
+    ("route", 2),
+    ("waypoints", 1),
+    ("finishes", 1),
+    ("may_halt", 1),
+    ("advance", 2),
+    ("passed", 2),
     ("group", 3),
     ("cells_of", 1),
 ];
@@ -245,6 +251,7 @@ pub fn describe(ctx: &Ctx, ty: &Type) -> String {
         Type::Str => "text".into(),
         Type::Pattern => "a move pattern".into(),
         Type::Shape => "a shape".into(),
+        Type::Route => "a route (a move in progress)".into(),
         Type::List(t) => format!("a list of {}", plural(ctx, t)),
         Type::Nothing => "`none`".into(),
         Type::Unknown => "an unknown value".into(),
@@ -276,6 +283,7 @@ pub fn fits(want: &Type, have: &Type) -> bool {
             | Type::Phase
             | Type::Zone
             | Type::Shape
+            | Type::Route
             | Type::Nothing,
             Type::Nothing,
         ) => true,
@@ -287,7 +295,8 @@ pub fn fits(want: &Type, have: &Type) -> bool {
             | Type::Enum(_)
             | Type::Phase
             | Type::Zone
-            | Type::Shape,
+            | Type::Shape
+            | Type::Route,
         ) => true,
         (Type::List(a), Type::List(b)) => fits(a, b),
         (a, b) => a == b,

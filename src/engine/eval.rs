@@ -3,7 +3,7 @@
 use super::geometry;
 use super::state::{Loc, State, NONE, NO_SEAT};
 use super::Engine;
-use crate::ir::{ops, Agg, BinOp, Builtin, Expr, Quant, Value};
+use crate::ir::{ops, Agg, BinOp, Builtin, Expr, Quant, Route, Value};
 
 pub(crate) struct Eval<'a> {
     pub eng: &'a Engine,
@@ -470,6 +470,37 @@ impl<'a> Eval<'a> {
         member
     }
 
+    /// The pattern walker for the piece on `c` (its owner's forward; `me`'s if `c` is empty).
+    fn walk(&self, c: u16) -> super::patterns::Walk<'a> {
+        let board = &self.eng.game.board;
+        let piece = self.s.cells[c as usize];
+        let mover = if piece == NONE {
+            self.me
+        } else {
+            self.s.owners[piece as usize]
+        };
+        let forward = self
+            .eng
+            .forward_attr
+            .and_then(|a| self.eng.game.seats.get(mover as usize).map(|s| &s.attrs[a]))
+            .and_then(|v| {
+                if let Value::Dir(d) = v {
+                    Some(*d)
+                } else {
+                    None
+                }
+            })
+            .map(|d| (board.dirs[d as usize].dx, board.dirs[d as usize].dy))
+            .unwrap_or((0, 1));
+        super::patterns::Walk {
+            board,
+            occ: &self.s.cells,
+            owners: &self.s.owners,
+            mover,
+            forward,
+        }
+    }
+
     fn call(&self, b: Builtin, args: &[Expr], l: &mut [Value]) -> Value {
         let board = &self.eng.game.board;
         let occ = &self.s.cells;
@@ -582,35 +613,68 @@ impl<'a> Eval<'a> {
                 else {
                     return Value::List(vec![]);
                 };
-                let piece = occ[c as usize];
-                let mover = if piece == NONE {
-                    self.me
-                } else {
-                    self.s.owners[piece as usize]
-                };
-                let forward = self
-                    .eng
-                    .forward_attr
-                    .and_then(|a| self.eng.game.seats.get(mover as usize).map(|s| &s.attrs[a]))
-                    .and_then(|v| {
-                        if let Value::Dir(d) = v {
-                            Some(*d)
-                        } else {
-                            None
-                        }
-                    })
-                    .map(|d| (board.dirs[d as usize].dx, board.dirs[d as usize].dy))
-                    .unwrap_or((0, 1));
-                let walk = super::patterns::Walk {
-                    board,
-                    occ,
-                    owners: &self.s.owners,
-                    mover,
-                    forward,
-                };
+                let walk = self.walk(c);
                 let mut cells = Vec::new();
                 walk.destinations(c, &self.eng.game.patterns[p as usize].pat, &mut cells);
                 out.extend(cells.into_iter().map(Value::Cell));
+            }
+            Builtin::RouteOf => {
+                let (Value::Cell(c), Value::Pattern(p)) =
+                    (self.eval(&args[0], l), self.eval(&args[1], l))
+                else {
+                    return Value::None;
+                };
+                return Value::Route(Box::new(Route {
+                    pattern: p,
+                    origin: c,
+                    at: c,
+                    states: self.eng.steps[p as usize].start(),
+                }));
+            }
+            Builtin::Waypoints | Builtin::Finishes => {
+                let Value::Route(r) = self.eval(&args[0], l) else {
+                    return Value::List(vec![]);
+                };
+                let g = &self.eng.steps[r.pattern as usize];
+                let walk = self.walk(r.at);
+                let cells = if b == Builtin::Waypoints {
+                    walk.waypoints(g, r.origin, r.at, &r.states)
+                } else {
+                    walk.finishes(g, r.origin, r.at, &r.states)
+                };
+                out.extend(cells.into_iter().map(Value::Cell));
+            }
+            Builtin::MayHalt => {
+                let Value::Route(r) = self.eval(&args[0], l) else {
+                    return Value::Bool(false);
+                };
+                let g = &self.eng.steps[r.pattern as usize];
+                return Value::Bool(r.at != r.origin && g.accepts(&r.states));
+            }
+            Builtin::Advance | Builtin::Passed => {
+                let (Value::Route(r), Value::Cell(to)) =
+                    (self.eval(&args[0], l), self.eval(&args[1], l))
+                else {
+                    return if b == Builtin::Advance {
+                        Value::None
+                    } else {
+                        Value::List(vec![])
+                    };
+                };
+                let g = &self.eng.steps[r.pattern as usize];
+                let walk = self.walk(r.at);
+                if b == Builtin::Passed {
+                    let cells = walk.passed(g, r.at, &r.states, to);
+                    out.extend(cells.into_iter().map(Value::Cell));
+                } else {
+                    let states = walk.advance(g, r.at, &r.states, to);
+                    return Value::Route(Box::new(Route {
+                        pattern: r.pattern,
+                        origin: r.origin,
+                        at: to,
+                        states,
+                    }));
+                }
             }
             Builtin::Group => {
                 let Value::Cell(c) = self.eval(&args[0], l) else {

@@ -45,6 +45,7 @@ pub enum EngineError {
 
 /// The most lists one `subsets(...)` yields.
 pub const MAX_SUBSETS: usize = 100_000;
+pub use patterns::MAX_WAYS;
 
 /// A loaded game, ready to play any number of states.
 #[derive(Debug, Clone)]
@@ -62,6 +63,8 @@ pub struct Engine {
     twins: Vec<Vec<u16>>,
     /// The seat attribute named `forward`, if the seats have one: move patterns' forward.
     pub(crate) forward_attr: Option<usize>,
+    /// Each move pattern read as a graph of steps, for moves taken a part at a time.
+    pub(crate) steps: Vec<patterns::Steps>,
     /// Per action: whether its own effects can declare a winner (`win` or `lose`).
     action_may_win: Vec<bool>,
     /// Whether anything besides an action's own effects can declare a winner after any
@@ -115,11 +118,18 @@ impl Engine {
             twin_class: vec![],
             twins: vec![],
             forward_attr: None,
+            steps: vec![],
             action_may_win,
             any_may_win,
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
         };
         engine.forward_attr = engine.game.seat_attrs.iter().position(|a| a == "forward");
+        engine.steps = engine
+            .game
+            .patterns
+            .iter()
+            .map(|p| patterns::Steps::of(&p.pat))
+            .collect();
         let mut classes: std::collections::HashMap<&crate::ir::Component, u16> =
             std::collections::HashMap::new();
         engine.twin_class = engine

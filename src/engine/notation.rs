@@ -113,6 +113,13 @@ impl Engine {
             Value::Str(t) => format!("{t:?}"),
             Value::Pattern(p) => g.patterns[*p as usize].name.clone(),
             Value::Shape(x) => g.shapes[*x as usize].name.clone(),
+            // A move in progress: its pattern and where it began and stands, `slide:e4>e6`.
+            Value::Route(r) => format!(
+                "{}:{}>{}",
+                g.patterns[r.pattern as usize].name,
+                g.board.cells[r.origin as usize].name,
+                g.board.cells[r.at as usize].name
+            ),
             // A set of components, as in `attack spades 4S+9S+9S P3`; `-` for none.
             Value::List(items) if items.is_empty() => "-".into(),
             Value::List(items) => items

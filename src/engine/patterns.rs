@@ -113,3 +113,301 @@ impl Walk<'_> {
         }
     }
 }
+
+/// A pattern read as a graph of steps, for moves taken a part at a time (`route`): every
+/// leap is one step, and a rider's every square is one step that may go on in the same
+/// direction. A way through the pattern is a walk from node 0 along edges (and the free
+/// `eps` links between legs); it may end on a node that `accept`s.
+#[derive(Debug, Default, Clone)]
+pub struct Steps {
+    nodes: Vec<StepNode>,
+}
+
+#[derive(Debug, Default, Clone)]
+struct StepNode {
+    accept: bool,
+    eps: Vec<u16>,
+    edges: Vec<StepEdge>,
+}
+
+#[derive(Debug, Clone)]
+struct StepEdge {
+    vectors: Vec<(i8, i8)>,
+    /// The step keeps the direction of the step before it.
+    same: bool,
+    to: u16,
+}
+
+/// A position of a move in progress: a node of its pattern's graph and the direction of
+/// its last step ((0, 0) before the first).
+pub type StepState = (u16, (i8, i8));
+
+/// How many ways `passed` follows at most (a pattern of many free-turning legs has many).
+pub const MAX_WAYS: usize = 100_000;
+
+impl Steps {
+    pub fn of(pat: &Pat) -> Steps {
+        let mut g = Steps {
+            nodes: vec![StepNode::default()],
+        };
+        let exits = g.build(pat, 0, false);
+        for e in exits {
+            g.nodes[e as usize].accept = true;
+        }
+        g
+    }
+
+    fn node(&mut self) -> u16 {
+        self.nodes.push(StepNode::default());
+        (self.nodes.len() - 1) as u16
+    }
+
+    /// Adds `pat` from `entry`; its first steps keep the direction before them if `same`.
+    /// Returns the nodes where it may end.
+    fn build(&mut self, pat: &Pat, entry: u16, same: bool) -> Vec<u16> {
+        match pat {
+            Pat::Leg(leg) => {
+                let first = self.node();
+                self.nodes[entry as usize].edges.push(StepEdge {
+                    vectors: leg.vectors.clone(),
+                    same,
+                    to: first,
+                });
+                if leg.range == 1 {
+                    return vec![first];
+                }
+                if leg.range == 0 {
+                    // An unlimited rider: every square may go on, straight.
+                    self.nodes[first as usize].edges.push(StepEdge {
+                        vectors: leg.vectors.clone(),
+                        same: true,
+                        to: first,
+                    });
+                    return vec![first];
+                }
+                let mut exits = vec![first];
+                let mut last = first;
+                for _ in 1..leg.range {
+                    let next = self.node();
+                    self.nodes[last as usize].edges.push(StepEdge {
+                        vectors: leg.vectors.clone(),
+                        same: true,
+                        to: next,
+                    });
+                    exits.push(next);
+                    last = next;
+                }
+                exits
+            }
+            Pat::Alt(alts) => alts
+                .iter()
+                .flat_map(|a| self.build(a, entry, same))
+                .collect(),
+            Pat::Seq {
+                first,
+                optional,
+                same: keep,
+                then,
+            } => {
+                let firsts = self.build(first, entry, same);
+                let join = self.node();
+                for &f in &firsts {
+                    self.nodes[f as usize].eps.push(join);
+                }
+                let mut exits = self.build(then, join, *keep);
+                if *optional {
+                    exits.extend(firsts);
+                }
+                exits
+            }
+        }
+    }
+
+    /// The states a move is in before its first step.
+    pub fn start(&self) -> Vec<StepState> {
+        self.close(&[(0, (0, 0))])
+    }
+
+    /// `states` with every node reached from them by free links, sorted, each once.
+    fn close(&self, states: &[StepState]) -> Vec<StepState> {
+        let mut out: Vec<StepState> = Vec::new();
+        let mut todo: Vec<StepState> = states.to_vec();
+        while let Some(st) = todo.pop() {
+            if out.contains(&st) {
+                continue;
+            }
+            out.push(st);
+            for &n in &self.nodes[st.0 as usize].eps {
+                todo.push((n, st.1));
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// Whether a move in `states` may end where it stands.
+    pub fn accepts(&self, states: &[StepState]) -> bool {
+        states.iter().any(|&(n, _)| self.nodes[n as usize].accept)
+    }
+
+    /// Whether a move in `states` has more steps to take.
+    fn goes_on(&self, states: &[StepState]) -> bool {
+        states
+            .iter()
+            .any(|&(n, _)| !self.nodes[n as usize].edges.is_empty())
+    }
+}
+
+/// Every landing of a move in progress: the cell, and the (closed) states it is in there.
+/// Landings on the same cell are merged.
+pub struct Landings {
+    pub cells: Vec<(u16, Vec<StepState>)>,
+}
+
+impl Walk<'_> {
+    /// The steps one position of a move may take next: (cell landed on, state there).
+    fn next_steps(&self, g: &Steps, at: u16, st: StepState, out: &mut Vec<(u16, StepState)>) {
+        for e in &g.nodes[st.0 as usize].edges {
+            for &v in &e.vectors {
+                let v = self.orient(v);
+                let d = direction(v);
+                if e.same && st.1 != (0, 0) && st.1 != d {
+                    continue;
+                }
+                let t = offset(self.board, at, v);
+                if t != NO_CELL {
+                    out.push((t, (e.to, d)));
+                }
+            }
+        }
+    }
+
+    /// Every cell the rest of a move reaches from `at` in `states`, by one step or more:
+    /// steps go on only from an empty cell (the mover stands on `at`, which counts as
+    /// occupied).
+    pub fn landings(&self, g: &Steps, at: u16, states: &[StepState]) -> Landings {
+        let mut seen: Vec<(u16, StepState)> = Vec::new();
+        let mut todo: Vec<(u16, StepState)> = Vec::new();
+        let mut next = Vec::new();
+        for &st in states {
+            self.next_steps(g, at, st, &mut next);
+        }
+        todo.append(&mut next);
+        let mut cells: Vec<(u16, Vec<StepState>)> = Vec::new();
+        while let Some((c, st)) = todo.pop() {
+            if seen.contains(&(c, st)) {
+                continue;
+            }
+            seen.push((c, st));
+            let closed = g.close(&[st]);
+            match cells.iter_mut().find(|(x, _)| *x == c) {
+                Some((_, sts)) => {
+                    for s in closed.iter() {
+                        if !sts.contains(s) {
+                            sts.push(*s);
+                        }
+                    }
+                    sts.sort();
+                }
+                None => cells.push((c, closed.clone())),
+            }
+            if c != at && self.occ[c as usize] == NONE {
+                for s in closed {
+                    self.next_steps(g, c, s, &mut next);
+                }
+                todo.append(&mut next);
+            }
+        }
+        cells.sort_by_key(|(c, _)| *c);
+        Landings { cells }
+    }
+
+    /// Where the rest of the move may end: cells where a way ends that are empty or held
+    /// by another owner, never `origin` (a move ends somewhere else than it began).
+    pub fn finishes(&self, g: &Steps, origin: u16, at: u16, states: &[StepState]) -> Vec<u16> {
+        self.landings(g, at, states)
+            .cells
+            .into_iter()
+            .filter(|(c, sts)| {
+                let there = self.occ[*c as usize];
+                *c != origin
+                    && *c != at
+                    && g.accepts(sts)
+                    && (there == NONE || self.owners[there as usize] != self.mover)
+            })
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    /// Where the rest of the move may pause and go on later: empty cells it reaches from
+    /// which it has steps left, never `origin`.
+    pub fn waypoints(&self, g: &Steps, origin: u16, at: u16, states: &[StepState]) -> Vec<u16> {
+        self.landings(g, at, states)
+            .cells
+            .into_iter()
+            .filter(|(c, sts)| {
+                *c != origin && *c != at && self.occ[*c as usize] == NONE && g.goes_on(sts)
+            })
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    /// The states of the move once it has gone on from `at` to `to` (none if it cannot).
+    pub fn advance(&self, g: &Steps, at: u16, states: &[StepState], to: u16) -> Vec<StepState> {
+        self.landings(g, at, states)
+            .cells
+            .into_iter()
+            .find(|(c, _)| *c == to)
+            .map(|(_, sts)| sts)
+            .unwrap_or_default()
+    }
+
+    /// The cells every way of the rest of the move from `at` to `to` lands on before `to`,
+    /// in the order of the first such way. Empty if no way reaches `to`.
+    pub fn passed(&self, g: &Steps, at: u16, states: &[StepState], to: u16) -> Vec<u16> {
+        let mut common: Option<Vec<u16>> = None;
+        let mut path: Vec<u16> = Vec::new();
+        let mut ways = 0usize;
+        for &st in states {
+            self.ways(g, at, at, st, to, &mut path, &mut common, &mut ways);
+        }
+        common.unwrap_or_default()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn ways(
+        &self,
+        g: &Steps,
+        start: u16,
+        at: u16,
+        st: StepState,
+        to: u16,
+        path: &mut Vec<u16>,
+        common: &mut Option<Vec<u16>>,
+        ways: &mut usize,
+    ) {
+        if *ways >= MAX_WAYS {
+            return;
+        }
+        let mut next = Vec::new();
+        for s in g.close(&[st]) {
+            self.next_steps(g, at, s, &mut next);
+        }
+        for (c, s) in next {
+            *ways += 1;
+            if c == to {
+                let here: Vec<u16> = path.clone();
+                *common = Some(match common.take() {
+                    None => here,
+                    Some(k) => k.into_iter().filter(|x| here.contains(x)).collect(),
+                });
+                continue;
+            }
+            if c != start && self.occ[c as usize] == NONE && !path.contains(&c) {
+                path.push(c);
+                self.ways(g, start, c, s, to, path, common, ways);
+                path.pop();
+            }
+        }
+    }
+}

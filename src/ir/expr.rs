@@ -78,6 +78,21 @@ pub enum Builtin {
     /// `destinations(cell, pattern)`: where the piece on `cell` may move by the pattern:
     /// empty cells and cells of other owners (capture by landing), each once.
     Destinations,
+    /// `route(cell, pattern)`: a move of the piece on `cell` by the pattern, not yet begun,
+    /// that may be taken a part at a time.
+    RouteOf,
+    /// `waypoints(route)`: the empty cells where the rest of the move may pause and go on
+    /// later (squares it passes through, and landings between legs).
+    Waypoints,
+    /// `finishes(route)`: where the rest of the move may end, as `destinations` says.
+    Finishes,
+    /// `may_halt(route)`: whether the move may end where it stands.
+    MayHalt,
+    /// `advance(route, cell)`: the rest of the move once the piece has gone on to `cell`.
+    Advance,
+    /// `passed(route, cell)`: the cells that every way of the rest of the move to `cell`
+    /// passes through (landings between legs, squares a rider crosses), in order.
+    Passed,
     /// `group(cell, dirs, through)`: the cells of `through` reached from `cell` by steps
     /// in `dirs` that stay inside `through`.
     Group,

@@ -29,7 +29,22 @@ pub enum Value {
     Pattern(u16),
     /// A shape from a catalogue.
     Shape(u16),
+    /// A move by a pattern, taken a part at a time (see `Route`).
+    Route(Box<Route>),
     List(Vec<Value>),
+}
+
+/// A move by a pattern that may pause between its steps: the pattern, the cell the move
+/// started from, the cell the piece has reached, and where in the pattern it stands. The
+/// engine reads a pattern as a graph of steps (a rider's every square is a step);
+/// `states` are the nodes of that graph the move may be at, each with the direction of
+/// the last step ((0, 0) before the first), which `same` legs keep.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Route {
+    pub pattern: u16,
+    pub origin: CellId,
+    pub at: CellId,
+    pub states: Vec<(u16, (i8, i8))>,
 }
 
 impl Value {
@@ -67,6 +82,7 @@ pub enum Type {
     Str,
     Pattern,
     Shape,
+    Route,
     List(Box<Type>),
     /// `none`, which fits any seat, cell or component.
     Nothing,
