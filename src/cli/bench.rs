@@ -50,7 +50,7 @@ pub fn run(file: &Path, seconds: f64, opts: &GameOpts) -> i32 {
         Err(code) => return code,
     };
     let secs = seconds.clamp(0.1, 600.0);
-    let one = match playouts(&engine, players, opts.seed, secs) {
+    let one = match playouts(&engine, players, opts.seed(), secs) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
@@ -60,7 +60,7 @@ pub fn run(file: &Path, seconds: f64, opts: &GameOpts) -> i32 {
     let threads = rayon::current_num_threads();
     let all: Result<Vec<Counts>, String> = (0..threads as u64)
         .into_par_iter()
-        .map(|t| playouts(&engine, players, opts.seed.wrapping_add(t + 1), secs))
+        .map(|t| playouts(&engine, players, opts.seed().wrapping_add(t + 1), secs))
         .collect();
     let all = match all {
         Ok(v) => v,

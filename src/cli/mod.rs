@@ -47,9 +47,10 @@ pub struct GameOpts {
     /// How many players (for games with a range of player counts).
     #[arg(long)]
     pub players: Option<u8>,
-    /// The seed of every random choice (shuffles, dice, random agents).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// The seed of every random choice (shuffles, dice, random agents). `play` picks a
+    /// fresh one when none is given, and prints it; the other commands use 1.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Stop the game after this many turns (default: the game's own `max_turns` for games
     /// among agents; no cap at all when a person plays a seat).
     #[arg(long)]
@@ -84,6 +85,9 @@ pub enum Command {
         /// Show everything, hidden cards included (debugging, watching agents).
         #[arg(long)]
         reveal: bool,
+        /// Go on with a saved game (its rules variant, players and seed), saving to it.
+        #[arg(long, value_name = "LOG", conflicts_with_all = ["variant", "players", "seed"])]
+        resume: Option<PathBuf>,
     },
     /// Replay a saved game and print the final position.
     Replay {
@@ -165,6 +169,7 @@ pub fn run(cli: Cli) -> i32 {
             think,
             save,
             reveal,
+            resume,
         } => play::run(
             &file,
             &game,
@@ -172,6 +177,7 @@ pub fn run(cli: Cli) -> i32 {
             think,
             save.as_deref(),
             reveal,
+            resume.as_deref(),
         ),
         Command::Replay {
             file,
@@ -313,6 +319,13 @@ pub fn outcome_text(engine: &Engine, outcome: Option<&crate::engine::Outcome>) -
 
 /// The common start of every command that plays: compile (with the variant), apply
 /// `--max-turns`, and settle the player count. `Err` holds the exit code.
+impl GameOpts {
+    /// The seed asked for, or 1: simulations and benchmarks repeat unless told otherwise.
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or(1)
+    }
+}
+
 pub fn prepare(file: &Path, opts: &GameOpts) -> Result<(Arc<Engine>, u8), i32> {
     let compiled = load(file, opts.variant.as_deref())?;
     let engine = engine_for(compiled, opts.max_turns);

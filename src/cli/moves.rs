@@ -12,7 +12,7 @@ pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts, view: &ViewOpt
             Err(code) => return code,
         },
         None => GameLog {
-            seed: opts.seed,
+            seed: opts.seed(),
             players: opts.players,
             variant: opts.variant.clone(),
             ..Default::default()

@@ -10,8 +10,9 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
 const HELP: &str = "Enter a move in notation (e.g. as listed by `moves`) or its number.
-Commands: moves (list legal moves), board (show the position), undo (take back your last move
-against agents), save [FILE] (write the game log), help, quit.";
+Commands: moves (list legal moves), board (show the position), hint (what the computer would
+play), undo (take back your last move against agents), save [FILE] (write the game log), help,
+quit.";
 
 /// Who sits at each seat.
 pub enum Seat {
@@ -34,6 +35,8 @@ pub struct Session<'e> {
     pub undo_floor: usize,
     /// For each seat, the cells the last action changed in its view (marked on its board).
     pub marks: Vec<Vec<bool>>,
+    /// The rules and thinking time (ms) of the search that answers `hint`.
+    pub adviser: (std::sync::Arc<Engine>, u64),
 }
 
 pub fn run(
@@ -43,9 +46,29 @@ pub fn run(
     think: u64,
     save: Option<&Path>,
     reveal: bool,
+    resume: Option<&Path>,
 ) -> i32 {
     let rules_text = crate::check::read_text(file).unwrap_or_default();
-    let (engine, players) = match super::prepare(file, opts) {
+    // A resumed game goes on under its log's variant, players, seed and cap, saving to it.
+    let resumed = match resume {
+        Some(p) => match super::replay::read_log(p, &rules_text) {
+            Ok(l) => Some(l),
+            Err(code) => return code,
+        },
+        None => None,
+    };
+    let mut opts = opts.clone();
+    if let Some(l) = &resumed {
+        opts.variant = l.variant.clone();
+        opts.players = l.players;
+        opts.seed = Some(l.seed);
+        opts.max_turns = opts.max_turns.or(l.max_turns);
+    }
+    // Without `--seed`, every game is a new one; the seed is printed so it can be replayed.
+    let fresh = opts.seed.is_none();
+    let seed = opts.seed.unwrap_or_else(rand::random);
+    opts.seed = Some(seed);
+    let (engine, players) = match super::prepare(file, &opts) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -67,7 +90,7 @@ pub fn run(
                 Seat::Human
             } else {
                 Seat::Agent(
-                    agents::by_name(n, &engine, opts.seed.wrapping_add(1 + i as u64))
+                    agents::by_name(n, &engine, seed.wrapping_add(1 + i as u64))
                         .expect("checked name"),
                 )
             }
@@ -77,6 +100,7 @@ pub fn run(
     // rules alone end it. Agents keep the capped rules for their own searches, so that
     // their playouts stay bounded.
     let capped = opts.max_turns.is_some() || !names.iter().any(|n| n == "human");
+    let agents_engine = engine.clone();
     let engine = if capped {
         engine
     } else {
@@ -89,28 +113,38 @@ pub fn run(
             Err(code) => return code,
         }
     };
-    let log = GameLog {
-        rules: file
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        hash: Some(content_hash(&rules_text)),
-        variant: opts.variant.clone(),
-        players: Some(players),
-        seed: opts.seed,
-        max_turns: capped.then_some(engine.game.max_turns),
-        actions: vec![],
+    let log = match resumed {
+        Some(l) => GameLog {
+            players: Some(players),
+            ..l
+        },
+        None => GameLog {
+            rules: file
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            hash: Some(content_hash(&rules_text)),
+            variant: opts.variant.clone(),
+            players: Some(players),
+            seed,
+            max_turns: capped.then_some(engine.game.max_turns),
+            actions: vec![],
+        },
     };
+    if fresh {
+        println!("seed {seed} (to play this deal again: --seed {seed})");
+    }
     let mut session = Session {
         engine: &engine,
         seats,
         log,
-        save: save.map(Path::to_path_buf),
+        save: save.or(resume).map(Path::to_path_buf),
         reveal,
         clear_screen: std::io::stdout().is_terminal(),
         colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
         undo_floor: 0,
         marks: Vec::new(),
+        adviser: (agents_engine, think.max(1)),
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -240,12 +274,16 @@ impl<'e> Session<'e> {
     /// Plays to the end, or until a person quits or the input ends.
     pub fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
         let engine = self.engine;
-        let mut state = engine
-            .start(
-                self.log.players.unwrap_or(engine.game.min_players),
-                self.log.seed,
-            )
-            .map_err(std::io::Error::other)?;
+        // A new game has no actions yet; a resumed one goes on from where its log ends.
+        let mut state = replay_log(engine, &self.log, |_, _| {}).map_err(|e| {
+            std::io::Error::other(format!(
+                "the saved game does not replay: action {} (line {}) `{}`: {}",
+                e.number, e.line, e.text, e.reason
+            ))
+        })?;
+        if !self.log.actions.is_empty() {
+            writeln!(out, "resuming after {} action(s)", self.log.actions.len())?;
+        }
         let mut last_human: Option<u8> = None;
         if let Some(l) = super::legend(engine) {
             writeln!(out, "Legend: {l}")?;
@@ -258,7 +296,18 @@ impl<'e> Session<'e> {
             let chosen = match &mut self.seats[seat as usize] {
                 Seat::Agent(agent) => {
                     let view = engine.view(&state, seat);
+                    if self.clear_screen {
+                        write!(
+                            out,
+                            "{} is thinking…",
+                            engine.game.seats[seat as usize].name
+                        )?;
+                        out.flush()?;
+                    }
                     let i = agent.choose(&view, &legal);
+                    if self.clear_screen {
+                        write!(out, "\r\x1b[2K")?;
+                    }
                     legal[i].clone()
                 }
                 Seat::Human => {
@@ -370,6 +419,15 @@ impl<'e> Session<'e> {
                     }
                 }
                 "quit" | "exit" => return Ok(None),
+                "hint" => {
+                    // The search that plays the other seats, from this seat's view only.
+                    let (rules, think) = &self.adviser;
+                    let name = format!("ismcts:{think}ms");
+                    let mut adviser = agents::by_name(&name, rules, self.log.seed ^ 0x5eed)
+                        .expect("a known agent");
+                    let i = adviser.choose(&engine.view(state, seat), legal);
+                    writeln!(out, "hint: {}", engine.action_text(state, &legal[i]))?;
+                }
                 "board" => self.show(state, seat, out)?,
                 "moves" => {
                     for (i, a) in legal.iter().enumerate() {

@@ -237,7 +237,7 @@ pub fn run(
     };
     let here = describe(file, opts);
     let label = if other.is_some() { here.as_str() } else { "" };
-    let (ok, elapsed) = match play_all(&engine, &names, players, games, opts.seed, &pool, label) {
+    let (ok, elapsed) = match play_all(&engine, &names, players, games, opts.seed(), &pool, label) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -246,7 +246,7 @@ pub fn run(
         what: here.clone(),
         names: &names,
         players,
-        seed: opts.seed,
+        seed: opts.seed(),
         games: &ok,
         elapsed,
     };
@@ -266,7 +266,7 @@ pub fn run(
         &names,
         players,
         games,
-        opts.seed,
+        opts.seed(),
         &pool,
         &there,
     ) {
@@ -278,7 +278,7 @@ pub fn run(
         what: there,
         names: &names,
         players,
-        seed: opts.seed,
+        seed: opts.seed(),
         games: &ok2,
         elapsed: elapsed2,
     };

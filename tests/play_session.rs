@@ -1,0 +1,147 @@
+//! Text play's session: a fresh seed when none is given (printed, so the game can be played
+//! again), `--resume` to go on with a saved game, and `hint` at the prompt.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn muster(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("muster runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("muster-session-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_str().unwrap().to_string()
+}
+
+const GAME: &str = "games/army_ants.muster";
+
+/// The seed a game printed, from its first line.
+fn printed_seed(out: &str) -> u64 {
+    let first = out.lines().next().unwrap();
+    let rest = first.strip_prefix("seed ").expect(first);
+    rest.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+// Without --seed each game is a new deal, and the seed it prints plays it again.
+#[test]
+fn a_game_without_a_seed_is_new_and_says_how_to_repeat_it() {
+    let args = ["play", GAME, "--agents", "human,random"];
+    let a = text(&muster(&args, "quit\n").stdout);
+    let b = text(&muster(&args, "quit\n").stdout);
+    let (sa, sb) = (printed_seed(&a), printed_seed(&b));
+    assert_ne!(sa, sb);
+    let board = |s: &str| s.lines().skip(1).take(12).collect::<Vec<_>>().join("\n");
+    let again = text(
+        &muster(
+            &[
+                "play",
+                GAME,
+                "--agents",
+                "human,random",
+                "--seed",
+                &sa.to_string(),
+            ],
+            "quit\n",
+        )
+        .stdout,
+    );
+    assert_eq!(
+        board(&a),
+        again.lines().take(12).collect::<Vec<_>>().join("\n")
+    );
+    assert!(!again.starts_with("seed "), "a given seed is not announced");
+}
+
+// --resume goes on from the end of a saved game, with its seed, and saves to it.
+#[test]
+fn a_saved_game_resumes_where_it_stopped() {
+    let log = temp("resume.log");
+    let first = muster(
+        &[
+            "play",
+            GAME,
+            "--agents",
+            "human,random",
+            "--seed",
+            "8",
+            "--save",
+            &log,
+        ],
+        "1\n2\nquit\n",
+    );
+    assert_eq!(first.status.code(), Some(0));
+    let saved = std::fs::read_to_string(&log).unwrap();
+    let moves = |t: &str| {
+        t.lines()
+            .filter(|l| l.starts_with("Red:") || l.starts_with("Black:"))
+            .count()
+    };
+    assert_eq!(moves(&saved), 4);
+    let second = muster(
+        &["play", GAME, "--agents", "human,random", "--resume", &log],
+        "1\nquit\n",
+    );
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
+    let shown = text(&second.stdout);
+    assert!(shown.starts_with("resuming after 4 action(s)\n"), "{shown}");
+    assert!(shown.contains("turn 5 · Red to decide"), "{shown}");
+    let resumed = std::fs::read_to_string(&log).unwrap();
+    assert!(resumed.starts_with(&saved), "{resumed}");
+    assert_eq!(moves(&resumed), 6);
+    // The same game from its seed gives the same moves.
+    let replay = muster(&["replay", GAME, &log], "");
+    assert!(text(&replay.stdout).contains("6 action(s) replayed"));
+    // A resumed game takes its seed, players and variant from the log.
+    let clash = muster(&["play", GAME, "--resume", &log, "--seed", "3"], "");
+    assert_eq!(clash.status.code(), Some(2));
+}
+
+// `hint` answers with a legal move, found from the person's view.
+#[test]
+fn hint_suggests_a_legal_move() {
+    let out = muster(
+        &[
+            "play",
+            GAME,
+            "--agents",
+            "human,random",
+            "--seed",
+            "5",
+            "--think",
+            "50",
+        ],
+        "hint\nmoves\nquit\n",
+    );
+    let shown = text(&out.stdout);
+    let hint = shown
+        .split("hint: ")
+        .nth(1)
+        .expect(&shown)
+        .lines()
+        .next()
+        .unwrap();
+    let listed: Vec<&str> = shown
+        .lines()
+        .filter_map(|l| l.trim().split_once(". ").map(|(_, m)| m))
+        .collect();
+    assert!(listed.contains(&hint), "{hint} not in {listed:?}");
+}
