@@ -17,7 +17,8 @@ pub fn render_view(engine: &Engine, view: &View) -> String {
     render_view_styled(engine, view, false)
 }
 
-/// ANSI colours for the seats' pieces on a terminal, in seat order.
+/// ANSI colours for the seats' pieces on a terminal, in seat order, for seats whose rules
+/// name no colour.
 const SEAT_COLOURS: [&str; 8] = [
     "\x1b[1;37m",
     "\x1b[1;31m",
@@ -28,6 +29,43 @@ const SEAT_COLOURS: [&str; 8] = [
     "\x1b[1;36m",
     "\x1b[1;90m",
 ];
+
+/// Colour words a seat's name or attributes may use, and how a terminal draws them (black
+/// as dark grey, to stay readable on a dark screen).
+const NAMED_COLOURS: [(&str, &str); 10] = [
+    ("white", "\x1b[1;37m"),
+    ("red", "\x1b[1;31m"),
+    ("blue", "\x1b[1;34m"),
+    ("green", "\x1b[1;32m"),
+    ("yellow", "\x1b[1;33m"),
+    ("purple", "\x1b[1;35m"),
+    ("magenta", "\x1b[1;35m"),
+    ("cyan", "\x1b[1;36m"),
+    ("black", "\x1b[1;90m"),
+    ("grey", "\x1b[1;90m"),
+];
+
+/// The colour a seat's pieces are drawn in: the colour its rules give it (its name, as in
+/// `seat Red`, or an attribute's value, as in `seat North { colour: red }`), else the
+/// seat's place in `SEAT_COLOURS`.
+pub fn seat_colour(engine: &Engine, seat: u8) -> Option<&'static str> {
+    let g = &engine.game;
+    let def = g.seats.get(seat as usize)?;
+    let named = |word: &str| {
+        NAMED_COLOURS
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(word))
+            .map(|(_, c)| *c)
+    };
+    let from_attrs = def.attrs.iter().find_map(|v| match v {
+        Value::Enum(e, x) => named(&g.enums[*e as usize].values[*x as usize].0),
+        Value::Str(t) => named(t),
+        _ => None,
+    });
+    named(&def.name)
+        .or(from_attrs)
+        .or_else(|| SEAT_COLOURS.get(seat as usize).copied())
+}
 
 /// What the board's tags mean: for each enum attribute a label shows, its values' short
 /// forms and names (`K king, R rook, ...`).
@@ -135,10 +173,11 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
                         format!("{:>width$}", labels[c])
                     };
                     match (&view.cells[c], colour) {
-                        (Seen::Known { owner, .. } | Seen::Hidden { owner }, true)
-                            if (*owner as usize) < SEAT_COLOURS.len() =>
-                        {
-                            format!("{}{text}\x1b[0m", SEAT_COLOURS[*owner as usize])
+                        (Seen::Known { owner, .. } | Seen::Hidden { owner }, true) => {
+                            match seat_colour(engine, *owner) {
+                                Some(code) => format!("{code}{text}\x1b[0m"),
+                                None => text,
+                            }
                         }
                         _ => text,
                     }
@@ -234,10 +273,11 @@ fn render_areas(engine: &Engine, view: &View, colour: bool) -> String {
     let b = &g.board;
     let mut out = String::new();
     let paint = |text: String, seen: &Seen| match (seen, colour) {
-        (Seen::Known { owner, .. } | Seen::Hidden { owner }, true)
-            if (*owner as usize) < SEAT_COLOURS.len() =>
-        {
-            format!("{}{text}\x1b[0m", SEAT_COLOURS[*owner as usize])
+        (Seen::Known { owner, .. } | Seen::Hidden { owner }, true) => {
+            match seat_colour(engine, *owner) {
+                Some(code) => format!("{code}{text}\x1b[0m"),
+                None => text,
+            }
         }
         _ => text,
     };

@@ -11,7 +11,7 @@ mod report;
 mod simulate;
 mod validate;
 
-pub use board::{legend, render_view, render_view_styled};
+pub use board::{legend, render_view, render_view_styled, seat_colour};
 pub use log::{GameLog, LogEntry};
 
 use crate::check::{self, Compiled};
