@@ -68,3 +68,230 @@ fn phases_handing_over_with_no_decision_are_a_rules_error() {
         "rules error: the rules make no progress: 10000 turns passed with nothing to decide"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Through the binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn muster(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("muster runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp(name: &str, content: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, content).unwrap();
+    p
+}
+
+fn code(out: &Output) -> Option<i32> {
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+    out.status.code()
+}
+
+// Names longer than Rust's formatter can pad to (65,535 characters) used to panic the
+// board and the reports: a seat, a label and an action, each 70,000 characters long.
+#[test]
+fn very_long_names_play_replay_and_simulate() {
+    let n = "a".repeat(70_000);
+    let files = [
+        format!(
+            "game \"L\" {{ players 2 }}\nseat {n}\nseat B\nphase p {{ turn {{ one of go }} }}\n\
+             action go {{ do {{ end turn }} }}\n"
+        ),
+        format!(
+            "game \"L\" {{ players 2 }}\nboard grid 2 x 2\nkind Card {{ rank: 1..3 label \"{n}\" }}\n\
+             deck d of Card {{ card {{ rank: 1 }} }}\nzone pile shared public {{ holds d }}\n\
+             phase p {{ turn {{ one of go }} }}\n\
+             action go {{ choose c in pile choose x in cells require x.empty do {{ move c to x }} }}\n"
+        ),
+        format!(
+            "game \"L\" {{ players 2 }}\nphase p {{ turn {{ one of {n} }} }}\n\
+             action {n} {{ do {{ end turn }} }}\n"
+        ),
+    ];
+    for (i, rules) in files.iter().enumerate() {
+        let f = temp(&format!("long{i}.muster"), rules.as_bytes());
+        let log = f.with_extension("log");
+        let (f, log) = (f.to_str().unwrap(), log.to_str().unwrap());
+        let out = muster(&["simulate", f, "--games", "2", "--max-turns", "20"]);
+        assert_eq!(code(&out), Some(0), "rules {i}");
+        let out = muster(&[
+            "play",
+            f,
+            "--agents",
+            "random,random",
+            "--max-turns",
+            "20",
+            "--save",
+            log,
+        ]);
+        assert_eq!(code(&out), Some(0), "rules {i}");
+        let out = muster(&["replay", f, log]);
+        assert_eq!(code(&out), Some(0), "rules {i}");
+    }
+}
+
+// `--seconds` must be a finite number of seconds above zero: NaN used to panic.
+#[test]
+fn bench_refuses_seconds_that_are_not_a_duration() {
+    for bad in ["NaN", "inf", "-1", "0"] {
+        let arg = format!("--seconds={bad}");
+        let out = muster(&["bench", "games/army_ants.muster", &arg]);
+        assert_eq!(code(&out), Some(2), "--seconds {bad}");
+        assert!(
+            text(&out.stderr).contains("is not a number of seconds above 0"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+// Output piped into a program that stops reading (`| head`) ends the command quietly.
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    let log = temp(
+        "pipe.log",
+        b"# muster log\ngame games/battle_line.muster\nplayers 2\nseed 1\n",
+    );
+    let runs: [&[&str]; 2] = [
+        &["moves", "games/battle_line.muster"],
+        &[
+            "replay",
+            "games/battle_line.muster",
+            log.to_str().unwrap(),
+            "--verbose",
+        ],
+    ];
+    for args in runs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before anything is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(code(&out), Some(0), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stderr), "", "{args:?}");
+    }
+}
+
+// `dump` writes the IR of valid rules however deeply they nest: 31 nested `if`s and a sum
+// of 70 terms went past the RON writer's recursion limit.
+#[test]
+fn dump_writes_deeply_nested_rules() {
+    let ifs = "if n < 100 { ".repeat(31) + "n += 1" + &" }".repeat(31);
+    let sum = vec!["n"; 70].join(" + ");
+    let rules = format!(
+        "game \"Deep\" {{ players 2 }}\nvar n = 0\nphase p {{ turn {{ one of go }} }}\n\
+         action go {{ require {sum} >= 0 do {{ {ifs} }} }}\n"
+    );
+    let f = temp("deep.muster", rules.as_bytes());
+    let out = muster(&["validate", f.to_str().unwrap()]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    let out = muster(&["dump", f.to_str().unwrap()]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("format_version"));
+}
+
+// A UTF-8 byte-order mark at the start of a file is skipped, and an error after it is
+// still placed at its line and column.
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let good = "\u{feff}game \"Bom\" { players 2 }\nphase p { turn { one of go } }\naction go { do { end turn } }\n";
+    let f = temp("bom.muster", good.as_bytes());
+    let out = muster(&["validate", f.to_str().unwrap()]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    let bad = good.replace("end turn", "end turm");
+    let f = temp("bom_bad.muster", bad.as_bytes());
+    let out = muster(&["validate", f.to_str().unwrap()]);
+    assert_eq!(code(&out), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("bom_bad.muster:3:"), "{err}");
+    assert!(!err.contains('\u{feff}'), "{err}");
+}
+
+// `max_turns` and `--max-turns` are bounded: 1 to `MAX_TURNS` turns.
+#[test]
+fn the_game_length_is_bounded() {
+    let max = muster::check::MAX_TURNS;
+    for (turns, ok) in [
+        (0u64, false),
+        (1, true),
+        (max as u64, true),
+        (max as u64 + 1, false),
+        (4_294_967_295, false),
+    ] {
+        let rules = format!(
+            "game \"Len\" {{ players 2  max_turns {turns} }}\nphase p {{ turn {{ one of go }} }}\n\
+             action go {{ do {{ end turn }} }}\n"
+        );
+        let f = temp("len.muster", rules.as_bytes());
+        let out = muster(&["validate", f.to_str().unwrap()]);
+        assert_eq!(
+            code(&out),
+            Some(if ok { 0 } else { 1 }),
+            "max_turns {turns}"
+        );
+        if !ok {
+            assert!(
+                text(&out.stderr).contains(&format!("`max_turns {turns}` is not a game length")),
+                "{}",
+                text(&out.stderr)
+            );
+        }
+    }
+    for (arg, want) in [("0", 2), ("1000001", 2), ("50", 0)] {
+        let out = muster(&[
+            "simulate",
+            "games/army_ants.muster",
+            "--games",
+            "1",
+            "--max-turns",
+            arg,
+        ]);
+        assert_eq!(
+            code(&out),
+            Some(want),
+            "--max-turns {arg}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+// `--jobs` beyond the cores there are is capped: 5,000 threads for two games took 20 s.
+#[test]
+fn simulate_caps_its_worker_threads() {
+    let t = std::time::Instant::now();
+    let out = muster(&[
+        "simulate",
+        "games/army_ants.muster",
+        "--games",
+        "2",
+        "--jobs",
+        "5000",
+        "--max-turns",
+        "10",
+    ]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+}

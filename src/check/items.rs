@@ -17,6 +17,8 @@ pub const MAX_COMPONENTS: usize = 10_000;
 pub const MAX_SLOTS: u32 = 64;
 /// The most seats a game may have.
 pub const MAX_SEATS: u32 = 8;
+/// The longest game a rules file (or `--max-turns`) may allow, in turns.
+pub const MAX_TURNS: u32 = 1_000_000;
 
 pub fn variant_names(items: &[Item]) -> Vec<String> {
     items
@@ -205,6 +207,19 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
             .help("start the file with `game \"My Game\" { players 2 }`"),
         );
     }
+    if let Some((m, sp)) = header.max_turns {
+        if m == 0 || m > MAX_TURNS {
+            cx.error(
+                Diagnostic::error(
+                    "muster::limit",
+                    sp,
+                    format!("`max_turns {m}` is not a game length Muster plays"),
+                )
+                .label("bad game length")
+                .help(format!("give a number of turns from 1 to {MAX_TURNS}")),
+            );
+        }
+    }
     let (min_p, max_p) = match header.players {
         Some((lo, hi, sp)) => {
             if lo == 0 || hi < lo || hi > MAX_SEATS {
@@ -332,7 +347,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         variant: variant.map(str::to_string),
         min_players: min_p,
         max_players: max_p,
-        max_turns: header.max_turns.map(|m| m.0).unwrap_or(1000),
+        max_turns: header.max_turns.map_or(1000, |m| m.0.clamp(1, MAX_TURNS)),
         first_phase,
         seats,
         seat_attrs,

@@ -226,7 +226,7 @@ pub fn run(
         return EXIT_USAGE;
     }
     let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
+        .num_threads(super::worker_threads(jobs, games))
         .build()
     {
         Ok(p) => p,
@@ -487,7 +487,10 @@ impl Report<'_> {
             ]);
         }
         let widths: Vec<usize> = (0..5)
-            .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+            .map(|i| {
+                let w = rows.iter().map(|r| r[i].chars().count()).max();
+                w.unwrap_or(0).min(super::MAX_COLUMN)
+            })
             .collect();
         for r in &rows {
             let mut line = String::from(" ");
@@ -699,7 +702,7 @@ fn side_by_side(a: &Report, b: &Report) -> String {
         .map(|r| r.0.chars().count())
         .max()
         .unwrap_or(0)
-        .max(6);
+        .clamp(6, super::MAX_COLUMN);
     out.push_str(&format!(
         "  {:<width$}  {:>9}  {:>9}  {:>9}\n",
         "", "A", "B", "B − A"
