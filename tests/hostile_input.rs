@@ -92,6 +92,7 @@ fn temp(name: &str, content: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("muster-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(&p, content).unwrap();
     p
 }
@@ -294,4 +295,27 @@ fn simulate_caps_its_worker_threads() {
     ]);
     assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
     assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+}
+
+// One library imported by two spellings is read once (no duplicate declarations), and a
+// file that imports itself is reported as a cycle.
+#[test]
+fn imports_are_known_by_their_canonical_path() {
+    let lib = temp("imports/lib/pieces.muster", b"");
+    std::fs::write(&lib, "kind Piece { rank: 1..3 }\n").unwrap();
+    let body = "game \"Imp\" { players 2 }\nphase p { turn { one of go } }\naction go { do { end turn } }\n";
+    let twice =
+        format!("import \"lib/pieces.muster\"\nimport \"./lib/../lib/pieces.muster\"\n{body}");
+    let f = temp("imports/twice.muster", twice.as_bytes());
+    let out = muster(&["validate", f.to_str().unwrap()]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    let own = format!("import \"./selfish.muster\"\n{body}");
+    let f = temp("imports/selfish.muster", own.as_bytes());
+    let out = muster(&["validate", f.to_str().unwrap()]);
+    assert_eq!(code(&out), Some(1));
+    assert!(
+        text(&out.stderr).contains("`./selfish.muster` imports itself"),
+        "{}",
+        text(&out.stderr)
+    );
 }
