@@ -319,3 +319,74 @@ fn imports_are_known_by_their_canonical_path() {
         text(&out.stderr)
     );
 }
+
+// One table of exit codes for every subcommand (README.md): 0 success; 1 invalid input
+// (rules refused by the checker or failing in play, a saved game that does not read or
+// replay); 2 usage or I/O errors.
+#[test]
+fn exit_codes_are_one_table_for_every_subcommand() {
+    // Valid for the checker, but no one ever has a decision: a rules error at the start.
+    let idle = temp(
+        "codes/idle.muster",
+        b"game \"Idle\" { players 2  max_turns 1000000 }\nvar n = 0\nphase p { turn { one of go if n < 0 } }\n\
+          action go { do { } }\n",
+    );
+    let invalid = temp(
+        "codes/invalid.muster",
+        b"game \"Bad\" { players 2 }\nphase p { turn { one of nope } }\n",
+    );
+    let idle_log = temp("codes/idle.log", b"players 2\nseed 1\n");
+    let nine = temp("codes/nine.log", b"players 9\nseed 1\n");
+    let junk_log = temp("codes/junk.log", b"this is not a log\n");
+    let (idle, invalid) = (idle.to_str().unwrap(), invalid.to_str().unwrap());
+    let (idle_log, nine, junk_log) = (
+        idle_log.to_str().unwrap(),
+        nine.to_str().unwrap(),
+        junk_log.to_str().unwrap(),
+    );
+    let game = "games/army_ants.muster";
+    let cases: Vec<(Vec<&str>, i32)> = vec![
+        // A rules error in play: 1 from every command that plays.
+        (vec!["play", idle, "--agents", "random,random"], 1),
+        (vec!["simulate", idle, "--games", "2"], 1),
+        (vec!["replay", idle, idle_log], 1),
+        (vec!["moves", idle], 1),
+        (vec!["moves", idle, "--log", idle_log], 1),
+        (vec!["bench", idle, "--seconds", "0.1"], 1),
+        (vec!["validate", idle], 0),
+        (vec!["dump", idle], 0),
+        // Rules the checker refuses: 1 everywhere.
+        (vec!["validate", invalid], 1),
+        (vec!["dump", invalid], 1),
+        (vec!["play", invalid], 1),
+        (vec!["simulate", invalid], 1),
+        (vec!["replay", invalid, idle_log], 1),
+        (vec!["moves", invalid], 1),
+        (vec!["bench", invalid], 1),
+        // A log with a player count the game does not seat, or not a log at all: 1.
+        (vec!["replay", game, nine], 1),
+        (vec!["moves", game, "--log", nine], 1),
+        (vec!["replay", game, junk_log], 1),
+        (vec!["moves", game, "--log", junk_log], 1),
+        // A player count on the command line the game does not seat: usage, 2.
+        (vec!["moves", game, "--players", "9"], 2),
+        (vec!["simulate", game, "--players", "9"], 2),
+        (vec!["play", game, "--players", "9"], 2),
+        (vec!["bench", game, "--players", "9"], 2),
+        // A file that is not there: I/O, 2.
+        (vec!["validate", "no/such.muster"], 2),
+        (vec!["dump", "no/such.muster"], 2),
+        (vec!["play", "no/such.muster"], 2),
+        (vec!["simulate", "no/such.muster"], 2),
+        (vec!["moves", "no/such.muster"], 2),
+        (vec!["bench", "no/such.muster"], 2),
+        (vec!["replay", game, "no/such.log"], 2),
+        // An unknown flag: usage, 2.
+        (vec!["simulate", game, "--nope"], 2),
+        (vec!["replay", game, idle_log, "--nope"], 2),
+    ];
+    for (args, want) in cases {
+        let out = muster(&args);
+        assert_eq!(code(&out), Some(want), "{args:?}: {}", text(&out.stderr));
+    }
+}

@@ -21,10 +21,24 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Exit codes: all well, invalid input (rules, logs, moves), and usage or I/O errors.
+/// Exit codes, the same for every subcommand (the table is in README.md): all well,
+/// invalid input (a rules file refused by the checker or failing in play, a saved game
+/// that does not read or replay), and usage or I/O errors.
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_INVALID: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
+
+/// The exit code for an error that ended a game in `play`: a rules error or a refused
+/// action is invalid input; anything else (the terminal went away) an I/O error.
+fn exit_code_of(e: &std::io::Error) -> i32 {
+    match e
+        .get_ref()
+        .and_then(|x| x.downcast_ref::<crate::engine::EngineError>())
+    {
+        Some(_) => EXIT_INVALID,
+        None => EXIT_USAGE,
+    }
+}
 
 #[derive(Parser, Debug)]
 #[command(

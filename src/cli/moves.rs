@@ -25,6 +25,8 @@ pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts) -> i32 {
     let engine = engine_for(compiled, opts.max_turns);
     let players = match player_count(&engine, log.players.or(opts.players)) {
         Ok(p) => p,
+        // A count read from a log is bad input, as in `replay`; from the command line, usage.
+        Err(_) if log_path.is_some() && log.players.is_some() => return super::EXIT_INVALID,
         Err(code) => return code,
     };
     let log = GameLog {

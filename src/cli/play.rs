@@ -3,7 +3,7 @@
 
 use super::log::{content_hash, GameLog, LogEntry};
 use super::replay::replay_log;
-use super::{agent_list, outcome_text, render_view, GameOpts, EXIT_OK, EXIT_USAGE};
+use super::{agent_list, outcome_text, render_view, GameOpts, EXIT_OK};
 use crate::agents::{self, Agent};
 use crate::engine::{Engine, State};
 use std::io::{BufRead, IsTerminal, Write};
@@ -94,7 +94,7 @@ pub fn run(
         Ok(()) => EXIT_OK,
         Err(e) => {
             eprintln!("error: {e}");
-            EXIT_USAGE
+            super::exit_code_of(&e)
         }
     }
 }
