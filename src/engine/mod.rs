@@ -426,24 +426,33 @@ impl Engine {
 
     /// A component as notation writes it: its label, and `#k` if the label is shared.
     pub fn comp_text(&self, s: &State, comp: u16) -> String {
-        let text = self.notation_for(comp, s.owners[comp as usize]);
-        let mut text = match self.label_number[comp as usize] {
-            0 => text,
-            k => format!("{text}#{k}"),
-        };
-        // A twin in another public place is a different choice with the same label: say
-        // where this one is. Only public places count, so the text reveals nothing hidden.
-        if self.is_public(s, comp) {
-            let class = self.twin_class[comp as usize];
-            let elsewhere = self.twins[class as usize].iter().any(|&t| {
-                t != comp && s.locs[t as usize] != s.locs[comp as usize] && self.is_public(s, t)
-            });
-            if elsewhere {
-                text.push('@');
-                text.push_str(&self.place_text(s.locs[comp as usize]));
-            }
+        let mut text = self.comp_label_text(comp, s.owners[comp as usize]);
+        // A twin in another place is a different choice with the same label: say where
+        // this one is, so that no two legal actions share a text. (Twins in one place are
+        // one choice.) A public component is placed only when a twin is public elsewhere,
+        // as before; one that is not public whenever a twin is anywhere else, public or not,
+        // since either could be on offer with it.
+        let class = self.twin_class[comp as usize];
+        let public = self.is_public(s, comp);
+        let elsewhere = self.twins[class as usize].iter().any(|&t| {
+            t != comp
+                && s.locs[t as usize] != s.locs[comp as usize]
+                && (!public || self.is_public(s, t))
+        });
+        if elsewhere {
+            text.push('@');
+            text.push_str(&self.place_text(s.locs[comp as usize]));
         }
         text
+    }
+
+    /// A component's notation without its place: its label, and `#k` if it is shared.
+    pub(crate) fn comp_label_text(&self, comp: u16, owner: u8) -> String {
+        let text = self.notation_for(comp, owner);
+        match self.label_number[comp as usize] {
+            0 => text,
+            k => format!("{text}#{k}"),
+        }
     }
 
     /// Whether everyone can see a component where it is.
