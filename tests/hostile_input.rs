@@ -390,3 +390,134 @@ fn exit_codes_are_one_table_for_every_subcommand() {
         assert_eq!(code(&out), Some(want), "{args:?}: {}", text(&out.stderr));
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The budget of one decision: each limit gone past at play time is a rules error naming
+// what went over and where, never a hang or an abort.
+
+/// The rules error of listing the first decision's actions, or of starting the game.
+fn first_decision_error(rules: &str) -> String {
+    let e = engine(rules);
+    let r = e
+        .start(2, 1)
+        .and_then(|s| e.try_legal_actions(&s).map(|_| s))
+        .and_then(|mut s| {
+            for _ in 0..100 {
+                let Some(a) = e.try_legal_actions(&s)?.first().cloned() else {
+                    break;
+                };
+                e.apply(&mut s, &a)?;
+            }
+            Ok(s)
+        });
+    match r {
+        Err(EngineError::Rules(m)) => m,
+        Err(other) => panic!("not a rules error: {other}"),
+        Ok(_) => panic!("no rules error"),
+    }
+}
+
+#[test]
+fn two_huge_choices_go_past_the_legal_action_limit() {
+    let m = first_decision_error(
+        r#"
+        game "Huge" { players 2 }
+        phase p { turn { one of pick } }
+        action pick { choose a in 1..100000 choose b in 1..100000 do { end turn } }
+    "#,
+    );
+    assert_eq!(
+        m,
+        "more than 1,000,000 legal actions (`MAX_LEGAL_ACTIONS`), in `choose b` of action \
+         `pick`, in listing the legal actions of P1 in phase `p` (turn 1)"
+    );
+}
+
+#[test]
+fn a_list_that_doubles_goes_past_the_list_limit() {
+    let m = first_decision_error(
+        r#"
+        game "Grow" { players 2 }
+        var big = [1]
+        phase p { turn { one of grow } }
+        action grow { do { big = big + big } }
+    "#,
+    );
+    assert_eq!(
+        m,
+        "a list grew past 1,000,000 items (`MAX_LIST`), in applying `grow`"
+    );
+}
+
+#[test]
+fn nested_quantifiers_over_a_big_board_go_past_the_work_limit() {
+    let m = first_decision_error(
+        r#"
+        game "Quant" { players 2 }
+        board grid 26 x 52
+        phase p { turn { one of go } }
+        action go {
+          require all a in cells: all b in cells: all c in cells: a == b or a != b or c == c
+          do { end turn }
+        }
+    "#,
+    );
+    assert!(
+        m.starts_with(
+            "one decision took more than 20,000,000 evaluation steps (`MAX_WORK`), in \
+             `require all a in cells: all b in cells: all c in cells:"
+        ) && m.contains("of action `go`"),
+        "{m}"
+    );
+}
+
+#[test]
+fn subsets_of_a_big_pile_go_past_the_subsets_limit() {
+    let m = first_decision_error(
+        r#"
+        game "Subsets" { players 2 }
+        kind Card { rank: 1..5000 }
+        deck d of Card { for r in 1..5000 { card { rank: r } } }
+        zone pile shared public { holds d }
+        phase p { turn { one of go } }
+        action go { choose s in subsets(pile, 0, 5000) do { end turn } }
+    "#,
+    );
+    assert!(
+        m.starts_with("`subsets` gave more than 100,000 choices (`MAX_SUBSETS`), in `choose s` of action `go`"),
+        "{m}"
+    );
+}
+
+#[test]
+fn a_roll_over_a_range_too_large_is_a_rules_error() {
+    let m = first_decision_error(
+        r#"
+        game "Roll" { players 2 }
+        var r = 0
+        phase p { turn { one of go } }
+        action go { do { let x = roll(1, 1000000)  r = x } }
+    "#,
+    );
+    assert_eq!(
+        m,
+        "the range 1..1000000 has 1,000,000 numbers, more than 100,000 (`MAX_RANGE`), in applying `go`"
+    );
+    // Up to the limit, a roll reaches the top of its range.
+    let e = engine(
+        r#"
+        game "Roll" { players 2 }
+        var r = 0
+        phase p { turn { one of go } }
+        action go { do { let x = roll(99991, 100000)  r = x } }
+    "#,
+    );
+    let mut s = e.start(2, 1).unwrap();
+    let mut top = 0;
+    for _ in 0..200 {
+        let a = e.legal_actions(&s)[0].clone();
+        e.apply(&mut s, &a).unwrap();
+        top = top.max(s.globals[0].as_int());
+    }
+    assert_eq!(top, 100_000);
+}

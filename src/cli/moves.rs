@@ -34,12 +34,18 @@ pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts) -> i32 {
         ..log
     };
     match replay_log(&engine, &log, |_, _| {}) {
-        Ok(state) => {
-            for a in engine.legal_actions(&state) {
-                println!("{}", engine.action_text(&state, &a));
+        Ok(state) => match engine.try_legal_actions(&state) {
+            Ok(legal) => {
+                for a in legal {
+                    println!("{}", engine.action_text(&state, &a));
+                }
+                EXIT_OK
             }
-            EXIT_OK
-        }
+            Err(e) => {
+                eprintln!("error: {e}");
+                EXIT_INVALID
+            }
+        },
         Err(e) => {
             eprintln!(
                 "error: action {} (line {}) `{}` does not replay: {}",

@@ -145,7 +145,9 @@ impl<'e> Session<'e> {
             writeln!(out, "Legend: {l}")?;
         }
         while let Some(seat) = engine.decider(&state) {
-            let legal = engine.legal_actions(&state);
+            let legal = engine
+                .try_legal_actions(&state)
+                .map_err(std::io::Error::other)?;
             let chosen = match &mut self.seats[seat as usize] {
                 Seat::Agent(agent) => {
                     let view = engine.view(&state, seat);

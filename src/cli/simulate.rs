@@ -63,7 +63,9 @@ pub fn play_one(
     };
     let mut legal = Vec::new();
     while let Some(seat) = engine.decider(&state) {
-        engine.legal_into(&state, &mut legal);
+        engine
+            .try_legal_into(&state, &mut legal)
+            .map_err(|e| e.to_string())?;
         if legal.is_empty() {
             return Err("the decider has no legal action but the game is not over".into());
         }

@@ -1,6 +1,7 @@
 //! Legal actions: enumerating every way to fill an action's `choose` clauses that passes
 //! its `require`s, and applying one.
 
+use super::budget::{self, Decision};
 use super::effects::Runner;
 use super::eval::Eval;
 use super::state::State;
@@ -32,21 +33,64 @@ impl Engine {
         out
     }
 
-    /// `legal_actions` into a caller's buffer (cleared first), to avoid allocating.
+    /// `legal_actions` into a caller's buffer (cleared first), to avoid allocating. If
+    /// listing them goes over the budget of a decision (see `try_legal_into`), the list is
+    /// left empty.
     pub fn legal_into(&self, s: &State, out: &mut Vec<Action>) {
+        if self.try_legal_into(s, out).is_err() {
+            out.clear();
+        }
+    }
+
+    /// Every legal action, or the rules error that listing them ran into: more work than
+    /// `MAX_WORK`, more than `MAX_LEGAL_ACTIONS` actions, a list over `MAX_LIST` items, a
+    /// range over `MAX_RANGE` numbers.
+    pub fn try_legal_actions(&self, s: &State) -> Result<Vec<Action>, EngineError> {
+        let mut out = Vec::new();
+        self.try_legal_into(s, &mut out)?;
+        Ok(out)
+    }
+
+    /// `try_legal_actions` into a caller's buffer (cleared first).
+    pub fn try_legal_into(&self, s: &State, out: &mut Vec<Action>) -> Result<(), EngineError> {
         out.clear();
         if s.outcome.is_some() {
-            return;
+            return Ok(());
         }
+        let decision = Decision::begin();
         let mut locals = vec![Value::None; self.game.max_locals as usize + 1];
         self.enumerate_step(s, &mut locals, &mut |a| {
+            if out.len() >= budget::MAX_LEGAL_ACTIONS {
+                budget::exceeded(format!(
+                    "more than {} legal actions (`MAX_LEGAL_ACTIONS`)",
+                    budget::thousands(budget::MAX_LEGAL_ACTIONS as u64)
+                ));
+                return false;
+            }
+            let go_on = budget::charge(1 + a.args.len() as u64);
             out.push(a);
-            true
+            go_on
         });
+        budget::locate(|| self.deciding_text(s));
+        decision.result()
+    }
+
+    /// Where the game is, for a rules error: the phase and the seat deciding.
+    pub(crate) fn deciding_text(&self, s: &State) -> String {
+        format!(
+            "listing the legal actions of {} in phase `{}` (turn {})",
+            self.game
+                .seats
+                .get(s.turn_seat as usize)
+                .map_or("?", |x| x.name.as_str()),
+            self.game.phases[s.phase as usize].name,
+            s.turns + 1
+        )
     }
 
     /// Whether the decider has any legal action (stops at the first).
     pub fn has_legal_action(&self, s: &State) -> bool {
+        let _decision = Decision::begin();
         let mut any = false;
         let mut locals = vec![Value::None; self.game.max_locals as usize + 1];
         self.enumerate_step(s, &mut locals, &mut |_| {
@@ -106,6 +150,45 @@ impl Engine {
         args: &mut Vec<Value>,
         f: &mut dyn FnMut(Action) -> bool,
     ) -> bool {
+        if budget::spent() {
+            return false;
+        }
+        let go_on = self.walk_clause(ev, a, i, l, args, f);
+        let clauses = &self.game.actions[a as usize].clauses;
+        if budget::spent() && !matches!(clauses.get(i), None | Some(Clause::Do(_))) {
+            budget::locate_innermost(|| self.clause_text(a, i));
+        }
+        go_on
+    }
+
+    /// A clause of an action, in words, for a rules error: `the \`require ...\` of
+    /// action \`x\``.
+    pub(crate) fn clause_text(&self, a: u16, i: usize) -> String {
+        let def = &self.game.actions[a as usize];
+        let what = match def.clauses.get(i) {
+            Some(Clause::Choose { name, .. }) => format!("`choose {name}`"),
+            Some(Clause::Let { .. }) => "a `let`".to_string(),
+            Some(Clause::Require { index, .. }) => format!(
+                "`require {}`",
+                def.require_texts
+                    .get(*index as usize)
+                    .map_or("", String::as_str)
+            ),
+            Some(Clause::Do(_)) => "`do`".to_string(),
+            None => "the end".to_string(),
+        };
+        format!("{what} of action `{}`", def.name)
+    }
+
+    fn walk_clause(
+        &self,
+        ev: &Eval,
+        a: u16,
+        i: usize,
+        l: &mut [Value],
+        args: &mut Vec<Value>,
+        f: &mut dyn FnMut(Action) -> bool,
+    ) -> bool {
         let clauses = &self.game.actions[a as usize].clauses;
         let Some(c) = clauses.get(i) else {
             return f(Action {
@@ -152,6 +235,7 @@ impl Engine {
     /// Why an action is not legal now: the parameter whose value is not on offer, or the
     /// `require` it fails. `None` if it is legal.
     pub fn why_illegal(&self, s: &State, act: &Action) -> Option<String> {
+        let _decision = Decision::begin();
         if s.outcome.is_some() {
             return Some("the game is over".into());
         }
@@ -226,13 +310,20 @@ impl Engine {
         if s.outcome.is_some() {
             return Err(EngineError::Over);
         }
-        if let Some(reason) = self.why_illegal(s, act) {
+        let decision = Decision::begin();
+        let why = self.why_illegal(s, act);
+        if budget::spent() {
+            budget::locate(|| format!("checking `{}`", self.action_text(s, act)));
+            decision.result()?;
+        }
+        if let Some(reason) = why {
             return Err(EngineError::Illegal {
                 text: self.action_text(s, act),
                 reason,
             });
         }
-        self.apply_listed(s, act)
+        let r = self.apply_listed(s, act);
+        decision.result().and(r)
     }
 
     /// Applies an action taken from `legal_actions` of this very state, without checking it
@@ -241,6 +332,18 @@ impl Engine {
         if s.outcome.is_some() {
             return Err(EngineError::Over);
         }
+        let decision = Decision::begin();
+        let r = self.apply_within_budget(s, act);
+        if budget::spent() {
+            budget::locate(|| {
+                let name = self.game.actions.get(act.action as usize);
+                format!("applying `{}`", name.map_or("done", |d| d.name.as_str()))
+            });
+        }
+        decision.result().and(r)
+    }
+
+    fn apply_within_budget(&self, s: &mut State, act: &Action) -> Result<(), EngineError> {
         let me = self.step_decider(s);
         let depth = s.reactions.len();
         if s.turn_actions >= MAX_ACTIONS_PER_TURN {
