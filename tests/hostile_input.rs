@@ -65,7 +65,8 @@ fn phases_handing_over_with_no_decision_are_a_rules_error() {
     let err = small_stack(|| play_first(&e, 10)).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "rules error: the rules make no progress: 10000 turns passed with nothing to decide"
+        "rules error: the rules make no progress: 10000 turns passed with nothing to decide, \
+         in setting up the game"
     );
 }
 
@@ -520,4 +521,36 @@ fn a_roll_over_a_range_too_large_is_a_rules_error() {
         top = top.max(s.globals[0].as_int());
     }
     assert_eq!(top, 100_000);
+}
+
+// A game `simulate` reports as failing is played again by `replay` on the log it writes
+// (every action up to the failing one); the rules error says which action it struck in.
+#[test]
+fn a_failing_simulated_game_is_reproduced_by_play_and_replay() {
+    let rules = b"game \"Crowd\" { players 2 }\nboard grid 3 x 1\nkind Stone { n: 1..2 }\n\
+        deck d of Stone { 6 x card { n: 1 } }\nzone pool shared public { holds d }\n\
+        phase p { turn { one of put } }\naction put { choose x in cells do { move first(pool) to x } }\n";
+    let f = temp("crowd.muster", rules);
+    let f = f.to_str().unwrap();
+    let out = muster(&["simulate", f, "--games", "4", "--seed", "3"]);
+    assert_eq!(code(&out), Some(1));
+    let err = text(&out.stderr);
+    let first = err.lines().next().unwrap();
+    assert!(first.contains("is occupied"), "{err}");
+    let reason = first.split(" failed: ").nth(1).unwrap().to_string();
+    assert!(reason.contains(", in applying `put "), "{reason}");
+    let replay_line = err.lines().find(|l| l.contains("replay its")).unwrap();
+    let args: Vec<&str> = replay_line
+        .split_once(": muster ")
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    let out = muster(&args);
+    assert_eq!(code(&out), Some(1), "{args:?}");
+    assert!(
+        text(&out.stderr).ends_with(&format!("does not replay: {reason}\n")),
+        "{}",
+        text(&out.stderr)
+    );
 }

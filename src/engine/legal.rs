@@ -334,11 +334,16 @@ impl Engine {
         }
         let decision = Decision::begin();
         let r = self.apply_within_budget(s, act);
+        // Every rules error says which action it struck in.
+        let doing = || format!("applying `{}`", self.action_text(s, act));
+        let r = r.map_err(|e| match e {
+            EngineError::Rules(m) if !budget::spent() => {
+                EngineError::Rules(format!("{m}, in {}", doing()))
+            }
+            e => e,
+        });
         if budget::spent() {
-            budget::locate(|| {
-                let name = self.game.actions.get(act.action as usize);
-                format!("applying `{}`", name.map_or("done", |d| d.name.as_str()))
-            });
+            budget::locate(doing);
         }
         decision.result().and(r)
     }

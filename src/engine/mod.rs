@@ -195,7 +195,14 @@ impl Engine {
     /// A new game for `players` seats, set up with the RNG seeded by `seed`.
     pub fn start(&self, players: u8, seed: u64) -> Result<State, EngineError> {
         let decision = budget::Decision::begin();
-        let r = self.start_within_budget(players, seed);
+        let r = self
+            .start_within_budget(players, seed)
+            .map_err(|e| match e {
+                EngineError::Rules(m) if !budget::spent() => {
+                    EngineError::Rules(format!("{m}, in setting up the game"))
+                }
+                e => e,
+            });
         budget::locate(|| "setting up the game".into());
         decision.result().and(r)
     }
