@@ -156,6 +156,7 @@ fn mean_ci(xs: &[f64]) -> (f64, f64) {
 }
 
 /// Plays `games` games on a worker pool; the results are in game order.
+#[allow(clippy::too_many_arguments)]
 fn play_all(
     engine: &Arc<Engine>,
     names: &[String],
