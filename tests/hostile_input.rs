@@ -430,7 +430,7 @@ fn two_huge_choices_go_past_the_legal_action_limit() {
     assert_eq!(
         m,
         "more than 1,000,000 legal actions (`MAX_LEGAL_ACTIONS`), in `choose b` of action \
-         `pick`, in listing the legal actions of P1 in phase `p` (turn 1)"
+         `pick` (at hostile.muster:4:16), in listing the legal actions of P1 in phase `p` (turn 1)"
     );
 }
 
@@ -446,7 +446,7 @@ fn a_list_that_doubles_goes_past_the_list_limit() {
     );
     assert_eq!(
         m,
-        "a list grew past 1,000,000 items (`MAX_LIST`), in applying `grow`"
+        "a list grew past 1,000,000 items (`MAX_LIST`), in applying `grow` (at hostile.muster:5:16)"
     );
 }
 
@@ -502,7 +502,7 @@ fn a_roll_over_a_range_too_large_is_a_rules_error() {
     );
     assert_eq!(
         m,
-        "the range 1..1000000 has 1,000,000 numbers, more than 100,000 (`MAX_RANGE`), in applying `go`"
+        "the range 1..1000000 has 1,000,000 numbers, more than 100,000 (`MAX_RANGE`), in applying `go` (at hostile.muster:5:16)"
     );
     // Up to the limit, a roll reaches the top of its range.
     let e = engine(

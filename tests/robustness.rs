@@ -313,7 +313,7 @@ fn an_effect_that_never_ends_is_a_rules_error() {
     assert_eq!(
         no_progress(err),
         "rules error: the rules make no progress: one action ran more than 1000000 effects, \
-         in applying `count_up`"
+         in applying `count_up` (at loop.muster:5:16)"
     );
 }
 
@@ -343,7 +343,7 @@ fn triggers_that_set_each_other_off_are_a_rules_error() {
     assert_eq!(
         err,
         format!(
-            "rules error: the rules make no progress: triggers set one another off more than {} deep, in applying `go`",
+            "rules error: the rules make no progress: triggers set one another off more than {} deep, in applying `go` (at loop.muster:10:16)",
             muster::engine::MAX_TRIGGER_DEPTH
         )
     );
@@ -412,11 +412,14 @@ fn a_turn_that_never_ends_is_a_rules_error() {
         action ping { do { react answer } }
     "#;
     let cap = muster::engine::MAX_ACTIONS_PER_TURN as usize;
-    for (rules, last) in [(looping, "go"), (echo, "ping")] {
+    for (rules, last) in [
+        (looping, "go` (at loop.muster:4:16)"),
+        (echo, "ping` (at loop.muster:6:16)"),
+    ] {
         let err = play_first_actions(rules, cap + 10).unwrap_err();
         assert_eq!(
             no_progress(err),
-            format!("rules error: the rules make no progress: one turn went on for {cap} actions without ending, in applying `{last}`")
+            format!("rules error: the rules make no progress: one turn went on for {cap} actions without ending, in applying `{last}")
         );
     }
 }
@@ -462,7 +465,10 @@ fn every_limit_is_documented_with_its_value() {
         ("MAX_RANGE", muster::ir::ops::MAX_RANGE as u64),
         ("MAX_SUBSETS", muster::engine::MAX_SUBSETS as u64),
         ("MAX_WORK", muster::engine::MAX_WORK),
-        ("MAX_LEGAL_ACTIONS", muster::engine::MAX_LEGAL_ACTIONS as u64),
+        (
+            "MAX_LEGAL_ACTIONS",
+            muster::engine::MAX_LEGAL_ACTIONS as u64,
+        ),
         ("MAX_LIST", muster::engine::MAX_LIST as u64),
         ("MAX_TURNS", MAX_TURNS as u64),
         (

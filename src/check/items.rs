@@ -150,7 +150,8 @@ pub fn lower(
         diags: pre,
         ..Default::default()
     };
-    let game = lower_items(&mut cx, &items, variant);
+    let mut game = lower_items(&mut cx, &items, variant);
+    record_places(&cx, &items, &loaded.sources, &mut game);
     super::warnings::warn(&mut cx, loaded, &items, &game, variant);
     let mut diags = cx.diags;
     // Errors first, in file order; warnings after.
@@ -160,6 +161,47 @@ pub fn lower(
         Err(diags)
     } else {
         Ok((game, diags))
+    }
+}
+
+/// Writes where each action and each of its `require`s is declared into the IR, as
+/// `file:line:column` text, for rules errors at play time.
+fn record_places(
+    cx: &Ctx,
+    items: &[&Item],
+    sources: &crate::diagnostic::Sources,
+    game: &mut ir::Game,
+) {
+    let place = |span: crate::syntax::ast::Span| {
+        // The file's own name, without its folder, so that the IR is the same wherever
+        // the file lies.
+        let name = sources.files.get(span.file as usize).map_or("", |f| {
+            let path = std::path::Path::new(&f.name);
+            path.file_name().and_then(|n| n.to_str()).unwrap_or(&f.name)
+        });
+        let (line, col) = sources.line_col(span);
+        format!("{name}:{line}:{col}")
+    };
+    for item in items {
+        let ItemKind::Action(a) = &item.kind else {
+            continue;
+        };
+        let Some(def) = cx
+            .actions
+            .get(&a.name.name)
+            .and_then(|&id| game.actions.get_mut(id as usize))
+        else {
+            continue;
+        };
+        def.place = place(a.name.span);
+        def.require_places = a
+            .clauses
+            .iter()
+            .filter_map(|c| match c {
+                ast::Clause::Require(e) => Some(place(e.span)),
+                _ => None,
+            })
+            .collect();
     }
 }
 
@@ -1350,6 +1392,8 @@ fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir:
             locals,
             clauses,
             require_texts,
+            place: String::new(),
+            require_places: Vec::new(),
         });
     }
     actions

@@ -46,6 +46,11 @@ pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts) -> i32 {
                 EXIT_INVALID
             }
         },
+        // The game could not start: there is no action to name.
+        Err(e) if e.number == 0 => {
+            eprintln!("error: {}", e.reason);
+            EXIT_INVALID
+        }
         Err(e) => {
             eprintln!(
                 "error: action {} (line {}) `{}` does not replay: {}",

@@ -18,6 +18,15 @@ pub const SKIP: u16 = u16::MAX - 1;
 /// end the turn, reactions that keep starting one another) with a rules error.
 pub const MAX_ACTIONS_PER_TURN: u32 = 100_000;
 
+/// ` (at file:line:column)`, or nothing where the place is not known.
+fn at(place: &str) -> String {
+    if place.is_empty() {
+        String::new()
+    } else {
+        format!(" (at {place})")
+    }
+}
+
 /// One decision: an action and the values chosen for its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Action {
@@ -165,19 +174,36 @@ impl Engine {
     /// action \`x\``.
     pub(crate) fn clause_text(&self, a: u16, i: usize) -> String {
         let def = &self.game.actions[a as usize];
+        let mut place = def.place.as_str();
         let what = match def.clauses.get(i) {
             Some(Clause::Choose { name, .. }) => format!("`choose {name}`"),
             Some(Clause::Let { .. }) => "a `let`".to_string(),
-            Some(Clause::Require { index, .. }) => format!(
-                "`require {}`",
-                def.require_texts
-                    .get(*index as usize)
-                    .map_or("", String::as_str)
-            ),
+            Some(Clause::Require { index, .. }) => {
+                if let Some(p) = def.require_places.get(*index as usize) {
+                    place = p;
+                }
+                format!(
+                    "`require {}`",
+                    def.require_texts
+                        .get(*index as usize)
+                        .map_or("", String::as_str)
+                )
+            }
             Some(Clause::Do(_)) => "`do`".to_string(),
             None => "the end".to_string(),
         };
-        format!("{what} of action `{}`", def.name)
+        format!("{what} of action `{}`{}", def.name, at(place))
+    }
+
+    /// What is being applied, for a rules error: the action in notation and where the
+    /// rules file declares it.
+    fn applying_text(&self, s: &State, act: &Action) -> String {
+        let place = self
+            .game
+            .actions
+            .get(act.action as usize)
+            .map_or("", |d| d.place.as_str());
+        format!("applying `{}`{}", self.action_text(s, act), at(place))
     }
 
     fn walk_clause(
@@ -335,7 +361,7 @@ impl Engine {
         let decision = Decision::begin();
         let r = self.apply_within_budget(s, act);
         // Every rules error says which action it struck in.
-        let doing = || format!("applying `{}`", self.action_text(s, act));
+        let doing = || self.applying_text(s, act);
         let r = r.map_err(|e| match e {
             EngineError::Rules(m) if !budget::spent() => {
                 EngineError::Rules(format!("{m}, in {}", doing()))

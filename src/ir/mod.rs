@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub use value::*;
 
 /// Bumped whenever the shape of the IR changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 pub type SeatId = u8;
 pub type CellId = u16;
@@ -330,6 +330,12 @@ pub struct ActionDef {
     pub clauses: Vec<Clause>,
     /// The source text of each `require`, for telling a player why a move is refused.
     pub require_texts: Vec<String>,
+    /// Where the action is declared and where each `require` is, as `file:line:column`
+    /// (plain text for rules errors at play time, not a reference into the source).
+    #[serde(default)]
+    pub place: String,
+    #[serde(default)]
+    pub require_places: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
