@@ -69,7 +69,7 @@ fn a_five_may_not_attack_a_six() {
     );
     assert_eq!(
         refused(&e, &s, "attack b3 b4"),
-        "it fails `require leader(foe) or (value(foe) <= value(att))`"
+        "a card may attack only an enemy card of equal or lower value, or the Queen"
     );
 }
 
@@ -264,10 +264,7 @@ fn the_queen_may_not_attack() {
     assert!(!legal_texts(&e, &s)
         .iter()
         .any(|t| t.starts_with("attack b3")));
-    assert_eq!(
-        refused(&e, &s, "attack b3 b4"),
-        "it fails `require not leader(from.piece)`"
-    );
+    assert_eq!(refused(&e, &s, "attack b3 b4"), "the Queen never attacks");
 }
 
 // Any card, even an ace, may attack the Queen, and capturing her wins.
@@ -622,7 +619,7 @@ fn straight_single_card_move_is_listed_once_as_a_march() {
     assert!(texts.contains(&"move_out a1 b2".to_string()));
     assert_eq!(
         refused(&e, &s, "move_out a1 c1"),
-        "it fails `require dest not in straight`"
+        "a card going straight along one line marches: write it as a march"
     );
     // Every square a1 reaches is reached exactly once: by march (straight) or move_out (turning).
     let mut dests: Vec<String> = Vec::new();
@@ -782,15 +779,15 @@ fn rally_forbids_entering_enemy_territory() {
     assert!(texts.contains(&"march c3 w 1".to_string()));
     assert_eq!(
         refused(&e, &s, "march b4 n 1"),
-        "it fails `require (phase != rally) or none x in sweep(run, dir, steps): x in territory(opponent)`"
+        "during the rally no card may enter or pass through enemy territory"
     );
     assert_eq!(
         refused(&e, &s, "march a1 n 7"),
-        "it fails `require (phase != rally) or none x in sweep(run, dir, steps): x in territory(opponent)`"
+        "during the rally no card may enter or pass through enemy territory"
     );
     assert_eq!(
         refused(&e, &s, "march c3-c4 n 1"),
-        "it fails `require (phase != rally) or none x in sweep(run, dir, steps): x in territory(opponent)`"
+        "during the rally no card may enter or pass through enemy territory"
     );
     // Black may not come south either.
     let s = rally(
@@ -961,7 +958,7 @@ fn queens_favor_only_on_the_first_rally_turn() {
     assert!(!legal_texts(&e, &s).iter().any(|t| t.starts_with("favor")));
     assert_eq!(
         refused(&e, &s, "favor b4"),
-        "it fails `require me.rally_turns == 5`"
+        "Queen's Favor is only for a player's first rally turn"
     );
 }
 
@@ -977,7 +974,7 @@ fn queens_favor_needs_front_row_queen_and_empty_back_centre() {
     assert!(!legal_texts(&e, &s).iter().any(|t| t.starts_with("favor")));
     assert_eq!(
         refused(&e, &s, "favor c3"),
-        "it fails `require (leader(from.piece) and (from in front(me))) and me.back_centre.empty`"
+        "Queen's Favor moves the Queen from the front row to the free centre of the back row"
     );
     let s = rally(
         &e,

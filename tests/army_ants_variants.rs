@@ -223,7 +223,7 @@ fn minor_deployment_refuses_other_rows_and_taken_cells() {
     play(&e, &mut s, &format!("deploy {black} a5"));
     assert_eq!(
         refused(&e, &s, &format!("deploy {} a4", hand[1])),
-        "it fails `require dest.empty`"
+        "that cell is taken"
     );
     // A card of the opponent's hand is not Red's to place.
     assert_eq!(
@@ -278,7 +278,7 @@ fn minor_deployment_still_offers_queens_favor() {
 
 // ---- total_deployment -----------------------------------------------------------------
 
-const DEAD_END: &str = "it fails `require still_possible(card, dest)`";
+const DEAD_END: &str = "after this placement the Queen could no longer stand clear of both 9s";
 
 // Total Deployment: all 19 cards are in hand at once, and any of them may go first, on any
 // cell of the territory but the centre of its back row.
@@ -417,7 +417,7 @@ fn total_deployment_never_offers_queens_favor() {
     assert!(!legal_texts(&e, &s).iter().any(|t| t.starts_with("favor")));
     assert_eq!(
         refused(&e, &s, "favor c4"),
-        "it fails `require favor_allowed`"
+        "Queen's Favor is not allowed in this game"
     );
     let base = engine();
     let s = rally(&base, RED, &pieces);

@@ -1391,10 +1391,7 @@ fn after_the_last_reshuffle_a_player_with_a_patrol_still_draws_from_the_discard_
     assert_eq!((s.turn_seat, s.step), (P2, 0));
     assert_eq!(dealer(&e, &s), Value::Seat(P1), "the same battle");
     assert_eq!(legal_texts(&e, &s), vec!["take_discard"]);
-    assert_eq!(
-        bat_refused(&e, &s, "draw_card"),
-        "it fails `require size(stock) > 0`"
-    );
+    assert_eq!(bat_refused(&e, &s, "draw_card"), "the draw pile is empty");
     play(&e, &mut s, "take_discard");
     assert_eq!(hand(&e, &s, P2), vec!["Sb", "Kg", "Sy"]);
     play_all(&e, &mut s, &["done", "discard Kg"]);

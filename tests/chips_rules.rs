@@ -202,7 +202,7 @@ fn bids_must_be_four_or_more_above_the_highest_and_within_the_longest_suit() {
     );
     assert_eq!(
         refused(&e, &s, "bid 5"),
-        "it fails `require (n > high_bid) and (n <= longest_suit(me))`"
+        "a bid must be above the highest bid so far and no more than the cards of your longest suit"
     );
     play(&e, &mut s, "bid 4");
     assert_eq!(global(&e, &s, "high_bid"), Value::Int(4));
@@ -214,11 +214,11 @@ fn bids_must_be_four_or_more_above_the_highest_and_within_the_longest_suit() {
     for (bid, why) in [
         (
             "bid 4",
-            "it fails `require (n > high_bid) and (n <= longest_suit(me))`",
+            "a bid must be above the highest bid so far and no more than the cards of your longest suit",
         ),
         (
             "bid 7",
-            "it fails `require (n > high_bid) and (n <= longest_suit(me))`",
+            "a bid must be above the highest bid so far and no more than the cards of your longest suit",
         ),
         ("bid 11", "`11` is not one of the choices for `n` here"),
     ] {
@@ -230,7 +230,7 @@ fn bids_must_be_four_or_more_above_the_highest_and_within_the_longest_suit() {
     assert_eq!(legal_texts(&e, &s), vec!["pass"]);
     assert_eq!(
         refused(&e, &s, "bid 5"),
-        "it fails `require (n > high_bid) and (n <= longest_suit(me))`"
+        "a bid must be above the highest bid so far and no more than the cards of your longest suit"
     );
 }
 
@@ -494,7 +494,7 @@ fn the_previous_attacks_suit_is_refused() {
     assert_eq!(listed(&e, &s, "attack spades").len(), 6);
     assert_eq!(
         refused(&e, &s, "attack hearts 7H P3"),
-        "it fails `require suit != last_suit`"
+        "the last attack was in this suit: choose another"
     );
     play(&e, &mut s, "attack spades 5S P3");
     assert_eq!(global(&e, &s, "last_suit"), suit(&e, "spades"));
@@ -503,7 +503,7 @@ fn the_previous_attacks_suit_is_refused() {
     assert!(listed(&e, &s, "attack spades").is_empty());
     assert_eq!(
         refused(&e, &s, "attack spades 2S P1"),
-        "it fails `require suit != last_suit`"
+        "the last attack was in this suit: choose another"
     );
     assert!(is_legal(&e, &s, "attack hearts 9H+TH P1"));
 }

@@ -442,7 +442,7 @@ fn chip_game_play_reprompts_on_bad_input_and_quits_cleanly() {
         "P1>    1. pass\n",
         "illegal: `3` is not one of the choices for `n` here",
         "illegal: `11` is not one of the choices for `n` here",
-        "illegal: it fails `require (n > high_bid) and (n <= longest_suit(me))`",
+        "illegal: a bid must be above the highest bid so far and no more than the cards of your longest suit",
         "P3 plays attack hearts QH+6H+5H+5H+2H P1\n",
         "attack_row: QH 6H 5H 5H 2H\n",
         "   4. surrender\n",

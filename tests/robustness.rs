@@ -292,7 +292,8 @@ fn a_phase_whose_steps_are_all_skipped_is_a_rules_error() {
     let err = play_first_actions(rules, 10).unwrap_err();
     assert_eq!(
         no_progress(err),
-        "rules error: the rules make no progress: 10000 turns passed with nothing to decide"
+        "rules error: the rules make no progress: 10000 turns passed with nothing to decide, \
+         in setting up the game"
     );
 }
 
@@ -311,7 +312,8 @@ fn an_effect_that_never_ends_is_a_rules_error() {
     let err = play_first_actions(rules, 1).unwrap_err();
     assert_eq!(
         no_progress(err),
-        "rules error: the rules make no progress: one action ran more than 1000000 effects"
+        "rules error: the rules make no progress: one action ran more than 1000000 effects, \
+         in applying `count_up` (at loop.muster:5:16)"
     );
 }
 
@@ -341,7 +343,7 @@ fn triggers_that_set_each_other_off_are_a_rules_error() {
     assert_eq!(
         err,
         format!(
-            "rules error: the rules make no progress: triggers set one another off more than {} deep",
+            "rules error: the rules make no progress: triggers set one another off more than {} deep, in applying `go` (at loop.muster:10:16)",
             muster::engine::MAX_TRIGGER_DEPTH
         )
     );
@@ -410,11 +412,14 @@ fn a_turn_that_never_ends_is_a_rules_error() {
         action ping { do { react answer } }
     "#;
     let cap = muster::engine::MAX_ACTIONS_PER_TURN as usize;
-    for rules in [looping, echo] {
+    for (rules, last) in [
+        (looping, "go` (at loop.muster:4:16)"),
+        (echo, "ping` (at loop.muster:6:16)"),
+    ] {
         let err = play_first_actions(rules, cap + 10).unwrap_err();
         assert_eq!(
             no_progress(err),
-            format!("rules error: the rules make no progress: one turn went on for {cap} actions without ending")
+            format!("rules error: the rules make no progress: one turn went on for {cap} actions without ending, in applying `{last}")
         );
     }
 }
@@ -440,7 +445,7 @@ fn every_limit_is_documented_with_its_value() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md"))
             .unwrap();
     let limits = &doc[doc.find("## 23. Limits").unwrap()..doc.find("## 24.").unwrap()];
-    let known: [(&str, u64); 23] = [
+    let known: [(&str, u64); 27] = [
         ("MAX_FILE_BYTES", MAX_FILE_BYTES as u64),
         ("MAX_NESTING", muster::syntax::MAX_NESTING as u64),
         ("MAX_DEPTH", muster::syntax::MAX_DEPTH as u64),
@@ -460,6 +465,13 @@ fn every_limit_is_documented_with_its_value() {
         ("MAX_RANGE", muster::ir::ops::MAX_RANGE as u64),
         ("MAX_SUBSETS", muster::engine::MAX_SUBSETS as u64),
         ("MAX_WAYS", muster::engine::MAX_WAYS as u64),
+        ("MAX_WORK", muster::engine::MAX_WORK),
+        (
+            "MAX_LEGAL_ACTIONS",
+            muster::engine::MAX_LEGAL_ACTIONS as u64,
+        ),
+        ("MAX_LIST", muster::engine::MAX_LIST as u64),
+        ("MAX_TURNS", MAX_TURNS as u64),
         (
             "MAX_TRIGGER_DEPTH",
             muster::engine::MAX_TRIGGER_DEPTH as u64,

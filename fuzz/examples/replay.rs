@@ -5,11 +5,14 @@
 //! cargo run --release --no-default-features --example replay -- check SECONDS [SEED]
 //! cargo run --release --no-default-features --example replay -- play SECONDS [SEED]
 //! cargo run --release --no-default-features --example replay -- file check|play PATH...
+//! cargo run --release --no-default-features --example replay -- seeds DIR
 //! ```
 //!
 //! `check` inputs are shipped games mangled in seeded ways (lines deleted, duplicated and
 //! swapped, cuts, flipped characters, inserted tokens, dropped brackets), token soups and
-//! raw bytes; `play` inputs are raw bytes. An input that panics is written to
+//! raw bytes; `play` inputs are the seed inputs (whole games: shipped rules files carried
+//! in the input, shipped games, generated games) with bytes changed, and raw bytes.
+//! `seeds DIR` writes the seed inputs, to start libFuzzer's `play` corpus with. An input that panics is written to
 //! `artifacts/<target>/` and the loop stops with exit code 1.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -157,7 +160,17 @@ fn check_input(rng: &mut Rng, games: &[String]) -> Vec<u8> {
     }
 }
 
-fn play_input(rng: &mut Rng) -> Vec<u8> {
+fn play_input(rng: &mut Rng, seeds: &[Vec<u8>]) -> Vec<u8> {
+    // A seed input (a whole game) with its tail changed, or raw bytes in any mode.
+    if rng.below(2) == 0 {
+        let mut s = seeds[rng.below(seeds.len())].clone();
+        let n = s.len();
+        for _ in 0..1 + rng.below(8) {
+            let i = n - 1 - rng.below(n.min(2_000));
+            s[i] = rng.next() as u8;
+        }
+        return s;
+    }
     (0..10 + rng.below(600)).map(|_| rng.next() as u8).collect()
 }
 
@@ -182,6 +195,46 @@ fn run(target: &str, input: &[u8], n: u64) -> bool {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("seeds") {
+        // Writes the `play` seed corpus (whole games) into a folder.
+        let dir = Path::new(args.get(1).map_or("corpus/play-seeds", String::as_str));
+        std::fs::create_dir_all(dir).unwrap();
+        let seeds = muster_fuzz::seed_inputs();
+        for (i, s) in seeds.iter().enumerate() {
+            std::fs::write(dir.join(format!("seed-{i:02}")), s).unwrap();
+        }
+        println!("{} seed inputs in {}", seeds.len(), dir.display());
+        return;
+    }
+    if args.first().map(String::as_str) == Some("show") {
+        // The rules file a generated `play` input (mode 2) stands for.
+        let data = std::fs::read(&args[1]).unwrap();
+        println!("{}", muster_fuzz::generate(data.get(1..).unwrap_or(&[])).0);
+        return;
+    }
+    if args.first().map(String::as_str) == Some("generated") {
+        // How many of N generated rules files compile; prints the first that does not.
+        let n: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+        let mut rng = Rng(7);
+        let (mut ok, mut shown) = (0, false);
+        for _ in 0..n {
+            let bytes: Vec<u8> = (0..200).map(|_| rng.next() as u8).collect();
+            let (text, _) = muster_fuzz::generate(&bytes);
+            match muster::check::compile_source("gen.muster", &text, None) {
+                Ok(_) => ok += 1,
+                Err(f) if !shown => {
+                    shown = true;
+                    eprintln!(
+                        "{text}\n{}",
+                        muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+                    );
+                }
+                Err(_) => {}
+            }
+        }
+        println!("{ok} of {n} generated rules files compile");
+        return;
+    }
     if args.first().map(String::as_str) == Some("file") {
         let target = args[1].as_str();
         let mut ok = true;
@@ -201,9 +254,12 @@ fn main() {
         .iter()
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect();
-    if target == "play" {
+    let seeds = if target == "play" {
         muster_fuzz::shipped();
-    }
+        muster_fuzz::seed_inputs()
+    } else {
+        vec![]
+    };
     let mut rng = Rng(seed);
     let start = Instant::now();
     let mut n = 0u64;
@@ -211,11 +267,25 @@ fn main() {
     while start.elapsed() < Duration::from_secs(seconds) {
         let input = match target {
             "check" => check_input(&mut rng, &games),
-            _ => play_input(&mut rng),
+            _ => play_input(&mut rng, &seeds),
         };
         let t = Instant::now();
         if !run(target, &input, n) {
             std::process::exit(1);
+        }
+        if t.elapsed() > Duration::from_secs(5) {
+            // As libFuzzer would report a hang past `-timeout`: keep it to look at.
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("artifacts")
+                .join(target);
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join(format!("slow-{n}"));
+            std::fs::write(&path, &input).unwrap();
+            eprintln!(
+                "input {n} took {:.1} s; saved as {}",
+                t.elapsed().as_secs_f64(),
+                path.display()
+            );
         }
         slowest = slowest.max(t.elapsed());
         n += 1;

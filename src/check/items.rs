@@ -17,6 +17,8 @@ pub const MAX_COMPONENTS: usize = 10_000;
 pub const MAX_SLOTS: u32 = 64;
 /// The most seats a game may have.
 pub const MAX_SEATS: u32 = 8;
+/// The longest game a rules file (or `--max-turns`) may allow, in turns.
+pub const MAX_TURNS: u32 = 1_000_000;
 
 pub fn variant_names(items: &[Item]) -> Vec<String> {
     items
@@ -149,7 +151,8 @@ pub fn lower(
         diags: pre,
         ..Default::default()
     };
-    let game = lower_items(&mut cx, &items, variant);
+    let mut game = lower_items(&mut cx, &items, variant);
+    record_places(&cx, &items, &loaded.sources, &mut game);
     super::warnings::warn(&mut cx, loaded, &items, &game, variant);
     let mut diags = cx.diags;
     // Errors first, in file order; warnings after.
@@ -159,6 +162,47 @@ pub fn lower(
         Err(diags)
     } else {
         Ok((game, diags))
+    }
+}
+
+/// Writes where each action and each of its `require`s is declared into the IR, as
+/// `file:line:column` text, for rules errors at play time.
+fn record_places(
+    cx: &Ctx,
+    items: &[&Item],
+    sources: &crate::diagnostic::Sources,
+    game: &mut ir::Game,
+) {
+    let place = |span: crate::syntax::ast::Span| {
+        // The file's own name, without its folder, so that the IR is the same wherever
+        // the file lies.
+        let name = sources.files.get(span.file as usize).map_or("", |f| {
+            let path = std::path::Path::new(&f.name);
+            path.file_name().and_then(|n| n.to_str()).unwrap_or(&f.name)
+        });
+        let (line, col) = sources.line_col(span);
+        format!("{name}:{line}:{col}")
+    };
+    for item in items {
+        let ItemKind::Action(a) = &item.kind else {
+            continue;
+        };
+        let Some(def) = cx
+            .actions
+            .get(&a.name.name)
+            .and_then(|&id| game.actions.get_mut(id as usize))
+        else {
+            continue;
+        };
+        def.place = place(a.name.span);
+        def.require_places = a
+            .clauses
+            .iter()
+            .filter_map(|c| match c {
+                ast::Clause::Require(e, _) => Some(place(e.span)),
+                _ => None,
+            })
+            .collect();
     }
 }
 
@@ -205,6 +249,19 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
             .label("expected `game \"Name\" { players N }`")
             .help("start the file with `game \"My Game\" { players 2 }`"),
         );
+    }
+    if let Some((m, sp)) = header.max_turns {
+        if m == 0 || m > MAX_TURNS {
+            cx.error(
+                Diagnostic::error(
+                    "muster::limit",
+                    sp,
+                    format!("`max_turns {m}` is not a game length Muster plays"),
+                )
+                .label("bad game length")
+                .help(format!("give a number of turns from 1 to {MAX_TURNS}")),
+            );
+        }
     }
     let (min_p, max_p) = match header.players {
         Some((lo, hi, sp)) => {
@@ -334,7 +391,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         variant: variant.map(str::to_string),
         min_players: min_p,
         max_players: max_p,
-        max_turns: header.max_turns.map(|m| m.0).unwrap_or(1000),
+        max_turns: header.max_turns.map_or(1000, |m| m.0.clamp(1, MAX_TURNS)),
         first_phase,
         seats,
         seat_attrs,
@@ -1365,6 +1422,7 @@ fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir:
         }
         let mut clauses = Vec::new();
         let mut require_texts = Vec::new();
+        let mut require_reasons = Vec::new();
         for c in &a.clauses {
             match c {
                 ast::Clause::Choose { var, domain } => {
@@ -1382,13 +1440,14 @@ fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir:
                     let slot = cx.push_local(&var.name, t);
                     clauses.push(ir::Clause::Let { slot, value: x });
                 }
-                ast::Clause::Require(e) => {
+                ast::Clause::Require(e, reason) => {
                     let x = cx.expect(e, &Type::Bool, "a `require`");
                     clauses.push(ir::Clause::Require {
                         index: require_texts.len() as u16,
                         cond: x,
                     });
                     require_texts.push(source_text(e));
+                    require_reasons.push(reason.clone());
                 }
                 ast::Clause::Do(b) => clauses.push(ir::Clause::Do(cx.block(b))),
             }
@@ -1400,6 +1459,9 @@ fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir:
             locals,
             clauses,
             require_texts,
+            require_reasons,
+            place: String::new(),
+            require_places: Vec::new(),
         });
     }
     actions

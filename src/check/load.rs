@@ -99,6 +99,12 @@ pub fn read_text(path: &Path) -> Result<String, String> {
     })
 }
 
+/// The path as the file system resolves it (links and `..` followed), or as written if
+/// it cannot be resolved.
+fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
 fn plain_io(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
@@ -112,12 +118,22 @@ pub fn load_source(name: &str, text: &str, dir: Option<&Path>) -> Result<Loaded,
     let mut sources = Sources::default();
     let mut items = Vec::new();
     let mut diags = Vec::new();
-    let mut stack = Vec::new();
+    // Files are known by their canonical path, so that one file imported by two
+    // spellings (`lib/x.muster`, `./lib/../lib/x.muster`) is read once, and a file that
+    // imports itself is a cycle.
+    let root = Path::new(name);
+    let root = if dir.is_some() {
+        canonical(root)
+    } else {
+        root.to_path_buf()
+    };
+    let mut stack = vec![root.clone()];
+    let mut read = vec![root];
     load_into(
         &mut sources,
         &mut items,
         &mut diags,
-        &mut stack,
+        (&mut stack, &mut read),
         name,
         text,
         dir,
@@ -135,7 +151,7 @@ fn load_into(
     sources: &mut Sources,
     items: &mut Vec<Item>,
     diags: &mut Vec<Diagnostic>,
-    stack: &mut Vec<PathBuf>,
+    (stack, read): (&mut Vec<PathBuf>, &mut Vec<PathBuf>),
     name: &str,
     text: &str,
     dir: Option<&Path>,
@@ -153,7 +169,7 @@ fn load_into(
             let path = dir
                 .map(|d| d.join(rel))
                 .unwrap_or_else(|| PathBuf::from(rel));
-            let key = path.canonicalize().unwrap_or_else(|_| path.clone());
+            let key = canonical(&path);
             if stack.contains(&key) {
                 diags.push(
                     Diagnostic::error(
@@ -166,17 +182,18 @@ fn load_into(
                 );
                 continue;
             }
-            if sources.files.iter().any(|f| Path::new(&f.name) == path) {
+            if read.contains(&key) {
                 continue; // already imported once
             }
             match read_text(&path) {
                 Ok(t) => {
-                    stack.push(key);
+                    stack.push(key.clone());
+                    read.push(key);
                     load_into(
                         sources,
                         items,
                         diags,
-                        stack,
+                        (&mut *stack, &mut *read),
                         &path.display().to_string(),
                         &t,
                         path.parent(),

@@ -20,7 +20,7 @@ pub use budget::{
     MAX_DECLARATIONS, MAX_EXPANDED_DEPTH, MAX_EXPANDED_SIZE, MAX_LOCALS, MAX_ZONE_INSTANCES,
 };
 pub use consts::MAX_FIXED_ITEMS;
-pub use items::{MAX_BOARD_SIDE, MAX_COMPONENTS, MAX_SEATS, MAX_SLOTS};
+pub use items::{MAX_BOARD_SIDE, MAX_COMPONENTS, MAX_SEATS, MAX_SLOTS, MAX_TURNS};
 pub use load::{load_file, load_source, read_text, Loaded, MAX_FILE_BYTES};
 pub use shapes::{MAX_AREA_CELLS, MAX_SHAPE_CELLS};
 

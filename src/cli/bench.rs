@@ -29,7 +29,9 @@ fn playouts(engine: &Engine, players: u8, seed: u64, secs: f64) -> Result<Counts
             .map_err(|e| e.to_string())?;
         while engine.decider(&s).is_some() {
             let t = Instant::now();
-            engine.legal_into(&s, &mut legal);
+            engine
+                .try_legal_into(&s, &mut legal)
+                .map_err(|e| e.to_string())?;
             c.query_time += t.elapsed();
             c.queries += 1;
             if legal.is_empty() {

@@ -156,7 +156,7 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
             .map(|l| l.chars().count())
             .max()
             .unwrap_or(1)
-            .max(2)
+            .clamp(2, super::MAX_COLUMN)
             + 1;
         let rank_w = b.height.to_string().len();
         let files: String = (0..b.width)

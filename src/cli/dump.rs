@@ -8,7 +8,10 @@ pub fn run(file: &Path, variant: Option<&str>) -> i32 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    match ron::ser::to_string_pretty(&compiled.game, ron::ser::PrettyConfig::default()) {
+    // The IR's depth is bounded by the checker (`MAX_EXPANDED_DEPTH`), so RON's own
+    // recursion limit (128 levels, less than valid rules reach) is lifted.
+    let writer = ron::Options::default().without_recursion_limit();
+    match writer.to_string_pretty(&compiled.game, ron::ser::PrettyConfig::default()) {
         Ok(text) => {
             println!("{text}");
             EXIT_OK

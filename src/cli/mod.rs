@@ -22,10 +22,24 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Exit codes: all well, invalid input (rules, logs, moves), and usage or I/O errors.
+/// Exit codes, the same for every subcommand (the table is in README.md): all well,
+/// invalid input (a rules file refused by the checker or failing in play, a saved game
+/// that does not read or replay), and usage or I/O errors.
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_INVALID: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
+
+/// The exit code for an error that ended a game in `play`: a rules error or a refused
+/// action is invalid input; anything else (the terminal went away) an I/O error.
+fn exit_code_of(e: &std::io::Error) -> i32 {
+    match e
+        .get_ref()
+        .and_then(|x| x.downcast_ref::<crate::engine::EngineError>())
+    {
+        Some(_) => EXIT_INVALID,
+        None => EXIT_USAGE,
+    }
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -52,8 +66,9 @@ pub struct GameOpts {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Stop the game after this many turns (default: the game's own `max_turns` for games
-    /// among agents; no cap at all when a person plays a seat).
-    #[arg(long)]
+    /// among agents; no cap at all when a person plays a seat). At most `MAX_TURNS`,
+    /// 1,000,000.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::check::MAX_TURNS as i64))]
     pub max_turns: Option<u32>,
 }
 
@@ -126,7 +141,7 @@ pub enum Command {
         agents: Option<String>,
         #[command(flatten)]
         game: GameOpts,
-        /// Worker threads (default: all cores). Results do not depend on it.
+        /// Worker threads (default, and at most: all cores). Results do not depend on it.
         #[arg(long)]
         jobs: Option<usize>,
         /// Print the report as one JSON object.
@@ -140,7 +155,7 @@ pub enum Command {
     /// Measure random playouts per second and legal-action queries per second.
     Bench {
         file: PathBuf,
-        #[arg(long, default_value_t = 3.0)]
+        #[arg(long, default_value_t = 3.0, value_parser = positive_seconds)]
         seconds: f64,
         #[command(flatten)]
         game: GameOpts,
@@ -148,6 +163,7 @@ pub enum Command {
 }
 
 pub fn main() -> i32 {
+    quiet_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -216,6 +232,49 @@ pub fn run(cli: Cli) -> i32 {
         } => bench::run(&file, seconds, &game),
     }
 }
+
+/// Output piped into a program that stops reading (`muster moves ... | head`) ends the
+/// command quietly with `EXIT_OK`, as a Unix filter does, instead of a panic from
+/// `println!` on the closed pipe. Every other panic is reported as before.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.starts_with("failed printing to stdout") && text.contains("Broken pipe") {
+            std::process::exit(EXIT_OK);
+        }
+        default(info)
+    }));
+}
+
+/// Reads `--seconds`: a finite number of seconds above zero.
+pub fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("`{text}` is not a number of seconds above 0")),
+    }
+}
+
+/// The worker threads `simulate` uses: the number asked for (all cores by default), at
+/// most the cores there are and the games to play, at least one. More threads than cores
+/// would only slow the games down; results never depend on it.
+pub fn worker_threads(asked: Option<usize>, games: u32) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let asked = match asked {
+        None | Some(0) => cores,
+        Some(n) => n,
+    };
+    asked.min(cores).min(games.max(1) as usize).max(1)
+}
+
+/// The widest a column of a table or the board is padded to: names longer than this
+/// overflow their column (Rust's formatter cannot pad to more than 65,535 characters).
+pub const MAX_COLUMN: usize = 200;
 
 /// Whether to colour output on stderr.
 pub fn colour_stderr() -> bool {

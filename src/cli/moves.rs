@@ -28,6 +28,8 @@ pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts, view: &ViewOpt
     );
     let players = match player_count(&engine, log.players.or(opts.players)) {
         Ok(p) => p,
+        // A count read from a log is bad input, as in `replay`; from the command line, usage.
+        Err(_) if log_path.is_some() && log.players.is_some() => return super::EXIT_INVALID,
         Err(code) => return code,
     };
     let log = GameLog {
@@ -53,10 +55,23 @@ pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts, view: &ViewOpt
                 );
                 return EXIT_OK;
             }
-            for a in engine.legal_actions(&state) {
-                println!("{}", engine.action_text(&state, &a));
+            match engine.try_legal_actions(&state) {
+                Ok(legal) => {
+                    for a in legal {
+                        println!("{}", engine.action_text(&state, &a));
+                    }
+                    EXIT_OK
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    EXIT_INVALID
+                }
             }
-            EXIT_OK
+        }
+        // The game could not start: there is no action to name.
+        Err(e) if e.number == 0 => {
+            eprintln!("error: {}", e.reason);
+            EXIT_INVALID
         }
         Err(e) => {
             eprintln!(

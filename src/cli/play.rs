@@ -3,7 +3,7 @@
 
 use super::log::{content_hash, GameLog, LogEntry};
 use super::replay::replay_log;
-use super::{agent_list, outcome_text, render_view, GameOpts, EXIT_OK, EXIT_USAGE};
+use super::{agent_list, outcome_text, render_view, GameOpts, EXIT_OK};
 use crate::agents::{self, Agent};
 use crate::engine::{Engine, State};
 use std::io::{BufRead, IsTerminal, Write};
@@ -152,7 +152,7 @@ pub fn run(
         Ok(()) => EXIT_OK,
         Err(e) => {
             eprintln!("error: {e}");
-            EXIT_USAGE
+            super::exit_code_of(&e)
         }
     }
 }
@@ -274,13 +274,23 @@ impl<'e> Session<'e> {
     /// Plays to the end, or until a person quits or the input ends.
     pub fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
         let engine = self.engine;
-        // A new game has no actions yet; a resumed one goes on from where its log ends.
-        let mut state = replay_log(engine, &self.log, |_, _| {}).map_err(|e| {
-            std::io::Error::other(format!(
-                "the saved game does not replay: action {} (line {}) `{}`: {}",
-                e.number, e.line, e.text, e.reason
-            ))
-        })?;
+        // A new game starts; a resumed one goes on from where its log ends (a log that
+        // does not replay is invalid input, as for `replay`).
+        let mut state = if self.log.actions.is_empty() {
+            engine
+                .start(
+                    self.log.players.unwrap_or(engine.game.min_players),
+                    self.log.seed,
+                )
+                .map_err(std::io::Error::other)?
+        } else {
+            replay_log(engine, &self.log, |_, _| {}).map_err(|e| {
+                std::io::Error::other(crate::engine::EngineError::Rules(format!(
+                    "the saved game does not replay: action {} (line {}) `{}`: {}",
+                    e.number, e.line, e.text, e.reason
+                )))
+            })?
+        };
         if !self.log.actions.is_empty() {
             writeln!(out, "resuming after {} action(s)", self.log.actions.len())?;
         }
@@ -292,7 +302,9 @@ impl<'e> Session<'e> {
         let mut untold: Vec<Vec<String>> = vec![Vec::new(); self.seats.len()];
         self.marks = vec![Vec::new(); self.seats.len()];
         while let Some(seat) = engine.decider(&state) {
-            let legal = engine.legal_actions(&state);
+            let legal = engine
+                .try_legal_actions(&state)
+                .map_err(std::io::Error::other)?;
             let chosen = match &mut self.seats[seat as usize] {
                 Seat::Agent(agent) => {
                     let view = engine.view(&state, seat);

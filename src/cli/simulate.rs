@@ -4,7 +4,7 @@
 
 use super::{agent_list, GameOpts, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::agents;
-use crate::engine::{Engine, Outcome};
+use crate::engine::{Action, Engine, Outcome};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -34,13 +34,30 @@ pub fn game_seed(base: u64, i: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A game that failed: why, and the actions taken up to and including the one that
+/// failed, so that the game can be replayed.
+#[derive(Debug)]
+pub struct Failure {
+    pub reason: String,
+    pub actions: Vec<Action>,
+}
+
+impl From<String> for Failure {
+    fn from(reason: String) -> Failure {
+        Failure {
+            reason,
+            actions: vec![],
+        }
+    }
+}
+
 /// Plays one game between the named agents.
 pub fn play_one(
     engine: &Arc<Engine>,
     names: &[String],
     players: u8,
     seed: u64,
-) -> Result<GameResult, String> {
+) -> Result<GameResult, Failure> {
     let mut state = engine.start(players, seed).map_err(|e| e.to_string())?;
     let mut seats: Vec<Box<dyn agents::Agent>> = names
         .iter()
@@ -50,6 +67,7 @@ pub fn play_one(
                 .ok_or_else(|| format!("unknown agent `{n}`"))
         })
         .collect::<Result<_, _>>()?;
+    let mut taken: Vec<Action> = Vec::new();
     let n_actions = engine.game.actions.len();
     let n_phases = engine.game.phases.len();
     let mut r = GameResult {
@@ -63,9 +81,17 @@ pub fn play_one(
     };
     let mut legal = Vec::new();
     while let Some(seat) = engine.decider(&state) {
-        engine.legal_into(&state, &mut legal);
+        if let Err(e) = engine.try_legal_into(&state, &mut legal) {
+            return Err(Failure {
+                reason: e.to_string(),
+                actions: taken,
+            });
+        }
         if legal.is_empty() {
-            return Err("the decider has no legal action but the game is not over".into());
+            return Err(Failure {
+                reason: "the decider has no legal action but the game is not over".into(),
+                actions: taken,
+            });
         }
         let phase = state.phase as usize;
         r.decisions[phase] += 1;
@@ -74,7 +100,11 @@ pub fn play_one(
         let i = seats[seat as usize].choose(&view, &legal);
         let a = legal
             .get(i)
-            .ok_or_else(|| format!("agent `{}` chose no listed action", names[seat as usize]))?;
+            .ok_or_else(|| format!("agent `{}` chose no listed action", names[seat as usize]))
+            .map_err(|reason| Failure {
+                reason,
+                actions: taken.clone(),
+            })?;
         let k = if (a.action as usize) < n_actions {
             a.action as usize
         } else if a.action == crate::engine::SKIP_ACTION {
@@ -83,9 +113,13 @@ pub fn play_one(
             n_actions + 1
         };
         r.action_counts[k] += 1;
-        engine
-            .apply_listed(&mut state, a)
-            .map_err(|e| e.to_string())?;
+        taken.push(a.clone());
+        if let Err(e) = engine.apply_listed(&mut state, a) {
+            return Err(Failure {
+                reason: e.to_string(),
+                actions: taken,
+            });
+        }
     }
     r.turns = state.turns;
     r.outcome = state.outcome.clone().unwrap_or(Outcome::Capped);
@@ -122,6 +156,7 @@ fn mean_ci(xs: &[f64]) -> (f64, f64) {
 }
 
 /// Plays `games` games on a worker pool; the results are in game order.
+#[allow(clippy::too_many_arguments)]
 fn play_all(
     engine: &Arc<Engine>,
     names: &[String],
@@ -130,6 +165,7 @@ fn play_all(
     seed: u64,
     pool: &rayon::ThreadPool,
     label: &str,
+    played: Played,
 ) -> Result<(Vec<GameResult>, f64), i32> {
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(games as u64);
@@ -146,7 +182,7 @@ fn play_all(
         indicatif::ProgressBar::hidden()
     };
     let started = std::time::Instant::now();
-    let results: Vec<Result<GameResult, String>> = pool.install(|| {
+    let results: Vec<Result<GameResult, Failure>> = pool.install(|| {
         (0..games as u64)
             .into_par_iter()
             .map(|i| {
@@ -162,17 +198,72 @@ fn play_all(
     for (i, r) in results.into_iter().enumerate() {
         match r {
             Ok(g) => ok.push(g),
-            Err(e) => {
-                eprintln!(
-                    "error: game {} (seed {}) failed: {e}",
-                    i + 1,
-                    game_seed(seed, i as u64)
-                );
+            Err(f) => {
+                let s = game_seed(seed, i as u64);
+                eprintln!("error: game {} (seed {s}) failed: {}", i + 1, f.reason);
+                played.explain(engine, players, s, &f);
                 return Err(EXIT_INVALID);
             }
         }
     }
     Ok((ok, elapsed))
+}
+
+/// How the games were played, to tell how to play a failing one again.
+#[derive(Clone, Copy)]
+struct Played<'a> {
+    file: &'a Path,
+    opts: &'a GameOpts,
+}
+
+impl Played<'_> {
+    /// Writes the failing game's log (every action up to the one that failed) to a
+    /// temporary file and prints the commands that play it again.
+    fn explain(&self, engine: &Engine, players: u8, seed: u64, f: &Failure) {
+        let file = self.file.display();
+        let Ok(mut s) = engine.start(players, seed) else {
+            // It failed at the start: the seed is all there is.
+            let mut flags = format!("--seed {seed} --players {players}");
+            if let Some(v) = &self.opts.variant {
+                flags.push_str(&format!(" --variant {v}"));
+            }
+            eprintln!("  to see it again: muster moves {file} {flags}");
+            return;
+        };
+        let rules_text = crate::check::read_text(self.file).unwrap_or_default();
+        let mut log = super::GameLog {
+            rules: self
+                .file
+                .file_name()
+                .map(|x| x.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            hash: Some(super::log::content_hash(&rules_text)),
+            variant: self.opts.variant.clone(),
+            players: Some(players),
+            seed,
+            max_turns: Some(engine.game.max_turns),
+            actions: vec![],
+        };
+        for a in &f.actions {
+            let seat = engine.decider(&s).unwrap_or(0);
+            log.actions.push(super::LogEntry {
+                seat: Some(engine.game.seats[seat as usize].name.clone()),
+                action: engine.action_text(&s, a),
+                line: 0,
+            });
+            if engine.apply_listed(&mut s, a).is_err() {
+                break;
+            }
+        }
+        let path = std::env::temp_dir().join(format!("muster-failed-game-{seed}.log"));
+        if std::fs::write(&path, log.to_text()).is_ok() {
+            eprintln!(
+                "  to see it again, replay its {} action(s): muster replay {file} {}",
+                log.actions.len(),
+                path.display()
+            );
+        }
+    }
 }
 
 /// What `--compare` names: another rules file, or a variant of the same file.
@@ -206,7 +297,7 @@ pub fn run(
         Some(c) => {
             let (f, o) = compare_target(file, c, opts);
             match super::prepare(&f, &o) {
-                Ok((e, p)) if p == players => Some((e, describe(&f, &o))),
+                Ok((e, p)) if p == players => Some((e, describe(&f, &o), f, o)),
                 Ok(_) => {
                     eprintln!(
                         "error: the games compared must seat the same players: give --players"
@@ -226,7 +317,7 @@ pub fn run(
         return EXIT_USAGE;
     }
     let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
+        .num_threads(super::worker_threads(jobs, games))
         .build()
     {
         Ok(p) => p,
@@ -237,7 +328,17 @@ pub fn run(
     };
     let here = describe(file, opts);
     let label = if other.is_some() { here.as_str() } else { "" };
-    let (ok, elapsed) = match play_all(&engine, &names, players, games, opts.seed(), &pool, label) {
+    let played = Played { file, opts };
+    let (ok, elapsed) = match play_all(
+        &engine,
+        &names,
+        players,
+        games,
+        opts.seed(),
+        &pool,
+        label,
+        played,
+    ) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -250,7 +351,7 @@ pub fn run(
         games: &ok,
         elapsed,
     };
-    let Some((other_engine, there)) = other else {
+    let Some((other_engine, there, other_file, other_opts)) = other else {
         if json {
             println!(
                 "{}",
@@ -269,6 +370,10 @@ pub fn run(
         opts.seed(),
         &pool,
         &there,
+        Played {
+            file: &other_file,
+            opts: &other_opts,
+        },
     ) {
         Ok(x) => x,
         Err(code) => return code,
@@ -487,7 +592,10 @@ impl Report<'_> {
             ]);
         }
         let widths: Vec<usize> = (0..5)
-            .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+            .map(|i| {
+                let w = rows.iter().map(|r| r[i].chars().count()).max();
+                w.unwrap_or(0).min(super::MAX_COLUMN)
+            })
             .collect();
         for r in &rows {
             let mut line = String::from(" ");
@@ -699,7 +807,7 @@ fn side_by_side(a: &Report, b: &Report) -> String {
         .map(|r| r.0.chars().count())
         .max()
         .unwrap_or(0)
-        .max(6);
+        .clamp(6, super::MAX_COLUMN);
     out.push_str(&format!(
         "  {:<width$}  {:>9}  {:>9}  {:>9}\n",
         "", "A", "B", "B − A"

@@ -72,6 +72,10 @@ impl<'a> Runner<'a> {
     }
 
     fn tick(&mut self) -> Result<(), EngineError> {
+        if super::budget::spent() {
+            // The decision's budget is spent: the caller reports what went over.
+            return Err(rules("the budget of one decision is spent"));
+        }
         if self.budget == 0 {
             return Err(rules(format!("the rules make no progress: one action ran more than {MAX_STEPS_PER_ACTION} effects")));
         }

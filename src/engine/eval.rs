@@ -1,5 +1,6 @@
 //! Evaluating lowered expressions against a state, from one seat's point of view.
 
+use super::budget;
 use super::geometry;
 use super::state::{Loc, State, NONE, NO_SEAT};
 use super::Engine;
@@ -10,6 +11,21 @@ pub(crate) struct Eval<'a> {
     pub s: &'a State,
     /// The seat deciding now (`me`).
     pub me: u8,
+}
+
+/// Whether a range `lo..hi` walked at play time has at most `MAX_RANGE` numbers; if not,
+/// the decision ends with a rules error (the range is not cut short silently).
+pub(crate) fn range_fits(lo: i64, hi: i64) -> bool {
+    let n = (hi as i128 - lo as i128 + 1).max(0);
+    if n > ops::MAX_RANGE as i128 {
+        budget::exceeded(format!(
+            "the range {lo}..{hi} has {} numbers, more than {} (`MAX_RANGE`)",
+            budget::thousands(n.min(u64::MAX as i128) as u64),
+            budget::thousands(ops::MAX_RANGE as u64)
+        ));
+        return false;
+    }
+    true
 }
 
 /// The directions a value names (one, or a list), kept on the stack when there are few.
@@ -77,6 +93,9 @@ impl<'a> Eval<'a> {
         l: &mut [Value],
         f: &mut dyn FnMut(Value, &mut [Value]) -> bool,
     ) {
+        // Each item walked is a step of the decision's budget; the walk stops when it is
+        // spent.
+        let f = &mut |v: Value, l: &mut [Value]| budget::charge(1) && f(v, l);
         match coll {
             Expr::Cells => {
                 for c in 0..self.eng.game.board.cells.len() as u16 {
@@ -122,7 +141,10 @@ impl<'a> Eval<'a> {
             Expr::Binary(BinOp::Range, a, b) => {
                 let (a, b) = (self.eval(a, l), self.eval(b, l));
                 if let (Value::Int(lo), Value::Int(hi)) = (&a, &b) {
-                    for i in (*lo..=*hi).take(ops::MAX_RANGE) {
+                    if !range_fits(*lo, *hi) {
+                        return;
+                    }
+                    for i in *lo..=*hi {
                         if !f(Value::Int(i), l) {
                             return;
                         }
@@ -266,7 +288,21 @@ impl<'a> Eval<'a> {
         from
     }
 
+    /// The value of an expression. Each evaluation is a step of the decision's budget,
+    /// and a list is charged its length; once the budget is spent, the value is `None`
+    /// and the decision ends with a rules error.
     pub fn eval(&self, e: &Expr, l: &mut [Value]) -> Value {
+        if !budget::charge(1) {
+            return Value::None;
+        }
+        let v = self.eval_within_budget(e, l);
+        match &v {
+            Value::List(items) if !budget::list(items.len()) => Value::None,
+            _ => v,
+        }
+    }
+
+    fn eval_within_budget(&self, e: &Expr, l: &mut [Value]) -> Value {
         let g = &self.eng.game;
         match e {
             Expr::Const(v) => v.clone(),
@@ -391,6 +427,11 @@ impl<'a> Eval<'a> {
                 }
                 _ => {
                     let (x, y) = (self.eval(a, l), self.eval(b, l));
+                    if let (BinOp::Range, Value::Int(lo), Value::Int(hi)) = (op, &x, &y) {
+                        if !range_fits(*lo, *hi) {
+                            return Value::None;
+                        }
+                    }
                     ops::binary(*op, &x, &y, &g.board)
                 }
             },

@@ -1,6 +1,7 @@
 //! Legal actions: enumerating every way to fill an action's `choose` clauses that passes
 //! its `require`s, and applying one.
 
+use super::budget::{self, Decision};
 use super::effects::Runner;
 use super::eval::Eval;
 use super::state::State;
@@ -17,6 +18,15 @@ pub const SKIP: u16 = u16::MAX - 1;
 /// end the turn, reactions that keep starting one another) with a rules error.
 pub const MAX_ACTIONS_PER_TURN: u32 = 100_000;
 
+/// ` (at file:line:column)`, or nothing where the place is not known.
+fn at(place: &str) -> String {
+    if place.is_empty() {
+        String::new()
+    } else {
+        format!(" (at {place})")
+    }
+}
+
 /// One decision: an action and the values chosen for its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Action {
@@ -32,21 +42,64 @@ impl Engine {
         out
     }
 
-    /// `legal_actions` into a caller's buffer (cleared first), to avoid allocating.
+    /// `legal_actions` into a caller's buffer (cleared first), to avoid allocating. If
+    /// listing them goes over the budget of a decision (see `try_legal_into`), the list is
+    /// left empty.
     pub fn legal_into(&self, s: &State, out: &mut Vec<Action>) {
+        if self.try_legal_into(s, out).is_err() {
+            out.clear();
+        }
+    }
+
+    /// Every legal action, or the rules error that listing them ran into: more work than
+    /// `MAX_WORK`, more than `MAX_LEGAL_ACTIONS` actions, a list over `MAX_LIST` items, a
+    /// range over `MAX_RANGE` numbers.
+    pub fn try_legal_actions(&self, s: &State) -> Result<Vec<Action>, EngineError> {
+        let mut out = Vec::new();
+        self.try_legal_into(s, &mut out)?;
+        Ok(out)
+    }
+
+    /// `try_legal_actions` into a caller's buffer (cleared first).
+    pub fn try_legal_into(&self, s: &State, out: &mut Vec<Action>) -> Result<(), EngineError> {
         out.clear();
         if s.outcome.is_some() {
-            return;
+            return Ok(());
         }
+        let decision = Decision::begin();
         let mut locals = vec![Value::None; self.game.max_locals as usize + 1];
         self.enumerate_step(s, &mut locals, &mut |a| {
+            if out.len() >= budget::MAX_LEGAL_ACTIONS {
+                budget::exceeded(format!(
+                    "more than {} legal actions (`MAX_LEGAL_ACTIONS`)",
+                    budget::thousands(budget::MAX_LEGAL_ACTIONS as u64)
+                ));
+                return false;
+            }
+            let go_on = budget::charge(1 + a.args.len() as u64);
             out.push(a);
-            true
+            go_on
         });
+        budget::locate(|| self.deciding_text(s));
+        decision.result()
+    }
+
+    /// Where the game is, for a rules error: the phase and the seat deciding.
+    pub(crate) fn deciding_text(&self, s: &State) -> String {
+        format!(
+            "listing the legal actions of {} in phase `{}` (turn {})",
+            self.game
+                .seats
+                .get(s.turn_seat as usize)
+                .map_or("?", |x| x.name.as_str()),
+            self.game.phases[s.phase as usize].name,
+            s.turns + 1
+        )
     }
 
     /// Whether the decider has any legal action (stops at the first).
     pub fn has_legal_action(&self, s: &State) -> bool {
+        let _decision = Decision::begin();
         let mut any = false;
         let mut locals = vec![Value::None; self.game.max_locals as usize + 1];
         self.enumerate_step(s, &mut locals, &mut |_| {
@@ -106,6 +159,62 @@ impl Engine {
         args: &mut Vec<Value>,
         f: &mut dyn FnMut(Action) -> bool,
     ) -> bool {
+        if budget::spent() {
+            return false;
+        }
+        let go_on = self.walk_clause(ev, a, i, l, args, f);
+        let clauses = &self.game.actions[a as usize].clauses;
+        if budget::spent() && !matches!(clauses.get(i), None | Some(Clause::Do(_))) {
+            budget::locate_innermost(|| self.clause_text(a, i));
+        }
+        go_on
+    }
+
+    /// A clause of an action, in words, for a rules error: `the \`require ...\` of
+    /// action \`x\``.
+    pub(crate) fn clause_text(&self, a: u16, i: usize) -> String {
+        let def = &self.game.actions[a as usize];
+        let mut place = def.place.as_str();
+        let what = match def.clauses.get(i) {
+            Some(Clause::Choose { name, .. }) => format!("`choose {name}`"),
+            Some(Clause::Let { .. }) => "a `let`".to_string(),
+            Some(Clause::Require { index, .. }) => {
+                if let Some(p) = def.require_places.get(*index as usize) {
+                    place = p;
+                }
+                format!(
+                    "`require {}`",
+                    def.require_texts
+                        .get(*index as usize)
+                        .map_or("", String::as_str)
+                )
+            }
+            Some(Clause::Do(_)) => "`do`".to_string(),
+            None => "the end".to_string(),
+        };
+        format!("{what} of action `{}`{}", def.name, at(place))
+    }
+
+    /// What is being applied, for a rules error: the action in notation and where the
+    /// rules file declares it.
+    fn applying_text(&self, s: &State, act: &Action) -> String {
+        let place = self
+            .game
+            .actions
+            .get(act.action as usize)
+            .map_or("", |d| d.place.as_str());
+        format!("applying `{}`{}", self.action_text(s, act), at(place))
+    }
+
+    fn walk_clause(
+        &self,
+        ev: &Eval,
+        a: u16,
+        i: usize,
+        l: &mut [Value],
+        args: &mut Vec<Value>,
+        f: &mut dyn FnMut(Action) -> bool,
+    ) -> bool {
         let clauses = &self.game.actions[a as usize].clauses;
         let Some(c) = clauses.get(i) else {
             return f(Action {
@@ -152,6 +261,7 @@ impl Engine {
     /// Why an action is not legal now: the parameter whose value is not on offer, or the
     /// `require` it fails. `None` if it is legal.
     pub fn why_illegal(&self, s: &State, act: &Action) -> Option<String> {
+        let _decision = Decision::begin();
         if s.outcome.is_some() {
             return Some("the game is over".into());
         }
@@ -209,6 +319,9 @@ impl Engine {
                 Clause::Let { slot, value } => l[*slot as usize] = ev.eval(value, &mut l),
                 Clause::Require { index, cond } => {
                     if !ev.truth(cond, &mut l) {
+                        if let Some(Some(reason)) = def.require_reasons.get(*index as usize) {
+                            return Some(reason.clone());
+                        }
                         return Some(format!(
                             "it fails `require {}`",
                             def.require_texts[*index as usize]
@@ -226,13 +339,20 @@ impl Engine {
         if s.outcome.is_some() {
             return Err(EngineError::Over);
         }
-        if let Some(reason) = self.why_illegal(s, act) {
+        let decision = Decision::begin();
+        let why = self.why_illegal(s, act);
+        if budget::spent() {
+            budget::locate(|| format!("checking `{}`", self.action_text(s, act)));
+            decision.result()?;
+        }
+        if let Some(reason) = why {
             return Err(EngineError::Illegal {
                 text: self.action_text(s, act),
                 reason,
             });
         }
-        self.apply_listed(s, act)
+        let r = self.apply_listed(s, act);
+        decision.result().and(r)
     }
 
     /// Applies an action taken from `legal_actions` of this very state, without checking it
@@ -241,6 +361,23 @@ impl Engine {
         if s.outcome.is_some() {
             return Err(EngineError::Over);
         }
+        let decision = Decision::begin();
+        let r = self.apply_within_budget(s, act);
+        // Every rules error says which action it struck in.
+        let doing = || self.applying_text(s, act);
+        let r = r.map_err(|e| match e {
+            EngineError::Rules(m) if !budget::spent() => {
+                EngineError::Rules(format!("{m}, in {}", doing()))
+            }
+            e => e,
+        });
+        if budget::spent() {
+            budget::locate(doing);
+        }
+        decision.result().and(r)
+    }
+
+    fn apply_within_budget(&self, s: &mut State, act: &Action) -> Result<(), EngineError> {
         let me = self.step_decider(s);
         let depth = s.reactions.len();
         if s.turn_actions >= MAX_ACTIONS_PER_TURN {

@@ -4,6 +4,7 @@
 //! Architecture invariant: nothing here knows any particular game; every rule comes from
 //! the IR.
 
+mod budget;
 mod effects;
 mod eval;
 mod geometry;
@@ -16,6 +17,7 @@ mod state;
 mod turns;
 mod view;
 
+pub use budget::{MAX_LEGAL_ACTIONS, MAX_LIST, MAX_WORK};
 pub use effects::MAX_TRIGGER_DEPTH;
 pub use legal::{Action, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION};
 pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
@@ -202,6 +204,20 @@ impl Engine {
 
     /// A new game for `players` seats, set up with the RNG seeded by `seed`.
     pub fn start(&self, players: u8, seed: u64) -> Result<State, EngineError> {
+        let decision = budget::Decision::begin();
+        let r = self
+            .start_within_budget(players, seed)
+            .map_err(|e| match e {
+                EngineError::Rules(m) if !budget::spent() => {
+                    EngineError::Rules(format!("{m}, in setting up the game"))
+                }
+                e => e,
+            });
+        budget::locate(|| "setting up the game".into());
+        decision.result().and(r)
+    }
+
+    fn start_within_budget(&self, players: u8, seed: u64) -> Result<State, EngineError> {
         let g = &self.game;
         if players < g.min_players || players > g.max_players {
             return Err(EngineError::Players {
@@ -309,6 +325,7 @@ impl Engine {
         if s.outcome.is_some() {
             return None;
         }
+        let _decision = budget::Decision::begin();
         Some(self.step_decider(s))
     }
 
@@ -411,6 +428,13 @@ impl Engine {
             out: &mut Vec<Value>,
         ) {
             if out.len() >= MAX_SUBSETS {
+                budget::exceeded(format!(
+                    "`subsets` gave more than {} choices (`MAX_SUBSETS`)",
+                    budget::thousands(MAX_SUBSETS as u64)
+                ));
+                return;
+            }
+            if !budget::charge(1 + cur.len() as u64) {
                 return;
             }
             if i == groups.len() {
@@ -436,24 +460,57 @@ impl Engine {
 
     /// A component as notation writes it: its label, and `#k` if the label is shared.
     pub fn comp_text(&self, s: &State, comp: u16) -> String {
-        let text = self.notation_for(comp, s.owners[comp as usize]);
-        let mut text = match self.label_number[comp as usize] {
-            0 => text,
-            k => format!("{text}#{k}"),
-        };
-        // A twin in another public place is a different choice with the same label: say
-        // where this one is. Only public places count, so the text reveals nothing hidden.
-        if self.is_public(s, comp) {
-            let class = self.twin_class[comp as usize];
-            let elsewhere = self.twins[class as usize].iter().any(|&t| {
-                t != comp && s.locs[t as usize] != s.locs[comp as usize] && self.is_public(s, t)
-            });
-            if elsewhere {
-                text.push('@');
-                text.push_str(&self.place_text(s.locs[comp as usize]));
-            }
+        let mut text = self.comp_label_text(comp, s.owners[comp as usize]);
+        // A twin in another place is a different choice with the same label: say where
+        // this one is, so that the two do not share a text. (Twins in one place are one
+        // choice.) A component in public view is placed when a twin is in public view
+        // elsewhere; one out of public view when a twin is in another place out of public
+        // view that a seat sees together with it (two zones of one owner's). Places no
+        // seat sees together are not named, so the text reveals nothing hidden.
+        let class = self.twin_class[comp as usize];
+        let here = s.locs[comp as usize];
+        let public = self.is_public(s, comp);
+        let elsewhere = self.twins[class as usize].iter().any(|&t| {
+            t != comp
+                && s.locs[t as usize] != here
+                && if public {
+                    self.is_public(s, t)
+                } else {
+                    !self.is_public(s, t)
+                        && (0..s.players).any(|p| self.sees(s, comp, p) && self.sees(s, t, p))
+                }
+        });
+        if elsewhere {
+            text.push('@');
+            text.push_str(&self.place_text(here));
         }
         text
+    }
+
+    /// A component's notation without its place: its label, and `#k` if it is shared.
+    pub(crate) fn comp_label_text(&self, comp: u16, owner: u8) -> String {
+        let text = self.notation_for(comp, owner);
+        match self.label_number[comp as usize] {
+            0 => text,
+            k => format!("{text}#{k}"),
+        }
+    }
+
+    /// Whether a seat can see a component where it is (as its view shows it).
+    fn sees(&self, s: &State, comp: u16, seat: u8) -> bool {
+        match s.locs[comp as usize] {
+            Loc::Cell(_) => s.face_up[comp as usize] || s.owners[comp as usize] == seat,
+            Loc::Zone(inst) => {
+                let (z, zs, _) = self.zone_of_instance(inst);
+                let zd = &self.game.zones[z as usize];
+                match zd.visibility {
+                    crate::ir::Visibility::Public => true,
+                    crate::ir::Visibility::Owner => zd.per_seat && zs == seat,
+                    crate::ir::Visibility::Hidden => false,
+                    crate::ir::Visibility::Top => s.zones[inst as usize].last() == Some(&comp),
+                }
+            }
+        }
     }
 
     /// Whether everyone can see a component where it is.

@@ -20,7 +20,13 @@ fn set_key(text: &str) -> String {
 
 impl Engine {
     pub fn action_text(&self, s: &State, a: &Action) -> String {
-        self.action_text_masked(s, a, &|_| false)
+        self.text_with(s, a, true, &|_| false)
+    }
+
+    /// An action's text with no component's place (what logs saved before places were
+    /// given hold).
+    fn unplaced_text(&self, s: &State, a: &Action) -> String {
+        self.text_with(s, a, false, &|_| false)
     }
 
     /// The text of an action as `viewer` may know it, for announcing it to that seat:
@@ -38,12 +44,14 @@ impl Engine {
         if viewer.is_none() || viewer == Some(actor) {
             return self.action_text(before, a);
         }
-        self.action_text_masked(before, a, &|c| {
+        self.text_with(before, a, true, &|c| {
             !self.visible_to(before, c, viewer) && !self.visible_to(after, c, viewer)
         })
     }
 
-    fn action_text_masked(&self, s: &State, a: &Action, hide: &dyn Fn(u16) -> bool) -> String {
+    /// An action's text: components with their places (`places`) or not, and those `hide`
+    /// says as `??`.
+    fn text_with(&self, s: &State, a: &Action, places: bool, hide: &dyn Fn(u16) -> bool) -> String {
         match a.action {
             DONE => return "done".into(),
             SKIP => return "skip".into(),
@@ -57,18 +65,23 @@ impl Engine {
             .unwrap_or_else(|| "?".into());
         for v in &a.args {
             out.push(' ');
-            out.push_str(&self.value_text_masked(s, v, hide));
+            out.push_str(&self.value_text_with(s, v, places, hide));
         }
         out
     }
 
     /// A value as the notation writes it.
     pub fn value_text(&self, s: &State, v: &Value) -> String {
-        self.value_text_masked(s, v, &|_| false)
+        self.value_text_with(s, v, true, &|_| false)
     }
 
-    /// A value as the notation writes it, with the components `hide` says `??`.
-    fn value_text_masked(&self, s: &State, v: &Value, hide: &dyn Fn(u16) -> bool) -> String {
+    fn value_text_with(
+        &self,
+        s: &State,
+        v: &Value,
+        places: bool,
+        hide: &dyn Fn(u16) -> bool,
+    ) -> String {
         let g = &self.game;
         match v {
             Value::None => "none".into(),
@@ -81,7 +94,8 @@ impl Engine {
                 .unwrap_or_default(),
             Value::Cell(c) => g.board.cells[*c as usize].name.clone(),
             Value::Comp(c) if hide(*c) => "??".into(),
-            Value::Comp(c) => self.comp_text(s, *c),
+            Value::Comp(c) if places => self.comp_text(s, *c),
+            Value::Comp(c) => self.comp_label_text(*c, s.owners[*c as usize]),
             Value::Dir(d) => g.board.dirs[*d as usize].name.clone(),
             Value::Enum(e, x) => g.enums[*e as usize].values[*x as usize].0.clone(),
             Value::Phase(p) => g.phases[*p as usize].name.clone(),
@@ -124,7 +138,7 @@ impl Engine {
             Value::List(items) if items.is_empty() => "-".into(),
             Value::List(items) => items
                 .iter()
-                .map(|i| self.value_text_masked(s, i, hide))
+                .map(|i| self.value_text_with(s, i, places, hide))
                 .collect::<Vec<_>>()
                 .join("+"),
         }
@@ -141,11 +155,26 @@ impl Engine {
         }
         // A set of components may be written in any order: compare with each part of a
         // `+` list sorted.
+        // Listed texts are all different; one written exactly is that action even where
+        // another differs from it only in case.
+        let legal = self.legal_actions(s);
+        let texts: Vec<String> = legal.iter().map(|a| self.action_text(s, a)).collect();
+        let exact = words.join(" ");
+        if let Some(i) = texts.iter().position(|t| *t == exact) {
+            return Ok(legal[i].clone());
+        }
         let key = set_key(&norm);
-        for a in self.legal_actions(s) {
-            if set_key(&self.action_text(s, &a).to_lowercase()) == key {
-                return Ok(a);
-            }
+        if let Some(i) = texts.iter().position(|t| set_key(&t.to_lowercase()) == key) {
+            return Ok(legal[i].clone());
+        }
+        // A component written without the place a listed text gives it (`7R` for
+        // `7R@hand@P1`, as logs saved before places were given read): the one action it
+        // can only be.
+        let unplaced: Vec<usize> = (0..legal.len())
+            .filter(|&i| set_key(&self.unplaced_text(s, &legal[i]).to_lowercase()) == key)
+            .collect();
+        if let [i] = unplaced[..] {
+            return Ok(legal[i].clone());
         }
         let name = words[0].to_lowercase();
         match name.as_str() {

@@ -62,12 +62,27 @@ impl Engine {
         phase: u16,
         l: &mut [Value],
     ) -> Result<(), EngineError> {
+        match self.enter_phase(s, phase, l)? {
+            Some(first) => self.begin_turn(s, first, l),
+            None => Ok(()),
+        }
+    }
+
+    /// Enters a phase: its `enter` effects, then the seat whose turn comes first (`None`
+    /// if the game ended). The turn itself is begun by the caller, so that phases handing
+    /// over to one another are a loop in `begin_turn`, never a recursion.
+    fn enter_phase(
+        &self,
+        s: &mut State,
+        phase: u16,
+        l: &mut [Value],
+    ) -> Result<Option<u8>, EngineError> {
         s.phase = phase;
         s.phase_turns = 0;
         let p = &self.game.phases[phase as usize];
         Runner::new(self, s.turn_seat).run(s, &p.enter, l)?;
         if s.outcome.is_some() {
-            return Ok(());
+            return Ok(None);
         }
         let first = match &p.start {
             Some(e) => match (Eval {
@@ -90,7 +105,7 @@ impl Engine {
                 self.next_turn_seat(s, before_first, l).unwrap_or(0)
             }
         };
-        self.begin_turn(s, first, l)
+        Ok(Some(first))
     }
 
     /// The seat after `from` in seat order that is neither out nor skipped by the phase.
@@ -136,6 +151,7 @@ impl Engine {
             if s.outcome.is_some() {
                 return Ok(());
             }
+            let phase = s.phase;
             if self.settle_step(s, l) {
                 if self.has_legal_action(s) {
                     return Ok(());
@@ -153,6 +169,9 @@ impl Engine {
             match self.end_turn(s, l)? {
                 Some(next) => seat = next,
                 None => return Ok(()),
+            }
+            if s.phase != phase {
+                passes = 0;
             }
         }
         Err(EngineError::Rules(format!(
@@ -194,7 +213,7 @@ impl Engine {
     }
 
     /// Finishes the turn: hooks, end rules, the cap, the phase's end. Returns the seat whose
-    /// turn is next, or `None` when the game ended or a new phase already began.
+    /// turn is next (in a new phase, if this one is over), or `None` when the game ended.
     fn end_turn(&self, s: &mut State, l: &mut [Value]) -> Result<Option<u8>, EngineError> {
         let p = &self.game.phases[s.phase as usize];
         Runner::new(self, s.turn_seat).run(s, &p.after_turn, l)?;
@@ -217,10 +236,9 @@ impl Engine {
             {
                 let next = p.next.unwrap_or(s.phase + 1);
                 if (next as usize) < self.game.phases.len() {
-                    self.begin_phase(s, next, l)?;
-                } else {
-                    s.outcome = Some(Outcome::Draw);
+                    return self.enter_phase(s, next, l);
                 }
+                s.outcome = Some(Outcome::Draw);
                 return Ok(None);
             }
         }

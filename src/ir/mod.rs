@@ -354,6 +354,16 @@ pub struct ActionDef {
     pub clauses: Vec<Clause>,
     /// The source text of each `require`, for telling a player why a move is refused.
     pub require_texts: Vec<String>,
+    /// Where the action is declared and where each `require` is, as `file:line:column`
+    /// (plain text for rules errors at play time, not a reference into the source).
+    #[serde(default)]
+    pub place: String,
+    #[serde(default)]
+    pub require_places: Vec<String>,
+    /// Each `require`'s reason (`require COND else "reason"`), told to a refused move
+    /// instead of the condition's text.
+    #[serde(default)]
+    pub require_reasons: Vec<Option<String>>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

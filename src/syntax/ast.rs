@@ -333,9 +333,16 @@ pub struct ActionDecl {
 
 #[derive(Clone, Debug)]
 pub enum Clause {
-    Choose { var: Ident, domain: Expr },
-    Let { var: Ident, value: Expr },
-    Require(Expr),
+    Choose {
+        var: Ident,
+        domain: Expr,
+    },
+    Let {
+        var: Ident,
+        value: Expr,
+    },
+    /// `require COND [else "reason"]`: the reason is what a refused move is told.
+    Require(Expr, Option<String>),
     Do(Block),
 }
 

@@ -759,7 +759,11 @@ impl Builder {
                 var: self.ident(it.next().unwrap()),
                 value: self.expr(it.next().unwrap()),
             },
-            Rule::require => Clause::Require(self.expr(it.next().unwrap())),
+            Rule::require => {
+                let cond = self.expr(it.next().unwrap());
+                let reason = it.find(|p| p.as_rule() == Rule::string).map(string_value);
+                Clause::Require(cond, reason)
+            }
             Rule::do_clause => Clause::Do(self.block(it.next().unwrap())),
             r => unreachable!("clause {r:?}"),
         }

@@ -1,0 +1,151 @@
+//! The budget of one decision: how much evaluation work and memory listing the legal
+//! actions, or applying one action with all that follows until the next decision, may
+//! use. Rules that ask for more (two `choose` over huge ranges, nested quantifiers over
+//! big collections, a list that doubles each turn, `subsets` of a big pile) stop with a
+//! rules error naming what went over, instead of hanging or exhausting memory.
+//!
+//! The count lives in thread-local cells, so that every evaluation can charge it without
+//! being handed a counter: the outermost engine call (`Decision::begin`) resets it, calls
+//! nested inside share it.
+
+use super::EngineError;
+use std::cell::{Cell, RefCell};
+
+/// Evaluation steps one decision may take: each expression evaluated, each item a
+/// collection yields, each item of a list built.
+pub const MAX_WORK: u64 = 20_000_000;
+/// Items in one list value (a list variable, a comprehension, a list a built-in returns).
+pub const MAX_LIST: usize = 1_000_000;
+/// Legal actions one decision may offer.
+pub const MAX_LEGAL_ACTIONS: usize = 1_000_000;
+
+thread_local! {
+    static WORK: Cell<u64> = const { Cell::new(0) };
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+    static OVER: Cell<bool> = const { Cell::new(false) };
+    /// What went over, then where it was (innermost first).
+    static REASON: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// One decision's budget, from the outermost engine call that opens it to its drop.
+pub(crate) struct Decision {
+    outer: bool,
+}
+
+impl Decision {
+    pub fn begin() -> Decision {
+        let outer = DEPTH.get() == 0;
+        if outer {
+            WORK.set(0);
+            OVER.set(false);
+            REASON.with_borrow_mut(Vec::clear);
+        }
+        DEPTH.set(DEPTH.get() + 1);
+        Decision { outer }
+    }
+
+    /// The rules error if the budget was exceeded (only the outermost call reports it).
+    pub fn result(&self) -> Result<(), EngineError> {
+        if self.outer && OVER.get() {
+            return Err(EngineError::Rules(error_text()));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Decision {
+    fn drop(&mut self) {
+        DEPTH.set(DEPTH.get().saturating_sub(1));
+    }
+}
+
+fn error_text() -> String {
+    REASON.with_borrow(|r| {
+        let mut parts = r.iter();
+        let mut text = parts.next().cloned().unwrap_or_default();
+        for p in parts {
+            text.push_str(", in ");
+            text.push_str(p);
+        }
+        text
+    })
+}
+
+/// Charges `n` steps of work; false once the budget is spent (the caller stops).
+#[inline]
+pub(crate) fn charge(n: u64) -> bool {
+    let w = WORK.get().saturating_add(n);
+    WORK.set(w);
+    // Outside a decision (a view, a score) nothing is counted against a budget.
+    if w > MAX_WORK && !OVER.get() && DEPTH.get() > 0 {
+        exceeded(format!(
+            "one decision took more than {} evaluation steps (`MAX_WORK`)",
+            thousands(MAX_WORK)
+        ));
+    }
+    !OVER.get()
+}
+
+/// Whether the budget is spent: evaluation stops as soon as it is.
+#[inline]
+pub(crate) fn spent() -> bool {
+    OVER.get()
+}
+
+/// Records that a limit was exceeded, with what went over; evaluation stops.
+pub(crate) fn exceeded(what: String) {
+    if !OVER.get() {
+        OVER.set(true);
+        REASON.with_borrow_mut(|r| {
+            r.clear();
+            r.push(what);
+        });
+    }
+}
+
+/// Adds where the evaluation was when the budget went over (called on the way out,
+/// innermost first). Nothing if it did not go over.
+pub(crate) fn locate(place: impl FnOnce() -> String) {
+    if OVER.get() {
+        REASON.with_borrow_mut(|r| {
+            let p = place();
+            if !r.contains(&p) {
+                r.push(p);
+            }
+        });
+    }
+}
+
+/// Like `locate`, but only if no place was given yet: the innermost clause of an action
+/// is where the work went, not the clauses around it.
+pub(crate) fn locate_innermost(place: impl FnOnce() -> String) {
+    if OVER.get() && REASON.with_borrow(|r| r.len() == 1) {
+        locate(place);
+    }
+}
+
+/// A list value about to be kept: charges its length, and refuses one over `MAX_LIST`.
+#[inline]
+pub(crate) fn list(len: usize) -> bool {
+    if len > MAX_LIST {
+        exceeded(format!(
+            "a list grew past {} items (`MAX_LIST`)",
+            thousands(MAX_LIST as u64)
+        ));
+        return false;
+    }
+    charge(len as u64)
+}
+
+/// `10000` as the docs write it: `10,000`.
+pub(crate) fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
