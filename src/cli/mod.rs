@@ -4,6 +4,7 @@ mod bench;
 mod board;
 mod dump;
 mod log;
+mod lsp;
 mod moves;
 mod play;
 mod replay;
@@ -131,6 +132,8 @@ pub enum Command {
         #[arg(long, value_name = "OTHER_FILE_OR_VARIANT")]
         compare: Option<String>,
     },
+    /// Serve the Language Server Protocol on stdin and stdout, for editors.
+    Lsp,
     /// Measure random playouts per second and legal-action queries per second.
     Bench {
         file: PathBuf,
@@ -206,6 +209,7 @@ pub fn run(cli: Cli) -> i32 {
             seconds,
             game,
         } => bench::run(&file, seconds, &game),
+        Command::Lsp => lsp::run(),
     }
 }
 

@@ -1,0 +1,108 @@
+//! Hover: what a name is. A declared name shows its declaration (a zone with its
+//! visibility, an action with its parameters, a `def` with its body); a built-in name or
+//! function shows its signature and its line of the reference, `docs/language.md`.
+
+use super::diagnostics::Analysis;
+use super::index::{Decl, DeclKind, Target};
+use crate::syntax::ast::Span;
+
+/// The reference manual, whose section on built-ins documents each one in a table row.
+const REFERENCE: &str = include_str!("../../docs/language.md");
+
+/// A built-in name or function: its signature(s) and its documentation line.
+pub fn builtin(name: &str) -> Option<(String, String)> {
+    let section = REFERENCE
+        .split("\n## 20.")
+        .nth(1)?
+        .split("\n## 21.")
+        .next()?;
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.trim_matches('|').split(" | ").collect();
+        let first = cells.first()?.trim();
+        let names = first.contains(&format!("`{name}(")) || first.contains(&format!("`{name}`"));
+        if !names {
+            continue;
+        }
+        let doc = cells.last()?.trim().to_string();
+        let sig = if cells.len() == 3 {
+            // A name: `me` | seat | value.
+            format!("{first}: {}", cells[1].trim())
+        } else {
+            first.to_string()
+        };
+        return Some((sig, doc));
+    }
+    None
+}
+
+/// The hover text (Markdown) at a byte offset of a file, and the span it is about.
+pub fn hover(a: &Analysis, file: u16, offset: u32) -> Option<(String, Span)> {
+    let index = a.index.as_ref()?;
+    if let Some(imp) = index
+        .imports
+        .iter()
+        .find(|i| i.span.file == file && i.span.start <= offset && offset <= i.span.end)
+    {
+        return Some((format!("imports `{}`", imp.path), imp.span));
+    }
+    let (target, span) = index.at(file, offset)?;
+    let decls = index.resolve(&target);
+    if decls.is_empty() {
+        if let Target::Global(name) = &target {
+            let (sig, doc) = builtin(name)?;
+            return Some((format!("built-in {sig}\n\n{doc}"), span));
+        }
+        return None;
+    }
+    let parts: Vec<String> = decls.iter().map(|d| describe(a, d)).collect();
+    Some((parts.join("\n\n---\n\n"), span))
+}
+
+/// One declaration in words, with its source where that says more than a summary.
+fn describe(a: &Analysis, d: &Decl) -> String {
+    let mut out = format!("```muster\n{}\n```", d.detail);
+    let source = a.text(d.item.file).get(d.item.start as usize..d.item.end as usize);
+    match d.kind {
+        // A definition with its body; a local or a parameter with what binds it.
+        DeclKind::Def | DeclKind::Local | DeclKind::Param => {
+            if let Some(src) = source {
+                let src = if d.binder.is_empty() || src.starts_with(&d.binder) {
+                    clip(src)
+                } else {
+                    format!("{} {}", d.binder, clip(src))
+                };
+                out = format!("{}\n\n```muster\n{src}\n```", d.kind.word());
+            }
+        }
+        DeclKind::Action => {
+            if let Some(src) = source {
+                // The parameters with their domains: the `choose` lines.
+                let chooses: Vec<&str> = src
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| l.starts_with("choose "))
+                    .collect();
+                if !chooses.is_empty() {
+                    out.push_str(&format!("\n\n```muster\n{}\n```", chooses.join("\n")));
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some(v) = &d.variant {
+        out.push_str(&format!("\n\nin variant `{v}`"));
+    }
+    out.push_str(&format!("\n\n{} declared in {}", d.kind.word(), a.sources.files[d.span.file as usize].name));
+    out
+}
+
+/// At most a screenful of source.
+fn clip(src: &str) -> String {
+    const LINES: usize = 20;
+    let lines: Vec<&str> = src.lines().collect();
+    if lines.len() <= LINES {
+        src.to_string()
+    } else {
+        format!("{}\n...", lines[..LINES].join("\n"))
+    }
+}
