@@ -646,7 +646,7 @@ impl Builder {
                 }
                 StmtKind::Let { var, value } => {
                     self.expr(value);
-                    self.local(var, DeclKind::Local, s.span, until, "for");
+                    self.local(var, DeclKind::Local, s.span, until, "let");
                 }
                 StmtKind::Move { what, to, .. } => {
                     self.expr(what);
@@ -732,7 +732,7 @@ impl Builder {
             ExprKind::Quant(_, v, dom, body) | ExprKind::Agg(_, v, dom, body) => {
                 self.expr(dom);
                 let m = self.scope.len();
-                self.local(v, DeclKind::Local, v.span.to(dom.span), e.span, "let");
+                self.local(v, DeclKind::Local, v.span.to(dom.span), e.span, "");
                 self.expr(body);
                 self.scope.truncate(m);
             }
