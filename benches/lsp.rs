@@ -31,7 +31,10 @@ fn request(client: &Connection, id: i32, method: &str, params: Value) -> Value {
 fn notify(client: &Connection, method: &str, params: Value) {
     client
         .sender
-        .send(Message::Notification(Notification::new(method.into(), params)))
+        .send(Message::Notification(Notification::new(
+            method.into(),
+            params,
+        )))
         .unwrap();
 }
 
@@ -105,7 +108,12 @@ fn measure(file: &str, needle: &str) {
         request(&client, 10 * v, "textDocument/hover", position.clone());
         hover.push(t.elapsed());
         let t = Instant::now();
-        let items = request(&client, 10 * v + 1, "textDocument/completion", position.clone());
+        let items = request(
+            &client,
+            10 * v + 1,
+            "textDocument/completion",
+            position.clone(),
+        );
         complete.push(t.elapsed());
         assert!(items.as_array().is_some_and(|a| !a.is_empty()));
     }

@@ -110,11 +110,9 @@ impl Client {
 
     /// The next diagnostics published for `uri`.
     fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
-        if let Some(i) = self
-            .pending
-            .iter()
-            .position(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
-        {
+        if let Some(i) = self.pending.iter().position(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        }) {
             let m = self.pending.remove(i);
             return m["params"]["diagnostics"].as_array().unwrap().clone();
         }
@@ -161,7 +159,9 @@ impl Client {
 }
 
 fn game(name: &str) -> (String, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap();
     (uri_of(&path), text)
 }
@@ -174,12 +174,22 @@ fn uri_of(path: &Path) -> String {
 fn pos(text: &str, needle: &str, nth: usize, shift: u32) -> (u32, u32) {
     let at = text.match_indices(needle).nth(nth).expect(needle).0;
     let line = text[..at].matches('\n').count() as u32;
-    let col = text[..at].rsplit('\n').next().unwrap().encode_utf16().count() as u32;
+    let col = text[..at]
+        .rsplit('\n')
+        .next()
+        .unwrap()
+        .encode_utf16()
+        .count() as u32;
     (line, col + shift)
 }
 
 fn range_of(v: &Value) -> ((u64, u64), (u64, u64)) {
-    let p = |x: &Value| (x["line"].as_u64().unwrap(), x["character"].as_u64().unwrap());
+    let p = |x: &Value| {
+        (
+            x["line"].as_u64().unwrap(),
+            x["character"].as_u64().unwrap(),
+        )
+    };
     (p(&v["start"]), p(&v["end"]))
 }
 
@@ -215,7 +225,10 @@ fn a_shipped_game_opens_clean_and_a_misspelt_name_is_reported_with_its_fix() {
     assert_eq!(d["source"], "muster");
     let message = d["message"].as_str().unwrap();
     assert!(message.starts_with("unknown name `own_cels`"), "{message}");
-    assert!(message.ends_with("help: did you mean `own_cells`?"), "{message}");
+    assert!(
+        message.ends_with("help: did you mean `own_cells`?"),
+        "{message}"
+    );
     // The same words as `validate --format json`.
     let dir = scratch("words");
     std::fs::write(dir.join("broken.muster"), &broken).unwrap();
@@ -233,7 +246,11 @@ fn a_shipped_game_opens_clean_and_a_misspelt_name_is_reported_with_its_fix() {
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         message,
-        format!("{}\nhelp: {}", json[0]["message"].as_str().unwrap(), json[0]["help"].as_str().unwrap())
+        format!(
+            "{}\nhelp: {}",
+            json[0]["message"].as_str().unwrap(),
+            json[0]["help"].as_str().unwrap()
+        )
     );
     assert_eq!(json[0]["line"], line + 1);
     assert_eq!(json[0]["column"], col + 1);
@@ -283,12 +300,20 @@ fn hover_shows_zones_actions_definitions_and_built_ins() {
     let h = c.at("textDocument/hover", &uri, pos(&text, "to fallen(", 0, 4));
     assert!(value(&h).contains("zone fallen per seat public"), "{h}");
     // An action, where a turn offers it: its parameters and their domains.
-    let h = c.at("textDocument/hover", &uri, pos(&text, "march, move_out", 0, 8));
+    let h = c.at(
+        "textDocument/hover",
+        &uri,
+        pos(&text, "march, move_out", 0, 8),
+    );
     let v = value(&h);
     assert!(v.contains("action move_out(from, dest)"), "{v}");
     assert!(v.contains("choose dest in reach(from, orthogonal)"), "{v}");
     // A definition with its body.
-    let h = c.at("textDocument/hover", &uri, pos(&text, "leader(from.piece)", 0, 1));
+    let h = c.at(
+        "textDocument/hover",
+        &uri,
+        pos(&text, "leader(from.piece)", 0, 1),
+    );
     assert!(value(&h).contains("def leader(c) = c.rank == 12"), "{h}");
     // The hover's range is the name under the cursor.
     let (l, col) = pos(&text, "leader(from.piece)", 0, 0);
@@ -302,11 +327,22 @@ fn hover_shows_zones_actions_definitions_and_built_ins() {
     assert!(v.contains("`max(a, b)`"), "{v}");
     assert!(v.contains("the larger or smaller of two numbers"), "{v}");
     // A built-in name.
-    let h = c.at("textDocument/hover", &uri, pos(&text, "x in territory(opponent)", 0, 16));
+    let h = c.at(
+        "textDocument/hover",
+        &uri,
+        pos(&text, "x in territory(opponent)", 0, 16),
+    );
     assert!(value(&h).contains("`opponent`: seat"), "{h}");
     // A local name: what binds it.
-    let h = c.at("textDocument/hover", &uri, pos(&text, "require dest not in straight", 0, 21));
-    assert!(value(&h).contains("let straight = slide(from, orthogonal)"), "{h}");
+    let h = c.at(
+        "textDocument/hover",
+        &uri,
+        pos(&text, "require dest not in straight", 0, 21),
+    );
+    assert!(
+        value(&h).contains("let straight = slide(from, orthogonal)"),
+        "{h}"
+    );
     // Nothing under the cursor: no hover.
     let h = c.at("textDocument/hover", &uri, (0, 0));
     assert_eq!(h, Value::Null);
@@ -328,15 +364,27 @@ fn definition_and_references_follow_every_kind_of_name() {
     };
 
     // A definition used in an action.
-    let d = only(&c.at("textDocument/definition", &uri, pos(&text, "runs(own_cells", 0, 6)));
+    let d = only(&c.at(
+        "textDocument/definition",
+        &uri,
+        pos(&text, "runs(own_cells", 0, 6),
+    ));
     assert_eq!(d["uri"], uri.as_str());
     assert_eq!(line_of(&d), pos(&text, "def own_cells", 0, 0).0 as u64);
     assert_eq!(d["range"]["start"]["character"], 4);
     // A phase named by `next` and by a comparison.
-    let d = only(&c.at("textDocument/definition", &uri, pos(&text, "next battle", 0, 6)));
+    let d = only(&c.at(
+        "textDocument/definition",
+        &uri,
+        pos(&text, "next battle", 0, 6),
+    ));
     assert_eq!(line_of(&d), pos(&text, "phase battle", 0, 0).0 as u64);
     // A region declared once per seat: both declarations.
-    let d = c.at("textDocument/definition", &uri, pos(&text, "in territory(opponent)", 0, 4));
+    let d = c.at(
+        "textDocument/definition",
+        &uri,
+        pos(&text, "in territory(opponent)", 0, 4),
+    );
     let lines: Vec<u64> = d.as_array().unwrap().iter().map(line_of).collect();
     assert_eq!(
         lines,
@@ -346,27 +394,55 @@ fn definition_and_references_follow_every_kind_of_name() {
         ]
     );
     // A per-seat variable through a field.
-    let d = only(&c.at("textDocument/definition", &uri, pos(&text, "me.rally_turns == 5", 0, 4)));
+    let d = only(&c.at(
+        "textDocument/definition",
+        &uri,
+        pos(&text, "me.rally_turns == 5", 0, 4),
+    ));
     assert_eq!(line_of(&d), pos(&text, "var rally_turns", 0, 0).0 as u64);
     // A local `choose` parameter.
-    let d = only(&c.at("textDocument/definition", &uri, pos(&text, "shifts(run, dir)", 0, 7)));
+    let d = only(&c.at(
+        "textDocument/definition",
+        &uri,
+        pos(&text, "shifts(run, dir)", 0, 7),
+    ));
     assert_eq!(line_of(&d), pos(&text, "choose run in", 0, 0).0 as u64);
     // An action named in a turn.
-    let d = only(&c.at("textDocument/definition", &uri, pos(&text, "one of march", 0, 8)));
+    let d = only(&c.at(
+        "textDocument/definition",
+        &uri,
+        pos(&text, "one of march", 0, 8),
+    ));
     assert_eq!(line_of(&d), pos(&text, "action march", 0, 0).0 as u64);
     // A kind declared in the imported file.
-    let d = only(&c.at("textDocument/definition", &uri, pos(&text, "label Card", 0, 7)));
+    let d = only(&c.at(
+        "textDocument/definition",
+        &uri,
+        pos(&text, "label Card", 0, 7),
+    ));
     assert_eq!(d["uri"], lib.as_str());
     // The import itself: the imported file.
-    let d = only(&c.at("textDocument/definition", &uri, pos(&text, "import \"lib", 0, 10)));
+    let d = only(&c.at(
+        "textDocument/definition",
+        &uri,
+        pos(&text, "import \"lib", 0, 10),
+    ));
     assert_eq!(d["uri"], lib.as_str());
 
     // References: every use of the variable, and its declaration.
-    let refs = c.at("textDocument/references", &uri, pos(&text, "var rally_turns", 0, 5));
+    let refs = c.at(
+        "textDocument/references",
+        &uri,
+        pos(&text, "var rally_turns", 0, 5),
+    );
     let refs = refs.as_array().unwrap();
     assert_eq!(refs.len(), text.matches("rally_turns").count(), "{refs:#?}");
     // A local's references stay within its action.
-    let refs = c.at("textDocument/references", &uri, pos(&text, "let straight", 0, 5));
+    let refs = c.at(
+        "textDocument/references",
+        &uri,
+        pos(&text, "let straight", 0, 5),
+    );
     let lines: Vec<u64> = refs.as_array().unwrap().iter().map(line_of).collect();
     assert_eq!(
         lines,
@@ -393,7 +469,22 @@ fn completion_offers_locals_declared_names_built_ins_and_keywords() {
     };
     // Inside the attack's `do` block.
     let inside = labels(&c.at("textDocument/completion", &uri, pos(&text, "win me", 0, 0)));
-    for want in ["att", "foe", "from", "target", "own_cells", "leader", "fallen", "rally_turns", "march", "sight", "opponent", "orthogonal", "move", "if"] {
+    for want in [
+        "att",
+        "foe",
+        "from",
+        "target",
+        "own_cells",
+        "leader",
+        "fallen",
+        "rally_turns",
+        "march",
+        "sight",
+        "opponent",
+        "orthogonal",
+        "move",
+        "if",
+    ] {
         assert!(inside.iter().any(|l| l == want), "{want} in {inside:?}");
     }
     // The locals of another action are not offered there.
@@ -416,20 +507,45 @@ fn the_outline_lists_the_declarations_with_a_variants_inside_it() {
     let mut c = Client::start();
     c.open(&uri, &text);
     c.diagnostics(&uri);
-    let syms = c.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    let syms = c.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri } }),
+    );
     let syms = syms.as_array().unwrap();
     let names: Vec<&str> = syms.iter().map(|s| s["name"].as_str().unwrap()).collect();
-    for want in ["Red", "Black", "territory", "box", "army", "fallen", "value", "leader", "rally_turns", "rally", "battle", "march", "attack", "favor", "minor_deployment"] {
+    for want in [
+        "Red",
+        "Black",
+        "territory",
+        "box",
+        "army",
+        "fallen",
+        "value",
+        "leader",
+        "rally_turns",
+        "rally",
+        "battle",
+        "march",
+        "attack",
+        "favor",
+        "minor_deployment",
+    ] {
         assert!(names.contains(&want), "{want} in {names:?}");
     }
-    let variant = syms.iter().find(|s| s["name"] == "minor_deployment").unwrap();
+    let variant = syms
+        .iter()
+        .find(|s| s["name"] == "minor_deployment")
+        .unwrap();
     let inner: Vec<&str> = variant["children"]
         .as_array()
         .unwrap()
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    assert!(inner.contains(&"hand") && inner.contains(&"deployment"), "{inner:?}");
+    assert!(
+        inner.contains(&"hand") && inner.contains(&"deployment"),
+        "{inner:?}"
+    );
     // Kinds: 23 = class, zones: 23 (struct) ... the zone `army` is a struct.
     let army = syms.iter().find(|s| s["name"] == "army").unwrap();
     assert_eq!(army["kind"], 23);
@@ -463,12 +579,11 @@ fn errors_in_variants_and_imports_are_shown_where_they_are() {
     let _ = c.diagnostics(&main);
 
     // Fixed: the variant's own mistake shows, in the variant.
-    std::fs::write(
-        dir.join("pieces.muster"),
-        "kind Piece { value: 1..3 }\n",
-    )
-    .unwrap();
-    c.notify("textDocument/didSave", json!({ "textDocument": { "uri": main } }));
+    std::fs::write(dir.join("pieces.muster"), "kind Piece { value: 1..3 }\n").unwrap();
+    c.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": main } }),
+    );
     let in_lib = c.diagnostics(&lib);
     assert_eq!(in_lib, Vec::<Value>::new());
     let diags = c.diagnostics(&main);
@@ -478,14 +593,20 @@ fn errors_in_variants_and_imports_are_shown_where_they_are() {
         .collect();
     assert_eq!(unknown.len(), 1, "{diags:#?}");
     assert_eq!(unknown[0]["range"]["start"]["line"], 8);
-    assert!(unknown[0]["message"].as_str().unwrap().contains("`pas_turn`"));
+    assert!(unknown[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("`pas_turn`"));
     // Its quick fix.
     let actions = c.request(
         "textDocument/codeAction",
         json!({ "textDocument": { "uri": main }, "range": unknown[0]["range"],
                 "context": { "diagnostics": [] } }),
     );
-    assert_eq!(actions[0]["edit"]["changes"][main.as_str()][0]["newText"], "pass_turn");
+    assert_eq!(
+        actions[0]["edit"]["changes"][main.as_str()][0]["newText"],
+        "pass_turn"
+    );
     c.finish();
 }
 
@@ -536,9 +657,21 @@ fn navigation_keeps_working_while_the_text_does_not_parse() {
     let diags = c.diagnostics(&uri);
     assert_eq!(diags.len(), 1, "{diags:#?}");
     assert_eq!(diags[0]["code"], "muster::syntax");
-    let d = c.at("textDocument/definition", &uri, pos(&text, "runs(own_cells", 0, 6));
+    let d = c.at(
+        "textDocument/definition",
+        &uri,
+        pos(&text, "runs(own_cells", 0, 6),
+    );
     assert_eq!(d.as_array().unwrap().len(), 1);
-    let items = c.at("textDocument/completion", &uri, pos(&typing, "choose x in ", 0, 12));
-    assert!(items.as_array().unwrap().iter().any(|i| i["label"] == "own_cells"));
+    let items = c.at(
+        "textDocument/completion",
+        &uri,
+        pos(&typing, "choose x in ", 0, 12),
+    );
+    assert!(items
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|i| i["label"] == "own_cells"));
     c.finish();
 }

@@ -61,7 +61,9 @@ pub fn hover(a: &Analysis, file: u16, offset: u32) -> Option<(String, Span)> {
 /// One declaration in words, with its source where that says more than a summary.
 fn describe(a: &Analysis, d: &Decl) -> String {
     let mut out = format!("```muster\n{}\n```", d.detail);
-    let source = a.text(d.item.file).get(d.item.start as usize..d.item.end as usize);
+    let source = a
+        .text(d.item.file)
+        .get(d.item.start as usize..d.item.end as usize);
     match d.kind {
         // A definition with its body; a local or a parameter with what binds it.
         DeclKind::Def | DeclKind::Local | DeclKind::Param => {
@@ -92,7 +94,11 @@ fn describe(a: &Analysis, d: &Decl) -> String {
     if let Some(v) = &d.variant {
         out.push_str(&format!("\n\nin variant `{v}`"));
     }
-    out.push_str(&format!("\n\n{} declared in {}", d.kind.word(), a.sources.files[d.span.file as usize].name));
+    out.push_str(&format!(
+        "\n\n{} declared in {}",
+        d.kind.word(),
+        a.sources.files[d.span.file as usize].name
+    ));
     out
 }
 

@@ -80,7 +80,7 @@ pub struct Decl {
     pub item: Span,
     /// Where a local name can be used (for completion); the item for a global name.
     pub scope: Span,
-    /// A one-line summary for hovers: `zone army per seat hidden`, `action deploy(c, to)`.
+    /// A one-line summary for hovers: `zone hand per seat owner`, `action play(c, to)`.
     pub detail: String,
     /// The variant that declares it, if any.
     pub variant: Option<String>,
@@ -472,7 +472,12 @@ impl Builder {
             }
             ItemKind::Setup(b) => self.block(b, sp),
             ItemKind::Phase(p) => {
-                self.declare(&p.name, DeclKind::Phase, sp, format!("phase {}", p.name.name));
+                self.declare(
+                    &p.name,
+                    DeclKind::Phase,
+                    sp,
+                    format!("phase {}", p.name.name),
+                );
                 if let Some(b) = &p.enter {
                     self.block(b, sp);
                 }
@@ -525,7 +530,13 @@ impl Builder {
                     match c {
                         Clause::Choose { var, domain } => {
                             self.expr(domain);
-                            self.local(var, DeclKind::Local, var.span.to(domain.span), sp, "choose");
+                            self.local(
+                                var,
+                                DeclKind::Local,
+                                var.span.to(domain.span),
+                                sp,
+                                "choose",
+                            );
                         }
                         Clause::Let { var, value } => {
                             self.expr(value);
@@ -547,7 +558,13 @@ impl Builder {
                         EndRule::Stuck(..) => {}
                         EndRule::Score { seat, value } => {
                             let m = self.scope.len();
-                            self.local(seat, DeclKind::Local, seat.span.to(value.span), value.span, "score");
+                            self.local(
+                                seat,
+                                DeclKind::Local,
+                                seat.span.to(value.span),
+                                value.span,
+                                "score",
+                            );
                             self.expr(value);
                             self.scope.truncate(m);
                         }
@@ -578,10 +595,20 @@ impl Builder {
                 self.block(&r.after, sp);
             }
             ItemKind::Pattern { name, .. } => {
-                self.declare(name, DeclKind::Pattern, sp, format!("pattern {}", name.name));
+                self.declare(
+                    name,
+                    DeclKind::Pattern,
+                    sp,
+                    format!("pattern {}", name.name),
+                );
             }
             ItemKind::Shapes(s) => {
-                self.declare(&s.name, DeclKind::Shapes, sp, format!("shapes {}", s.name.name));
+                self.declare(
+                    &s.name,
+                    DeclKind::Shapes,
+                    sp,
+                    format!("shapes {}", s.name.name),
+                );
                 for shape in &s.shapes {
                     self.declare(
                         &shape.name,
@@ -592,7 +619,12 @@ impl Builder {
                 }
             }
             ItemKind::Variant { name, items } => {
-                self.declare(name, DeclKind::Variant, sp, format!("variant {}", name.name));
+                self.declare(
+                    name,
+                    DeclKind::Variant,
+                    sp,
+                    format!("variant {}", name.name),
+                );
                 let outer = self.variant.replace(name.name.clone());
                 for i in items {
                     self.item(i);
@@ -640,7 +672,13 @@ impl Builder {
                 StmtKind::For { var, domain, body } => {
                     self.expr(domain);
                     let m = self.scope.len();
-                    self.local(var, DeclKind::Local, var.span.to(domain.span), s.span, "for");
+                    self.local(
+                        var,
+                        DeclKind::Local,
+                        var.span.to(domain.span),
+                        s.span,
+                        "for",
+                    );
                     self.block(body, s.span);
                     self.scope.truncate(m);
                 }

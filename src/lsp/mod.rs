@@ -65,10 +65,13 @@ pub fn capabilities() -> lsp::ServerCapabilities {
 pub fn serve(conn: &Connection) -> Result<(), Error> {
     let caps = serde_json::to_value(capabilities())?;
     let (id, _params) = conn.initialize_start()?;
-    conn.initialize_finish(id, serde_json::json!({
-        "capabilities": caps,
-        "serverInfo": { "name": "muster", "version": env!("CARGO_PKG_VERSION") },
-    }))?;
+    conn.initialize_finish(
+        id,
+        serde_json::json!({
+            "capabilities": caps,
+            "serverInfo": { "name": "muster", "version": env!("CARGO_PKG_VERSION") },
+        }),
+    )?;
     let mut server = Server::default();
     loop {
         let msg = match conn.receiver.try_recv() {
@@ -319,9 +322,10 @@ impl Server {
                 let Some(doc) = self.docs.get(&p.text_document.uri) else {
                     return Ok(null);
                 };
-                serde_json::to_value(lsp::DocumentSymbolResponse::Nested(
-                    completion::outline(doc.nav(), 0),
-                ))?
+                serde_json::to_value(lsp::DocumentSymbolResponse::Nested(completion::outline(
+                    doc.nav(),
+                    0,
+                )))?
             }
             r::CodeActionRequest::METHOD => {
                 let p: lsp::CodeActionParams = serde_json::from_value(req.params)?;
