@@ -675,3 +675,27 @@ fn navigation_keeps_working_while_the_text_does_not_parse() {
         .any(|i| i["label"] == "own_cells"));
     c.finish();
 }
+
+#[test]
+fn a_library_file_opened_alone_is_not_reported_as_a_game_without_a_game() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/lib/standard_deck.muster");
+    let uri = uri_of(&path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::start();
+    c.open(&uri, &text);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    // Its own syntax errors are shown.
+    c.change(&uri, 2, &format!("{text}\nkind {{"));
+    let diags = c.diagnostics(&uri);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0]["code"], "muster::syntax");
+    // Its names can be followed.
+    c.change(&uri, 3, &text);
+    c.diagnostics(&uri);
+    let syms = c.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    assert!(!syms.as_array().unwrap().is_empty());
+    c.finish();
+}

@@ -30,6 +30,12 @@ impl Analysis {
             }
             Err(failed) => (failed.sources, failed.diagnostics, None),
         };
+        // A file without a game is a library that games import (a deck, shared
+        // definitions): in the editor its own mistakes are shown, not that it is no game.
+        let mut diags = diags;
+        diags.retain(|d| {
+            d.code != "muster::no-game" || d.message != "this rules file declares no game"
+        });
         let paths: Vec<PathBuf> = sources
             .files
             .iter()
@@ -70,23 +76,20 @@ impl Analysis {
         Some(lsp::Location::new(uri, self.range(span)))
     }
 
-    /// The diagnostics of each file, in the protocol's terms; every source is listed,
-    /// with an empty list when it has none.
-    pub fn published(&self) -> Vec<(lsp::Url, Vec<lsp::Diagnostic>)> {
-        let mut out: Vec<(lsp::Url, Vec<lsp::Diagnostic>)> = Vec::new();
-        for (i, p) in self.paths.iter().enumerate() {
-            let Ok(uri) = lsp::Url::from_file_path(p) else {
-                continue;
-            };
-            let diags = self
-                .diags
-                .iter()
-                .filter(|d| d.span.file as usize == i)
-                .map(|d| self.to_lsp(d))
-                .collect();
-            out.push((uri, diags));
-        }
-        out
+    /// The diagnostics of each source, by file index, in the protocol's terms; every
+    /// source is listed, with an empty list when it has none.
+    pub fn published(&self) -> Vec<(u16, Vec<lsp::Diagnostic>)> {
+        (0..self.paths.len() as u16)
+            .map(|f| {
+                let diags = self
+                    .diags
+                    .iter()
+                    .filter(|d| d.span.file == f)
+                    .map(|d| self.to_lsp(d))
+                    .collect();
+                (f, diags)
+            })
+            .collect()
     }
 
     /// One diagnostic in the protocol's terms: the same message, code and help as

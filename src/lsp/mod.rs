@@ -225,10 +225,20 @@ impl Server {
             return Ok(());
         };
         let mut extra = HashSet::new();
-        for (i, (file_uri, diags)) in doc.latest.published().into_iter().enumerate() {
-            if i == 0 {
+        for (f, diags) in doc.latest.published() {
+            if f == 0 {
                 send_diagnostics(conn, uri.clone(), diags, Some(doc.version))?;
-            } else if !open.contains(&file_uri) {
+                continue;
+            }
+            let Some(file_uri) = doc
+                .latest
+                .paths
+                .get(f as usize)
+                .and_then(|p| lsp::Url::from_file_path(p).ok())
+            else {
+                continue;
+            };
+            if !open.contains(&file_uri) {
                 extra.insert(file_uri.clone());
                 send_diagnostics(conn, file_uri, diags, None)?;
             }
