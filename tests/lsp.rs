@@ -699,3 +699,43 @@ fn a_library_file_opened_alone_is_not_reported_as_a_game_without_a_game() {
     assert!(!syms.as_array().unwrap().is_empty());
     c.finish();
 }
+
+#[test]
+fn a_card_missing_an_attribute_gets_it_from_its_quick_fix() {
+    let dir = scratch("card");
+    let text = "game \"Tiny\" { players 2 }\n\
+        seat A {}\nseat B {}\n\
+        board grid 3 x 3 {}\n\
+        kind Token { worth: 1..5 }\n\
+        deck tokens of Token { card { worth: 2 } card { } }\n\
+        zone pile shared public { holds tokens }\n\
+        action pass_turn { do { shuffle pile } }\n\
+        phase play { turn { one of pass_turn } }\n";
+    std::fs::write(dir.join("main.muster"), text).unwrap();
+    let uri = uri_of(&dir.join("main.muster"));
+    let mut c = Client::start();
+    c.open(&uri, text);
+    let diags = c.diagnostics(&uri);
+    let d = diags
+        .iter()
+        .find(|d| d["code"] == "muster::missing-field")
+        .unwrap_or_else(|| panic!("{diags:#?}"));
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri }, "range": d["range"],
+                "context": { "diagnostics": [d] } }),
+    );
+    assert_eq!(actions[0]["title"], "add `worth: 2`", "{actions:#}");
+    let edit = &actions[0]["edit"]["changes"][uri.as_str()][0];
+    assert_eq!(edit["newText"], " worth: 2");
+    // Inside the second card's braces.
+    let (line, col) = pos(text, "card { }", 0, 6);
+    assert_eq!(
+        edit["range"]["start"],
+        json!({ "line": line, "character": col })
+    );
+    let fixed = text.replace("card { }", "card { worth: 2 }");
+    c.change(&uri, 2, &fixed);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    c.finish();
+}

@@ -197,13 +197,17 @@ impl Analysis {
             return None;
         }
         let text = self.text(d.span.file);
-        // The value written for this field elsewhere in the file, else `0`.
-        let value = field_value(text, field).unwrap_or_else(|| "0".into());
-        // The declaration's closing brace: the first `}` at or after the span's start
-        // that closes the braces opened from the start of the span's line.
-        let line_start = text[..d.span.start as usize]
-            .rfind('\n')
-            .map_or(0, |i| i + 1);
+        // The value another declaration of the same kind (a seat, a card) gives the
+        // field, else `0`.
+        let opener = if d.code == "muster::seats" {
+            "seat"
+        } else {
+            "card"
+        };
+        let value = field_value(text, field, opener).unwrap_or_else(|| "0".into());
+        // The declaration's closing brace: the `}` that closes the first `{` after the
+        // span's start (the seat's name, or the card itself).
+        let line_start = d.span.start as usize;
         let mut depth = 0i32;
         let mut close = None;
         for (i, ch) in text[line_start..].char_indices() {
@@ -255,8 +259,26 @@ fn place_named(help: &str) -> Option<(String, usize, usize)> {
     Some((file, line, col))
 }
 
-/// The value text of the first `field: value` written in `text`.
-fn field_value(text: &str, field: &str) -> Option<String> {
+/// The words before the `{` that encloses byte `at` (on the same line).
+fn enclosing_opener(text: &str, at: usize) -> &str {
+    let mut depth = 0;
+    for (i, c) in text[..at].char_indices().rev() {
+        match c {
+            '}' => depth += 1,
+            '{' if depth == 0 => {
+                let from = text[..i].rfind(['\n', '{', '}']).map_or(0, |j| j + 1);
+                return &text[from..i];
+            }
+            '{' => depth -= 1,
+            _ => {}
+        }
+    }
+    ""
+}
+
+/// The value text of the first `field: value` written in `text` inside braces opened
+/// after the word `opener` (`seat`, `card`).
+fn field_value(text: &str, field: &str, opener: &str) -> Option<String> {
     let needle = format!("{field}:");
     let mut from = 0;
     while let Some(i) = text[from..].find(&needle) {
@@ -265,7 +287,10 @@ fn field_value(text: &str, field: &str) -> Option<String> {
             let c = text[..at].chars().next_back().unwrap_or(' ');
             !(c.is_alphanumeric() || c == '_')
         };
-        if boundary {
+        let inside = enclosing_opener(text, at)
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == opener);
+        if boundary && inside {
             let v: String = text[at + needle.len()..]
                 .trim_start()
                 .chars()
