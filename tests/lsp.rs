@@ -346,6 +346,15 @@ fn hover_shows_zones_actions_definitions_and_built_ins() {
     // Nothing under the cursor: no hover.
     let h = c.at("textDocument/hover", &uri, (0, 0));
     assert_eq!(h, Value::Null);
+    // A request the server does not know: "method not found", and it goes on.
+    c.send(json!({ "jsonrpc": "2.0", "id": 999, "method": "textDocument/rename", "params": {} }));
+    let m = loop {
+        let m = c.next();
+        if m["id"] == 999 {
+            break m;
+        }
+    };
+    assert_eq!(m["error"]["code"], -32601, "{m}");
     c.finish();
 }
 
@@ -673,6 +682,12 @@ fn navigation_keeps_working_while_the_text_does_not_parse() {
         .unwrap()
         .iter()
         .any(|i| i["label"] == "own_cells"));
+    // Closed: its diagnostics are cleared.
+    c.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
     c.finish();
 }
 

@@ -124,6 +124,16 @@ impl Doc {
     }
 }
 
+/// The requests the server answers (besides `initialize` and `shutdown`).
+const SUPPORTED: &[&str] = &[
+    "textDocument/hover",
+    "textDocument/definition",
+    "textDocument/references",
+    "textDocument/completion",
+    "textDocument/documentSymbol",
+    "textDocument/codeAction",
+];
+
 #[derive(Default)]
 struct Server {
     docs: HashMap<lsp::Url, Doc>,
@@ -252,6 +262,13 @@ impl Server {
 
     fn request(&mut self, req: Request) -> Response {
         let id = req.id.clone();
+        if !SUPPORTED.contains(&req.method.as_str()) {
+            return Response::new_err(
+                id,
+                lsp_server::ErrorCode::MethodNotFound as i32,
+                format!("unsupported request `{}`", req.method),
+            );
+        }
         match self.answer(req) {
             Ok(v) => Response::new_ok(id, v),
             Err(e) => Response::new_err(
