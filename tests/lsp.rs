@@ -333,6 +333,15 @@ fn hover_shows_zones_actions_definitions_and_built_ins() {
         pos(&text, "x in territory(opponent)", 0, 16),
     );
     assert!(value(&h).contains("`opponent`: seat"), "{h}");
+    // A built-in field.
+    let h = c.at(
+        "textDocument/hover",
+        &uri,
+        pos(&text, "foe.owner != me", 0, 5),
+    );
+    let v = value(&h);
+    assert!(v.contains("built-in field `.owner`"), "{v}");
+    assert!(v.contains("the seat that owns it"), "{v}");
     // A local name: what binds it.
     let h = c.at(
         "textDocument/hover",
@@ -503,6 +512,16 @@ fn completion_offers_locals_declared_names_built_ins_and_keywords() {
     sorted.sort();
     sorted.dedup();
     assert_eq!(sorted.len(), inside.len());
+    // Built-ins carry their signature.
+    let items = c.at("textDocument/completion", &uri, pos(&text, "win me", 0, 0));
+    let adjacent = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "adjacent")
+        .unwrap();
+    assert_eq!(adjacent["detail"], "adjacent(cell, DIRS)");
+    assert_eq!(adjacent["kind"], 3, "a function");
     // At the top level: no locals.
     let top = labels(&c.at("textDocument/completion", &uri, (0, 0)));
     assert!(!top.iter().any(|l| l == "att"));

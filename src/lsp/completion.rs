@@ -169,11 +169,17 @@ pub fn complete(index: &Index, file: u16, offset: u32) -> Vec<lsp::CompletionIte
     for d in index.decls.iter().filter(|d| !d.kind.is_local()) {
         push(&d.name, item_kind(d.kind), d.detail.clone(), &mut out);
     }
+    // Built-ins with their signature from the reference.
+    let signature = |n: &str, otherwise: String| {
+        super::hover::builtin(n)
+            .map(|(sig, _)| sig.replace('`', ""))
+            .unwrap_or(otherwise)
+    };
     for n in BUILTIN_NAMES {
         push(
             n,
             lsp::CompletionItemKind::CONSTANT,
-            "built-in name".into(),
+            signature(n, "built-in name".into()),
             &mut out,
         );
     }
@@ -181,7 +187,7 @@ pub fn complete(index: &Index, file: u16, offset: u32) -> Vec<lsp::CompletionIte
         push(
             n,
             lsp::CompletionItemKind::FUNCTION,
-            format!("built-in function of {arity} argument(s)"),
+            signature(n, format!("built-in function of {arity} argument(s)")),
             &mut out,
         );
     }

@@ -35,6 +35,25 @@ pub fn builtin(name: &str) -> Option<(String, String)> {
     None
 }
 
+/// A built-in field (`.owner`, `.piece`, ...): what it is read on and what it gives, from
+/// the table of fields in the reference.
+pub fn builtin_field(name: &str) -> Option<(String, String)> {
+    let table = REFERENCE
+        .split("**Fields.**")
+        .nth(1)?
+        .split("\n\n")
+        .nth(1)?;
+    let lines: Vec<String> = table
+        .lines()
+        .filter_map(|row| {
+            let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+            (cells.len() == 3 && cells[1] == format!("`{name}`"))
+                .then(|| format!("on {}: {}", cells[0], cells[2]))
+        })
+        .collect();
+    (!lines.is_empty()).then(|| (format!("`.{name}`"), lines.join("\n\n")))
+}
+
 /// The hover text (Markdown) at a byte offset of a file, and the span it is about.
 pub fn hover(a: &Analysis, file: u16, offset: u32) -> Option<(String, Span)> {
     let index = a.index.as_ref()?;
@@ -49,8 +68,11 @@ pub fn hover(a: &Analysis, file: u16, offset: u32) -> Option<(String, Span)> {
     let decls = index.resolve(&target);
     if decls.is_empty() {
         if let Target::Global(name) = &target {
-            let (sig, doc) = builtin(name)?;
-            return Some((format!("built-in {sig}\n\n{doc}"), span));
+            if let Some((sig, doc)) = builtin(name) {
+                return Some((format!("built-in {sig}\n\n{doc}"), span));
+            }
+            let (sig, doc) = builtin_field(name)?;
+            return Some((format!("built-in field {sig}\n\n{doc}"), span));
         }
         return None;
     }
