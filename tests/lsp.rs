@@ -773,3 +773,81 @@ fn a_card_missing_an_attribute_gets_it_from_its_quick_fix() {
     assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
     c.finish();
 }
+
+#[test]
+fn the_server_answers_every_request_on_mangled_text() {
+    let (uri, text) = game("battalion_emperor.muster");
+    let mut c = Client::start();
+    c.open(&uri, &text);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    let lines = text.lines().count() as u32;
+    let mut version = 1;
+    // Cut the file at many places, put non-ASCII text in, and ask for everything at
+    // places inside and outside the text.
+    for k in 1..24u32 {
+        let mut cut = k as usize * text.len() / 24;
+        while !text.is_char_boundary(cut) {
+            cut += 1;
+        }
+        for mangled in [
+            text[..cut].to_string(),
+            format!("{}é—✓ 𝄞{}", &text[..cut], &text[cut..]),
+        ] {
+            version += 1;
+            c.change(&uri, version, &mangled);
+            let diags = c.diagnostics(&uri);
+            for d in &diags {
+                assert!(d["message"].as_str().is_some_and(|m| !m.is_empty()), "{d}");
+            }
+            for at in [
+                (0, 0),
+                (k * lines / 24, 3),
+                (k * lines / 24, 999),
+                (lines + 5, 0),
+            ] {
+                for method in [
+                    "textDocument/hover",
+                    "textDocument/definition",
+                    "textDocument/references",
+                    "textDocument/completion",
+                ] {
+                    c.at(method, &uri, at);
+                }
+            }
+            c.request(
+                "textDocument/documentSymbol",
+                json!({ "textDocument": { "uri": uri } }),
+            );
+            c.request(
+                "textDocument/codeAction",
+                json!({ "textDocument": { "uri": uri },
+                        "range": { "start": { "line": 0, "character": 0 },
+                                   "end": { "line": lines + 5, "character": 0 } },
+                        "context": { "diagnostics": [] } }),
+            );
+        }
+    }
+    // Incremental changes too (ranges in UTF-16 columns), though the server asks for full text.
+    version += 1;
+    c.change(&uri, version, "/* é𝄞 */ game \"\" { players 2 }\n");
+    let diags = c.diagnostics(&uri);
+    assert!(diags.iter().any(|d| d["message"] == "the game has no name\nhelp: write `game \"My Game\" { ... }`"), "{diags:#?}");
+    // The name typed between the quotes: column 16 in UTF-16 units (`𝄞` counts 2).
+    version += 1;
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": version },
+                "contentChanges": [ { "range": { "start": { "line": 0, "character": 16 },
+                                                 "end": { "line": 0, "character": 16 } },
+                                      "text": "Tiny" } ] }),
+    );
+    let diags = c.diagnostics(&uri);
+    assert!(!diags.is_empty());
+    assert!(
+        diags
+            .iter()
+            .all(|d| !d["message"].as_str().unwrap().contains("no name")),
+        "{diags:#?}"
+    );
+    c.finish();
+}
