@@ -9,30 +9,44 @@ use crate::syntax::ast::Span;
 /// The reference manual, whose section on built-ins documents each one in a table row.
 const REFERENCE: &str = include_str!("../../docs/language.md");
 
+/// The rows of the reference's tables of built-in names and functions: the first cell
+/// (the names or signatures), the signature to show, and the documentation line. Read
+/// once.
+fn builtin_rows() -> &'static [(String, String, String)] {
+    static ROWS: std::sync::OnceLock<Vec<(String, String, String)>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| {
+        let section = REFERENCE
+            .split("\n## 20.")
+            .nth(1)
+            .and_then(|s| s.split("\n## 21.").next())
+            .unwrap_or("");
+        section
+            .lines()
+            .filter(|l| l.starts_with("| `"))
+            .filter_map(|row| {
+                let cells: Vec<&str> = row.trim_matches('|').split(" | ").collect();
+                let first = cells.first()?.trim().to_string();
+                let doc = cells.last()?.trim().to_string();
+                let sig = if cells.len() == 3 {
+                    // A name: `me` | seat | value.
+                    format!("{first}: {}", cells[1].trim())
+                } else {
+                    first.clone()
+                };
+                Some((first, sig, doc))
+            })
+            .collect()
+    })
+}
+
 /// A built-in name or function: its signature(s) and its documentation line.
 pub fn builtin(name: &str) -> Option<(String, String)> {
-    let section = REFERENCE
-        .split("\n## 20.")
-        .nth(1)?
-        .split("\n## 21.")
-        .next()?;
-    for row in section.lines().filter(|l| l.starts_with("| `")) {
-        let cells: Vec<&str> = row.trim_matches('|').split(" | ").collect();
-        let first = cells.first()?.trim();
-        let names = first.contains(&format!("`{name}(")) || first.contains(&format!("`{name}`"));
-        if !names {
-            continue;
-        }
-        let doc = cells.last()?.trim().to_string();
-        let sig = if cells.len() == 3 {
-            // A name: `me` | seat | value.
-            format!("{first}: {}", cells[1].trim())
-        } else {
-            first.to_string()
-        };
-        return Some((sig, doc));
-    }
-    None
+    let call = format!("`{name}(");
+    let word = format!("`{name}`");
+    builtin_rows()
+        .iter()
+        .find(|(first, _, _)| first.contains(&call) || first.contains(&word))
+        .map(|(_, sig, doc)| (sig.clone(), doc.clone()))
 }
 
 /// A built-in field (`.owner`, `.piece`, ...): what it is read on and what it gives, from
