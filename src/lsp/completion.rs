@@ -250,7 +250,7 @@ pub fn outline(a: &Analysis, file: u16) -> Vec<lsp::DocumentSymbol> {
             selection_range: a.range(d.span),
             children: None,
         };
-        // Nested in the innermost earlier symbol whose declaration holds it.
+        // Nested under the last top-level symbol when its declaration holds it.
         let span = d.item.to(d.span);
         if !insert(&mut top, sym.clone(), span) {
             top.push((sym, span));
@@ -259,7 +259,8 @@ pub fn outline(a: &Analysis, file: u16) -> Vec<lsp::DocumentSymbol> {
     top.into_iter().map(|(s, _)| s).collect()
 }
 
-/// Puts `sym` under the last symbol of `list` that contains `span`, at any depth.
+/// Puts `sym` under the last symbol of `list` when that symbol's declaration contains
+/// `span`.
 fn insert(
     list: &mut [(lsp::DocumentSymbol, crate::syntax::ast::Span)],
     sym: lsp::DocumentSymbol,
@@ -272,9 +273,8 @@ fn insert(
     if !inside {
         return false;
     }
-    let children = parent.children.get_or_insert_with(Vec::new);
-    // Deeper first: the children carry their ranges only as protocol ranges, so nest
-    // one level (a variant's declarations, an enum's values).
-    children.push(sym);
+    // One level of nesting: a variant's declarations, an enum's values, a kind's
+    // attributes, a seat's attributes, a catalogue's shapes.
+    parent.children.get_or_insert_with(Vec::new).push(sym);
     true
 }
