@@ -81,7 +81,9 @@ local params = {
     start = { line = d.lnum, character = d.col },
     ['end'] = { line = d.end_lnum, character = d.end_col },
   },
-  context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(buf, d.lnum) },
+}
+params.context = {
+  diagnostics = { { range = params.range, message = d.message, severity = 1, code = d.code } },
 }
 local replies = vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', params, 10000)
 local actions = replies and replies[id] and replies[id].result or {}
