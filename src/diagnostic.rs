@@ -37,8 +37,15 @@ impl Sources {
     }
     /// 1-based line and column of a span's start.
     pub fn line_col(&self, span: Span) -> (usize, usize) {
-        let text = &self.files[span.file as usize].text;
-        let upto = &text[..floor_char(text, span.start as usize)];
+        self.line_col_at(span.file, span.start as usize)
+    }
+    /// 1-based line and column of a span's end (the column just after its last character).
+    pub fn end_line_col(&self, span: Span) -> (usize, usize) {
+        self.line_col_at(span.file, span.end.max(span.start) as usize)
+    }
+    fn line_col_at(&self, file: u16, at: usize) -> (usize, usize) {
+        let text = &self.files[file as usize].text;
+        let upto = &text[..floor_char(text, at)];
         let line = upto.matches('\n').count() + 1;
         let col = upto
             .rsplit('\n')
@@ -282,11 +289,14 @@ pub fn to_json(sources: &Sources, diags: &[Diagnostic]) -> serde_json::Value {
         .iter()
         .map(|d| {
             let (line, column) = sources.line_col(d.span);
+            let (end_line, end_column) = sources.end_line_col(d.span);
             serde_json::json!({
                 "file": sources.files[d.span.file as usize].name,
                 "span": { "start": d.span.start, "end": d.span.end },
                 "line": line,
                 "column": column,
+                "end_line": end_line,
+                "end_column": end_column,
                 "severity": d.severity,
                 "code": d.code,
                 "message": d.message,

@@ -42,5 +42,6 @@ pub mod cli;
 pub mod diagnostic;
 pub mod engine;
 pub mod ir;
+pub mod lsp;
 pub mod similar;
 pub mod syntax;

@@ -205,7 +205,16 @@ fn json_diagnostics_match_the_text_ones() {
             assert_eq!(
                 sorted,
                 [
-                    "code", "column", "file", "help", "label", "line", "message", "severity",
+                    "code",
+                    "column",
+                    "end_column",
+                    "end_line",
+                    "file",
+                    "help",
+                    "label",
+                    "line",
+                    "message",
+                    "severity",
                     "span"
                 ],
                 "{name}"
@@ -219,6 +228,12 @@ fn json_diagnostics_match_the_text_ones() {
             let column = before.rsplit('\n').next().unwrap().chars().count() + 1;
             assert_eq!(d["line"], line, "{name}: {d}");
             assert_eq!(d["column"], column, "{name}: {d}");
+            // The end: the line and column just after the span's last character.
+            let upto = &text[..end];
+            let end_line = upto.matches('\n').count() + 1;
+            let end_column = upto.rsplit('\n').next().unwrap().chars().count() + 1;
+            assert_eq!(d["end_line"], end_line, "{name}: {d}");
+            assert_eq!(d["end_column"], end_column, "{name}: {d}");
             // The text output locates it at the same place.
             assert!(
                 snapshot.contains(&format!("[{name}:{line}:{column}]")),

@@ -23,6 +23,7 @@ pub use consts::MAX_FIXED_ITEMS;
 pub use items::{MAX_BOARD_SIDE, MAX_COMPONENTS, MAX_SEATS, MAX_SLOTS, MAX_TURNS};
 pub use load::{load_file, load_source, read_text, Loaded, MAX_FILE_BYTES};
 pub use shapes::{MAX_AREA_CELLS, MAX_SHAPE_CELLS};
+pub use symbols::{BUILTIN_FUNCTIONS, BUILTIN_NAMES, DIR_SETS};
 
 /// A game that checked cleanly, with the warnings found on the way.
 #[derive(Debug)]

@@ -4,6 +4,7 @@ mod bench;
 mod board;
 mod dump;
 mod log;
+mod lsp;
 mod moves;
 mod play;
 mod replay;
@@ -152,6 +153,8 @@ pub enum Command {
         #[arg(long, value_name = "OTHER_FILE_OR_VARIANT")]
         compare: Option<String>,
     },
+    /// Serve the Language Server Protocol on stdin and stdout, for editors.
+    Lsp,
     /// Measure random playouts per second and legal-action queries per second.
     Bench {
         file: PathBuf,
@@ -230,6 +233,7 @@ pub fn run(cli: Cli) -> i32 {
             seconds,
             game,
         } => bench::run(&file, seconds, &game),
+        Command::Lsp => lsp::run(),
     }
 }
 
