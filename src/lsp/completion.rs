@@ -30,6 +30,7 @@ pub const KEYWORDS: &[&str] = &[
     "deck",
     "def",
     "diagonals",
+    "display",
     "do",
     "down",
     "draw",

@@ -542,7 +542,7 @@ impl Builder {
                             self.expr(value);
                             self.local(var, DeclKind::Local, var.span.to(value.span), sp, "let");
                         }
-                        Clause::Require(e) => self.expr(e),
+                        Clause::Require(e, _) => self.expr(e),
                         Clause::Do(b) => self.block(b, sp),
                     }
                 }
@@ -577,6 +577,11 @@ impl Builder {
                 self.global(zone);
                 self.local(var, DeclKind::Local, sp, sp, "when");
                 self.block(body, sp);
+            }
+            ItemKind::Display(shown) => {
+                for (name, _) in shown {
+                    self.global(name);
+                }
             }
             ItemKind::Reaction(r) => {
                 self.declare(
