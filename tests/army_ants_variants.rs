@@ -454,3 +454,17 @@ fn variant_games_play_to_an_end() {
         }
     }
 }
+
+// A person may type a card as the board shows it: `2R` for a red two (its notation is
+// `2H` or `2D`; the two look the same on screen, so either will do).
+#[test]
+fn a_card_may_be_typed_as_the_board_labels_it() {
+    let e = variant_engine(TOTAL);
+    let mut s = start(&e, 1);
+    let typed = e.parse_action(&s, "deploy 2R a1").expect("read as shown");
+    assert!(e.legal_actions(&s).contains(&typed));
+    e.apply(&mut s, &typed).unwrap();
+    assert_eq!(at(&e, &s, "a1"), Some((RED, 2)));
+    // A label that names no card in hand is not read as one.
+    assert!(e.parse_action(&s, "deploy 2B a2").map_or(true, |a| !e.legal_actions(&s).contains(&a)));
+}

@@ -49,6 +49,40 @@ impl Engine {
         })
     }
 
+    /// An action's text with each component written as the board labels it.
+    fn shown_text(&self, s: &State, a: &Action) -> String {
+        let shown = |v: &Value| -> Option<String> {
+            match v {
+                Value::Comp(c) => Some(self.label_for(*c, s.owners[*c as usize])),
+                Value::List(items)
+                    if !items.is_empty() && items.iter().all(|i| matches!(i, Value::Comp(_))) =>
+                {
+                    Some(
+                        items
+                            .iter()
+                            .filter_map(|i| match i {
+                                Value::Comp(c) => Some(self.label_for(*c, s.owners[*c as usize])),
+                                _ => None,
+                            })
+                            .collect::<Vec<_>>()
+                            .join("+"),
+                    )
+                }
+                _ => None,
+            }
+        };
+        let mut out = match a.action {
+            DONE => return "done".into(),
+            SKIP => return "skip".into(),
+            id => self.game.actions[id as usize].name.clone(),
+        };
+        for v in &a.args {
+            out.push(' ');
+            out.push_str(&shown(v).unwrap_or_else(|| self.value_text(s, v)));
+        }
+        out
+    }
+
     /// An action's text: components with their places (`places`) or not, and those `hide`
     /// says as `??`.
     fn text_with(&self, s: &State, a: &Action, places: bool, hide: &dyn Fn(u16) -> bool) -> String {
@@ -174,6 +208,14 @@ impl Engine {
             .filter(|&i| set_key(&self.unplaced_text(s, &legal[i]).to_lowercase()) == key)
             .collect();
         if let [i] = unplaced[..] {
+            return Ok(legal[i].clone());
+        }
+        // Cards and pieces written as the board shows them (`2R` for a red two whose
+        // notation is `2H`): actions that read the same on screen are the same to the
+        // person typing, so the first of them is taken.
+        if let Some(i) = (0..legal.len())
+            .find(|&i| set_key(&self.shown_text(s, &legal[i]).to_lowercase()) == key)
+        {
             return Ok(legal[i].clone());
         }
         let name = words[0].to_lowercase();
