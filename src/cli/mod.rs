@@ -78,6 +78,7 @@ pub enum Command {
     /// Parse and check rules files, printing every diagnostic.
     Validate {
         #[arg(required = true)]
+        /// The rules files to check.
         files: Vec<PathBuf>,
         /// `text` (default) or `json` (one object per diagnostic, on stdout).
         #[arg(long, default_value = "text")]
@@ -85,6 +86,7 @@ pub enum Command {
     },
     /// Play in the terminal: people at the prompt, agents for the other seats.
     Play {
+        /// The rules file.
         file: PathBuf,
         #[command(flatten)]
         game: GameOpts,
@@ -107,7 +109,9 @@ pub enum Command {
     },
     /// Replay a saved game and print the final position.
     Replay {
+        /// The rules file the game was played under.
         file: PathBuf,
+        /// The saved game (written by `play --save`).
         log: PathBuf,
         /// Print every position, not only the last.
         #[arg(long)]
@@ -117,6 +121,7 @@ pub enum Command {
     },
     /// Print the legal actions at the start, or after a log.
     Moves {
+        /// The rules file.
         file: PathBuf,
         #[arg(long)]
         log: Option<PathBuf>,
@@ -127,12 +132,14 @@ pub enum Command {
     },
     /// Print the lowered IR as RON.
     Dump {
+        /// The rules file.
         file: PathBuf,
         #[arg(long)]
         variant: Option<String>,
     },
     /// Play many games between agents and report the results.
     Simulate {
+        /// The rules file.
         file: PathBuf,
         #[arg(long, default_value_t = 100)]
         games: u32,
@@ -157,6 +164,7 @@ pub enum Command {
     Lsp,
     /// Measure random playouts per second and legal-action queries per second.
     Bench {
+        /// The rules file.
         file: PathBuf,
         #[arg(long, default_value_t = 3.0, value_parser = positive_seconds)]
         seconds: f64,
