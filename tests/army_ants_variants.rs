@@ -466,5 +466,7 @@ fn a_card_may_be_typed_as_the_board_labels_it() {
     e.apply(&mut s, &typed).unwrap();
     assert_eq!(at(&e, &s, "a1"), Some((RED, 2)));
     // A label that names no card in hand is not read as one.
-    assert!(e.parse_action(&s, "deploy 2B a2").map_or(true, |a| !e.legal_actions(&s).contains(&a)));
+    assert!(e
+        .parse_action(&s, "deploy 2B a2")
+        .map_or(true, |a| !e.legal_actions(&s).contains(&a)));
 }

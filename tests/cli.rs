@@ -691,3 +691,21 @@ fn a_person_sees_their_formation_face_up_and_the_others_face_down() {
         "refused with a reason: {t}"
     );
 }
+
+// `validate -` reads the rules from the standard input (imports relative to the current
+// folder), and locates its diagnostics in `<stdin>`.
+#[test]
+fn validate_reads_the_standard_input() {
+    let good = std::fs::read_to_string("tests/pawn_race.muster").unwrap();
+    let out = muster(&["validate", "-"], &good);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("ok: - (0 error(s)"));
+    let bad = good.replace("var steps per seat = 0", "var steps per seat = 0\nzonk");
+    let out = muster(&["validate", "-"], &bad);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("[<stdin>:"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -78,7 +78,7 @@ pub enum Command {
     /// Parse and check rules files, printing every diagnostic.
     Validate {
         #[arg(required = true)]
-        /// The rules files to check.
+        /// The rules files to check (`-` reads one from the standard input).
         files: Vec<PathBuf>,
         /// `text` (default) or `json` (one object per diagnostic, on stdout).
         #[arg(long, default_value = "text")]

@@ -13,7 +13,21 @@ pub fn run(files: &[PathBuf], format: &str) -> i32 {
     let mut code = EXIT_OK;
     let mut json = Vec::new();
     for f in files {
-        let (sources, diags) = match check::load_file(f) {
+        // `-` is the standard input, as a rules file in the current folder.
+        let loaded = if f.as_os_str() == "-" {
+            let mut text = String::new();
+            match std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
+                Ok(_) => check::load_source("<stdin>", &text, Some(std::path::Path::new("."))),
+                Err(e) => {
+                    eprintln!("error: cannot read the standard input: {e}");
+                    code = code.max(EXIT_USAGE);
+                    continue;
+                }
+            }
+        } else {
+            check::load_file(f)
+        };
+        let (sources, diags) = match loaded {
             Ok(loaded) => {
                 let d = check::check_all(&loaded);
                 (loaded.sources, d)
