@@ -1073,17 +1073,15 @@ fn the_complete_flag_survives_losses_and_the_player_can_close() {
     assert_eq!(hand(&e, &s, P1), vec!["Sg"]);
     assert_eq!(s.turn_seat, P2);
     // P2 draws Sg and attacks the complete patrol down to a captain, a soldier and 2 cannons.
+    play_all(&e, &mut s, &["draw_card", "throw_bomb Bomb P1 Sr+Sr"]);
+    // Two soldiers now lie on the discard pile: the notation says which Sr. A person may
+    // write the place in part, as long as only one move fits.
+    let whole = e.parse_action(&s, "shoot Bul P1 Sr@patrol1@P1").unwrap();
+    assert_eq!(e.parse_action(&s, "shoot Bul P1 Sr@patrol1"), Ok(whole));
     play_all(
         &e,
         &mut s,
-        &[
-            "draw_card",
-            "throw_bomb Bomb P1 Sr+Sr",
-            // Two soldiers now lie on the discard pile: the notation says which Sr.
-            "shoot Bul P1 Sr@patrol1@P1",
-            "done",
-            "discard M",
-        ],
+        &["shoot Bul P1 Sr@patrol1", "done", "discard M"],
     );
     assert_eq!(patrols(&e, &s, P1), vec![vec!["Cr", "Kr", "Sr", "Kr"]]);
     assert!(complete(&e, &s, P1), "the flag outlives the patrol");

@@ -210,6 +210,22 @@ impl Engine {
         if let [i] = unplaced[..] {
             return Ok(legal[i].clone());
         }
+        // A place written in part (`Sy@patrol1` for `Sy@patrol1@P2`): the one action whose
+        // words each begin with what was typed up to an `@`.
+        let typed: Vec<String> = key.split(' ').map(str::to_string).collect();
+        let partly = |t: &str| {
+            let listed: Vec<&str> = t.split(' ').collect();
+            listed.len() == typed.len()
+                && listed.iter().zip(&typed).all(|(l, w)| {
+                    *l == w.as_str() || (l.starts_with(w.as_str()) && l[w.len()..].starts_with('@'))
+                })
+        };
+        let partial: Vec<usize> = (0..legal.len())
+            .filter(|&i| partly(&set_key(&texts[i].to_lowercase())))
+            .collect();
+        if let [i] = partial[..] {
+            return Ok(legal[i].clone());
+        }
         // Cards and pieces written as the board shows them (`2R` for a red two whose
         // notation is `2H`): actions that read the same on screen are the same to the
         // person typing, so the first of them is taken.
