@@ -210,7 +210,7 @@ impl Engine {
         if let [i] = unplaced[..] {
             return Ok(legal[i].clone());
         }
-        // A place written in part (`Sy@patrol1` for `Sy@patrol1@P2`): the one action whose
+        // A place written in part (`Sy@pile1` for `Sy@pile1@P2`): the one action whose
         // words each begin with what was typed up to an `@`.
         let typed: Vec<String> = key.split(' ').map(str::to_string).collect();
         let partly = |t: &str| {
