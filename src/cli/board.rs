@@ -108,7 +108,7 @@ pub fn display_name(engine: &Engine, v: usize) -> String {
         .map_or_else(|| engine.game.vars[v].name.clone(), |s| s.label.clone())
 }
 
-/// A zone instance as the board names it: `hand (P1)`, `patrol3 (P2)`, `stock`.
+/// A zone instance as the board names it: `hand (P1)`, `pile3 (P2)`, `stock`.
 pub fn zone_name(engine: &Engine, inst: u16) -> String {
     let g = &engine.game;
     let (z, seat, slot) = engine.zone_of_instance(inst);
