@@ -168,7 +168,7 @@ impl Engine {
                 g.board.cells[r.origin as usize].name,
                 g.board.cells[r.at as usize].name
             ),
-            // A set of components, as in `attack spades 4S+9S+9S P3`; `-` for none.
+            // A set of components, as in `play 4S+9S+9S P3`; `-` for none.
             Value::List(items) if items.is_empty() => "-".into(),
             Value::List(items) => items
                 .iter()
