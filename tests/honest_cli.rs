@@ -1,35 +1,12 @@
 //! Honest channels of the `muster` binary: the echo of other seats' actions, hot-seat
 //! reports, `undo`, `replay` and `moves` show a seat only what it may know.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn muster(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("muster runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::binary::{muster, text};
 
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-honest-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::binary::temp_path("honest", name)
 }
 
 // A face-down placement by the agent is announced to the person as `??`; its own cards

@@ -2,36 +2,15 @@
 //! unless `--max-turns` says so, and `replay` replays a log however long it is (a log
 //! records the cap its game was played under, if any).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn muster(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("muster runs");
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(stdin.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::binary::{muster, text};
 
 fn temp(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("muster-cap-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).to_str().unwrap().to_string()
+    common::binary::temp_path("cap", name)
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 const GAME: &str = "games/army_ants.muster";

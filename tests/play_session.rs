@@ -1,35 +1,15 @@
 //! Text play's session: a fresh seed when none is given (printed, so the game can be played
 //! again), `--resume` to go on with a saved game, and `hint` at the prompt.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn muster(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("muster runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::binary::{muster, text};
 
 fn temp(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("muster-session-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).to_str().unwrap().to_string()
+    common::binary::temp_path("session", name)
+        .to_str()
+        .unwrap()
+        .to_string()
 }
 
 const GAME: &str = "games/army_ants.muster";

@@ -104,14 +104,9 @@ pub fn run(
     let engine = if capped {
         engine
     } else {
-        let uncapped = GameOpts {
-            max_turns: Some(u32::MAX),
-            ..opts.clone()
-        };
-        match super::prepare(file, &uncapped) {
-            Ok((e, _)) => e,
-            Err(code) => return code,
-        }
+        let mut game = (*engine.game).clone();
+        game.max_turns = u32::MAX;
+        std::sync::Arc::new(Engine::new(game))
     };
     let log = match resumed {
         Some(l) => GameLog {

@@ -19,18 +19,18 @@ fn place_name(engine: &Engine, p: Place) -> String {
     }
 }
 
-/// Where each component the view identifies stands.
-fn known_places(view: &View, ncomp: usize) -> Vec<Option<Place>> {
+/// Where each component the view identifies stands, and its owner.
+fn known_places(view: &View, ncomp: usize) -> Vec<Option<(Place, u8)>> {
     let mut at = vec![None; ncomp];
     for (c, seen) in view.cells.iter().enumerate() {
-        if let Seen::Known { comp, .. } = seen {
-            at[*comp as usize] = Some(Place::Cell(c));
+        if let Seen::Known { comp, owner } = seen {
+            at[*comp as usize] = Some((Place::Cell(c), *owner));
         }
     }
     for (z, items) in view.zones.iter().enumerate() {
         for seen in items {
-            if let Seen::Known { comp, .. } = seen {
-                at[*comp as usize] = Some(Place::Zone(z));
+            if let Seen::Known { comp, owner } = seen {
+                at[*comp as usize] = Some((Place::Zone(z), *owner));
             }
         }
     }
@@ -43,16 +43,6 @@ pub fn report(engine: &Engine, before: &View, after: &View) -> Vec<String> {
     let mut lines = Vec::new();
     let ncomp = g.components.len();
     let (was, now) = (known_places(before, ncomp), known_places(after, ncomp));
-    let owner_of = |v: &View, c: usize| {
-        v.cells
-            .iter()
-            .chain(v.zones.iter().flatten())
-            .find_map(|s| match s {
-                Seen::Known { comp, owner } if *comp as usize == c => Some(*owner),
-                _ => None,
-            })
-            .unwrap_or(crate::engine::NO_SEAT)
-    };
     // The one place, if only one, where face-down components arrived: a component that
     // went out of sight went there.
     let hidden = |items: &[Seen]| {
@@ -85,43 +75,39 @@ pub fn report(engine: &Engine, before: &View, after: &View) -> Vec<String> {
         _ => None,
     };
     for c in 0..ncomp {
-        let label = || engine.label_for(c as u16, owner_of(after, c));
+        let label = |owner: u8| engine.label_for(c as u16, owner);
         match (was[c], now[c]) {
-            (Some(a), Some(b)) if a != b => lines.push(format!(
+            (Some((a, _)), Some((b, owner))) if a != b => lines.push(format!(
                 "{} {} → {}",
-                label(),
+                label(owner),
                 place_name(engine, a),
                 place_name(engine, b)
             )),
-            (None, Some(b)) => {
+            (None, Some((b, owner))) => {
                 let hidden_before = match b {
                     Place::Cell(x) => matches!(before.cells[x], Seen::Hidden { .. }),
                     Place::Zone(_) => false,
                 };
-                if hidden_before {
-                    lines.push(format!(
-                        "{} turned up on {}",
-                        label(),
-                        place_name(engine, b)
-                    ));
+                let how = if hidden_before {
+                    "turned up on"
                 } else {
-                    lines.push(format!("{} comes to {}", label(), place_name(engine, b)));
-                }
+                    "comes to"
+                };
+                lines.push(format!("{} {how} {}", label(owner), place_name(engine, b)));
             }
-            (Some(a), None) => {
-                let lbl = engine.label_for(c as u16, owner_of(before, c));
-                match gained {
-                    Some(to) => lines.push(format!(
-                        "{lbl} {} → {}",
-                        place_name(engine, a),
-                        place_name(engine, to)
-                    )),
-                    None => lines.push(format!(
-                        "{lbl} leaves {}, out of sight",
-                        place_name(engine, a)
-                    )),
-                }
-            }
+            (Some((a, owner)), None) => match gained {
+                Some(to) => lines.push(format!(
+                    "{} {} → {}",
+                    label(owner),
+                    place_name(engine, a),
+                    place_name(engine, to)
+                )),
+                None => lines.push(format!(
+                    "{} leaves {}, out of sight",
+                    label(owner),
+                    place_name(engine, a)
+                )),
+            },
             _ => {}
         }
     }

@@ -513,19 +513,9 @@ impl Engine {
         }
     }
 
-    /// Whether everyone can see a component where it is.
+    /// Whether everyone can see a component where it is: what a spectator's view shows.
     fn is_public(&self, s: &State, comp: u16) -> bool {
-        match s.locs[comp as usize] {
-            Loc::Cell(_) => s.face_up[comp as usize],
-            Loc::Zone(inst) => {
-                let (z, _, _) = self.zone_of_instance(inst);
-                match self.game.zones[z as usize].visibility {
-                    crate::ir::Visibility::Public => true,
-                    crate::ir::Visibility::Top => s.zones[inst as usize].last() == Some(&comp),
-                    _ => false,
-                }
-            }
-        }
+        self.visible_to(s, comp, Some(NO_SEAT))
     }
 
     /// A place as notation writes it: a cell's name, or a zone's (`meld2@P1`).

@@ -5,6 +5,7 @@
 //! Battalion, the emperor game (`em_*`).
 #![allow(dead_code)]
 
+pub mod binary;
 pub mod emperor;
 
 use muster::check::{compile_file, Compiled};
