@@ -20,13 +20,13 @@ fn set_key(text: &str) -> String {
 
 impl Engine {
     pub fn action_text(&self, s: &State, a: &Action) -> String {
-        self.text_with(s, a, true, &|_| false)
+        self.text_with(a, &|c| self.comp_text(s, c))
     }
 
     /// An action's text with no component's place (what logs saved before places were
     /// given hold).
     fn unplaced_text(&self, s: &State, a: &Action) -> String {
-        self.text_with(s, a, false, &|_| false)
+        self.text_with(a, &|c| self.comp_label_text(c, s.owners[c as usize]))
     }
 
     /// The text of an action as `viewer` may know it, for announcing it to that seat:
@@ -44,48 +44,22 @@ impl Engine {
         if viewer.is_none() || viewer == Some(actor) {
             return self.action_text(before, a);
         }
-        self.text_with(before, a, true, &|c| {
-            !self.visible_to(before, c, viewer) && !self.visible_to(after, c, viewer)
+        self.text_with(a, &|c| {
+            if !self.visible_to(before, c, viewer) && !self.visible_to(after, c, viewer) {
+                "??".into()
+            } else {
+                self.comp_text(before, c)
+            }
         })
     }
 
     /// An action's text with each component written as the board labels it.
     fn shown_text(&self, s: &State, a: &Action) -> String {
-        let shown = |v: &Value| -> Option<String> {
-            match v {
-                Value::Comp(c) => Some(self.label_for(*c, s.owners[*c as usize])),
-                Value::List(items)
-                    if !items.is_empty() && items.iter().all(|i| matches!(i, Value::Comp(_))) =>
-                {
-                    Some(
-                        items
-                            .iter()
-                            .filter_map(|i| match i {
-                                Value::Comp(c) => Some(self.label_for(*c, s.owners[*c as usize])),
-                                _ => None,
-                            })
-                            .collect::<Vec<_>>()
-                            .join("+"),
-                    )
-                }
-                _ => None,
-            }
-        };
-        let mut out = match a.action {
-            DONE => return "done".into(),
-            SKIP => return "skip".into(),
-            id => self.game.actions[id as usize].name.clone(),
-        };
-        for v in &a.args {
-            out.push(' ');
-            out.push_str(&shown(v).unwrap_or_else(|| self.value_text(s, v)));
-        }
-        out
+        self.text_with(a, &|c| self.label_for(c, s.owners[c as usize]))
     }
 
-    /// An action's text: components with their places (`places`) or not, and those `hide`
-    /// says as `??`.
-    fn text_with(&self, s: &State, a: &Action, places: bool, hide: &dyn Fn(u16) -> bool) -> String {
+    /// An action's text, each component written as `comp` says.
+    fn text_with(&self, a: &Action, comp: &dyn Fn(u16) -> String) -> String {
         match a.action {
             DONE => return "done".into(),
             SKIP => return "skip".into(),
@@ -99,23 +73,17 @@ impl Engine {
             .unwrap_or_else(|| "?".into());
         for v in &a.args {
             out.push(' ');
-            out.push_str(&self.value_text_with(s, v, places, hide));
+            out.push_str(&self.value_text_with(v, comp));
         }
         out
     }
 
     /// A value as the notation writes it.
     pub fn value_text(&self, s: &State, v: &Value) -> String {
-        self.value_text_with(s, v, true, &|_| false)
+        self.value_text_with(v, &|c| self.comp_text(s, c))
     }
 
-    fn value_text_with(
-        &self,
-        s: &State,
-        v: &Value,
-        places: bool,
-        hide: &dyn Fn(u16) -> bool,
-    ) -> String {
+    fn value_text_with(&self, v: &Value, comp: &dyn Fn(u16) -> String) -> String {
         let g = &self.game;
         match v {
             Value::None => "none".into(),
@@ -127,9 +95,7 @@ impl Engine {
                 .map(|x| x.name.clone())
                 .unwrap_or_default(),
             Value::Cell(c) => g.board.cells[*c as usize].name.clone(),
-            Value::Comp(c) if hide(*c) => "??".into(),
-            Value::Comp(c) if places => self.comp_text(s, *c),
-            Value::Comp(c) => self.comp_label_text(*c, s.owners[*c as usize]),
+            Value::Comp(c) => comp(*c),
             Value::Dir(d) => g.board.dirs[*d as usize].name.clone(),
             Value::Enum(e, x) => g.enums[*e as usize].values[*x as usize].0.clone(),
             Value::Phase(p) => g.phases[*p as usize].name.clone(),
@@ -172,7 +138,7 @@ impl Engine {
             Value::List(items) if items.is_empty() => "-".into(),
             Value::List(items) => items
                 .iter()
-                .map(|i| self.value_text_with(s, i, places, hide))
+                .map(|i| self.value_text_with(i, comp))
                 .collect::<Vec<_>>()
                 .join("+"),
         }
