@@ -62,6 +62,57 @@ fn twins_in_two_hidden_zones_have_different_texts() {
     assert!(s.zones[e.zone_instance(keep, 0, 0) as usize].is_empty());
 }
 
+// The fuzz target's case: twins in the decider's own zones, one hidden even from the
+// decider, the other in view of its owner only. The decider knows both places (its own
+// zones), so both texts are placed; an opponent, who knows neither, is told neither
+// place when the card comes into view.
+#[test]
+fn twins_in_a_zone_hidden_from_its_owner_have_different_texts() {
+    let e = engine_for(
+        r#"
+        game "Twins" { players 2 }
+        board grid 2 x 1
+        kind Piece { n: 1..2 }
+        deck d of Piece { 6 x card { n: 1 } }
+        zone pool shared hidden { holds d }
+        zone hand per seat hidden
+        zone stash per seat owner
+        setup { for s in seats { move first(pool) to hand(s)  move first(pool) to stash(s) } }
+        phase p { turn { one of put } }
+        action put { choose c in hand(me) + stash(me) choose x in cells require x.empty do { move c to x } }
+    "#,
+    );
+    let mut s = e.start(2, 1).unwrap();
+    let legal = e.legal_actions(&s);
+    let texts: Vec<String> = legal.iter().map(|a| e.action_text(&s, a)).collect();
+    assert_eq!(
+        texts,
+        [
+            "put Piece@hand@P1 a1",
+            "put Piece@hand@P1 b1",
+            "put Piece@stash@P1 a1",
+            "put Piece@stash@P1 b1"
+        ]
+    );
+    assert_distinct(&e, &s, "twins");
+    let a = e.parse_action(&s, &texts[2]).unwrap();
+    assert_eq!(a, legal[2]);
+    let before = s.clone();
+    e.apply(&mut s, &a).unwrap();
+    assert_eq!(
+        e.action_text_for(&before, &s, &a, 0, Some(1)),
+        "put Piece a1"
+    );
+    assert_eq!(e.action_text_for(&before, &s, &a, 0, None), texts[2]);
+    // Twins in two places that no seat knows together stay unplaced: the pool's pieces
+    // (hidden, shared) and a seat's stash.
+    let stash = e.game.zones.iter().position(|z| z.name == "stash").unwrap() as u16;
+    let in_stash = s.zones[e.zone_instance(stash, 1, 0) as usize][0];
+    let in_pool = (0..6u16).find(|&c| matches!(s.locs[c as usize], muster::engine::Loc::Zone(z) if z == e.zone_instance(0, 0, 0))).unwrap();
+    assert_eq!(e.comp_text(&s, in_pool), "Piece");
+    assert_eq!(e.comp_text(&s, in_stash), "Piece@stash@P2");
+}
+
 // Texts that differ only in case are different actions: the one written exactly is taken.
 #[test]
 fn texts_that_differ_in_case_are_read_exactly() {

@@ -65,7 +65,7 @@ fn phases_handing_over_with_no_decision_are_a_rules_error() {
     let err = small_stack(|| play_first(&e, 10)).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "rules error: the rules make no progress: 10000 turns passed with nothing to decide, \
+        "rules error [muster::run::no-progress]: the rules make no progress: 10000 turns passed with nothing to decide, \
          in setting up the game"
     );
 }
@@ -412,7 +412,10 @@ fn first_decision_error(rules: &str) -> String {
             Ok(s)
         });
     match r {
-        Err(EngineError::Rules(m)) => m,
+        Err(EngineError::Rules(r)) => {
+            assert!(r.code.starts_with("muster::run::"), "{}", r.code);
+            r.message
+        }
         Err(other) => panic!("not a rules error: {other}"),
         Ok(_) => panic!("no rules error"),
     }
@@ -539,6 +542,45 @@ fn a_failing_simulated_game_is_reproduced_by_play_and_replay() {
     assert!(first.contains("is occupied"), "{err}");
     let reason = first.split(" failed: ").nth(1).unwrap().to_string();
     assert!(reason.contains(", in applying `put "), "{reason}");
+    assert!(
+        reason.starts_with("rules error [muster::run::occupied]: cannot move onto "),
+        "{reason}"
+    );
+    let replay_line = err.lines().find(|l| l.contains("replay its")).unwrap();
+    let args: Vec<&str> = replay_line
+        .split_once(": muster ")
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    let out = muster(&args);
+    assert_eq!(code(&out), Some(1), "{args:?}");
+    assert!(
+        text(&out.stderr).ends_with(&format!("does not replay: {reason}\n")),
+        "{}",
+        text(&out.stderr)
+    );
+    // `play` with the seed and agents it names deals and plays the same game, to the
+    // same rules error.
+    let play_line = err
+        .lines()
+        .find(|l| l.contains("watch the agents"))
+        .unwrap();
+    let args: Vec<&str> = play_line
+        .split_once(": muster ")
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    assert!(args.contains(&"--agents"), "{args:?}");
+    let out = muster(&args);
+    assert_eq!(code(&out), Some(1), "{args:?}");
+    let err = text(&out.stderr);
+    assert_eq!(
+        err.lines().next(),
+        Some(format!("error: {reason}").as_str())
+    );
+    // `play` keeps the game's log too, up to the action the rules failed on.
     let replay_line = err.lines().find(|l| l.contains("replay its")).unwrap();
     let args: Vec<&str> = replay_line
         .split_once(": muster ")

@@ -292,7 +292,7 @@ fn a_phase_whose_steps_are_all_skipped_is_a_rules_error() {
     let err = play_first_actions(rules, 10).unwrap_err();
     assert_eq!(
         no_progress(err),
-        "rules error: the rules make no progress: 10000 turns passed with nothing to decide, \
+        "rules error [muster::run::no-progress]: the rules make no progress: 10000 turns passed with nothing to decide, \
          in setting up the game"
     );
 }
@@ -312,7 +312,7 @@ fn an_effect_that_never_ends_is_a_rules_error() {
     let err = play_first_actions(rules, 1).unwrap_err();
     assert_eq!(
         no_progress(err),
-        "rules error: the rules make no progress: one action ran more than 1000000 effects, \
+        "rules error [muster::run::no-progress]: the rules make no progress: one action ran more than 1000000 effects, \
          in applying `count_up` (at loop.muster:5:16)"
     );
 }
@@ -343,7 +343,7 @@ fn triggers_that_set_each_other_off_are_a_rules_error() {
     assert_eq!(
         err,
         format!(
-            "rules error: the rules make no progress: triggers set one another off more than {} deep, in applying `go` (at loop.muster:10:16)",
+            "rules error [muster::run::no-progress]: the rules make no progress: triggers set one another off more than {} deep, in applying `go` (at loop.muster:10:16)",
             muster::engine::MAX_TRIGGER_DEPTH
         )
     );
@@ -419,7 +419,7 @@ fn a_turn_that_never_ends_is_a_rules_error() {
         let err = play_first_actions(rules, cap + 10).unwrap_err();
         assert_eq!(
             no_progress(err),
-            format!("rules error: the rules make no progress: one turn went on for {cap} actions without ending, in applying `{last}")
+            format!("rules error [muster::run::no-progress]: the rules make no progress: one turn went on for {cap} actions without ending, in applying `{last}")
         );
     }
 }

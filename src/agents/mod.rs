@@ -73,6 +73,12 @@ pub fn is_agent_name(name: &str) -> bool {
 }
 
 /// Builds an agent by name (see [`AGENT_NAMES`]), seeded, for the game `engine` plays.
+/// The seed of the agent at `seat` in a game dealt with `game_seed`: the same in `play`
+/// and `simulate`, so that a simulated game is played again by `muster play --seed`.
+pub fn agent_seed(game_seed: u64, seat: usize) -> u64 {
+    game_seed.wrapping_add(1 + seat as u64)
+}
+
 pub fn by_name(name: &str, engine: &Arc<Engine>, seed: u64) -> Option<Box<dyn Agent>> {
     let p = parse(name)?;
     let budget = p.budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS));

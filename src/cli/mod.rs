@@ -33,14 +33,16 @@ pub const EXIT_USAGE: i32 = 2;
 /// The exit code for an error that ended a game in `play`: a rules error or a refused
 /// action is invalid input; anything else (the terminal went away) an I/O error.
 fn exit_code_of(e: &std::io::Error) -> i32 {
-    match e
-        .get_ref()
-        .and_then(|x| x.downcast_ref::<crate::engine::EngineError>())
-    {
-        Some(_) => EXIT_INVALID,
-        None => EXIT_USAGE,
+    match e.get_ref() {
+        Some(x) if x.is::<crate::engine::EngineError>() || x.is::<InvalidInput>() => EXIT_INVALID,
+        _ => EXIT_USAGE,
     }
 }
+
+/// Input that cannot be used, other than a rules file: a saved game that does not replay.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct InvalidInput(pub String);
 
 #[derive(Parser, Debug)]
 #[command(

@@ -90,8 +90,7 @@ pub fn run(
                 Seat::Human
             } else {
                 Seat::Agent(
-                    agents::by_name(n, &engine, seed.wrapping_add(1 + i as u64))
-                        .expect("checked name"),
+                    agents::by_name(n, &engine, agents::agent_seed(seed, i)).expect("checked name"),
                 )
             }
         })
@@ -147,6 +146,12 @@ pub fn run(
         Ok(()) => EXIT_OK,
         Err(e) => {
             eprintln!("error: {e}");
+            if let Some(crate::engine::EngineError::Rules(_)) = e
+                .get_ref()
+                .and_then(|x| x.downcast_ref::<crate::engine::EngineError>())
+            {
+                session.keep_failed_log(file);
+            }
             super::exit_code_of(&e)
         }
     }
@@ -252,6 +257,23 @@ impl<'e> Session<'e> {
         Ok(())
     }
 
+    /// After a rules error: writes the game's log, up to and including the action the
+    /// rules failed on, where `--save` says or to a temporary file, and tells how to
+    /// replay it.
+    fn keep_failed_log(&self, file: &Path) {
+        let path = self.save.clone().unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("muster-failed-game-{}.log", self.log.seed))
+        });
+        if std::fs::write(&path, self.log.to_text()).is_ok() {
+            eprintln!(
+                "  to see it again, replay its {} action(s): muster replay {} {}",
+                self.log.actions.len(),
+                file.display(),
+                path.display()
+            );
+        }
+    }
+
     fn humans(&self) -> usize {
         self.seats
             .iter()
@@ -280,7 +302,7 @@ impl<'e> Session<'e> {
                 .map_err(std::io::Error::other)?
         } else {
             replay_log(engine, &self.log, |_, _| {}).map_err(|e| {
-                std::io::Error::other(crate::engine::EngineError::Rules(format!(
+                std::io::Error::other(super::InvalidInput(format!(
                     "the saved game does not replay: action {} (line {}) `{}`: {}",
                     e.number, e.line, e.text, e.reason
                 )))
@@ -349,15 +371,16 @@ impl<'e> Session<'e> {
                 }
             };
             let before = state.clone();
-            let text = engine.action_text(&state, &chosen);
+            // Logged before it is applied: if the rules fail on it, the log kept for
+            // replaying the failure ends with it.
+            self.log.actions.push(LogEntry {
+                seat: Some(engine.game.seats[seat as usize].name.clone()),
+                action: engine.action_text(&state, &chosen),
+                line: 0,
+            });
             engine
                 .apply(&mut state, &chosen)
                 .map_err(std::io::Error::other)?;
-            self.log.actions.push(LogEntry {
-                seat: Some(engine.game.seats[seat as usize].name.clone()),
-                action: text,
-                line: 0,
-            });
             self.tell(&before, &state, &chosen, seat, &mut untold, out)?;
             if let Some(p) = &self.save {
                 let _ = std::fs::write(p, self.log.to_text());

@@ -63,7 +63,7 @@ pub fn play_one(
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            agents::by_name(n, engine, seed ^ (0x5EED + i as u64))
+            agents::by_name(n, engine, agents::agent_seed(seed, i))
                 .ok_or_else(|| format!("unknown agent `{n}`"))
         })
         .collect::<Result<_, _>>()?;
@@ -201,7 +201,7 @@ fn play_all(
             Err(f) => {
                 let s = game_seed(seed, i as u64);
                 eprintln!("error: game {} (seed {s}) failed: {}", i + 1, f.reason);
-                played.explain(engine, players, s, &f);
+                played.explain(engine, names, players, s, &f);
                 return Err(EXIT_INVALID);
             }
         }
@@ -219,7 +219,7 @@ struct Played<'a> {
 impl Played<'_> {
     /// Writes the failing game's log (every action up to the one that failed) to a
     /// temporary file and prints the commands that play it again.
-    fn explain(&self, engine: &Engine, players: u8, seed: u64, f: &Failure) {
+    fn explain(&self, engine: &Engine, names: &[String], players: u8, seed: u64, f: &Failure) {
         let file = self.file.display();
         let Ok(mut s) = engine.start(players, seed) else {
             // It failed at the start: the seed is all there is.
@@ -263,6 +263,15 @@ impl Played<'_> {
                 path.display()
             );
         }
+        // The agents are seeded from the game's seed as `play` seeds them.
+        let mut flags = format!(
+            "--seed {seed} --players {players} --agents {}",
+            names.join(",")
+        );
+        if let Some(v) = &self.opts.variant {
+            flags.push_str(&format!(" --variant {v}"));
+        }
+        eprintln!("  or watch the agents play it again: muster play {file} {flags}");
     }
 }
 

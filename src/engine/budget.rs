@@ -47,7 +47,7 @@ impl Decision {
     /// The rules error if the budget was exceeded (only the outermost call reports it).
     pub fn result(&self) -> Result<(), EngineError> {
         if self.outer && OVER.get() {
-            return Err(EngineError::Rules(error_text()));
+            return Err(EngineError::rules(super::code::LIMIT, error_text()));
         }
         Ok(())
     }

@@ -3,7 +3,7 @@
 
 use super::eval::Eval;
 use super::state::{Loc, Outcome, State, NONE};
-use super::{Engine, EngineError};
+use super::{code, Engine, EngineError};
 use crate::ir::{AssignOp, Stmt, Target, Value, ZoneId, NO_CELL};
 use rand::seq::SliceRandom;
 
@@ -30,8 +30,8 @@ enum Dest {
     Zone(ZoneId, u8, u16),
 }
 
-fn rules(msg: impl Into<String>) -> EngineError {
-    EngineError::Rules(msg.into())
+fn rules(code: &'static str, msg: impl Into<String>) -> EngineError {
+    EngineError::rules(code, msg)
 }
 
 /// The seats a `win` names: one seat, or a list of them who share the win.
@@ -74,10 +74,10 @@ impl<'a> Runner<'a> {
     fn tick(&mut self) -> Result<(), EngineError> {
         if super::budget::spent() {
             // The decision's budget is spent: the caller reports what went over.
-            return Err(rules("the budget of one decision is spent"));
+            return Err(rules(code::LIMIT, "the budget of one decision is spent"));
         }
         if self.budget == 0 {
-            return Err(rules(format!("the rules make no progress: one action ran more than {MAX_STEPS_PER_ACTION} effects")));
+            return Err(rules(code::NO_PROGRESS, format!("the rules make no progress: one action ran more than {MAX_STEPS_PER_ACTION} effects")));
         }
         self.budget -= 1;
         Ok(())
@@ -146,7 +146,7 @@ impl<'a> Runner<'a> {
                 let seat = match seat {
                     Some(e) => match self.ev(s, e, l) {
                         Value::Seat(p) => p,
-                        _ => return Err(rules("`form` needs a seat")),
+                        _ => return Err(rules(code::VALUE, "`form` needs a seat")),
                     },
                     None => 0,
                 };
@@ -166,7 +166,10 @@ impl<'a> Runner<'a> {
                 match self.ev(s, to, l) {
                     Value::Cell(c) => {
                         if comps.len() > 1 {
-                            return Err(rules("cannot move several cards or pieces onto one cell"));
+                            return Err(rules(
+                                code::OCCUPIED,
+                                "cannot move several cards or pieces onto one cell",
+                            ));
                         }
                         for comp in comps {
                             self.relocate(s, comp, Dest::Cell(c))?;
@@ -178,7 +181,7 @@ impl<'a> Runner<'a> {
                         }
                     }
                     Value::None => {}
-                    _ => return Err(rules("`move ... to` needs a cell or a zone")),
+                    _ => return Err(rules(code::VALUE, "`move ... to` needs a cell or a zone")),
                 }
             }
             Stmt::Face(what, up) => {
@@ -323,17 +326,23 @@ impl<'a> Runner<'a> {
         match dest {
             Dest::Cell(c) => {
                 if !self.eng.present(s, c) {
-                    return Err(rules(format!(
-                        "cannot move onto {}: its area's shape has no such cell now",
-                        self.eng.game.board.cells[c as usize].name
-                    )));
+                    return Err(rules(
+                        code::OFF_BOARD,
+                        format!(
+                            "cannot move onto {}: its area's shape has no such cell now",
+                            self.eng.game.board.cells[c as usize].name
+                        ),
+                    ));
                 }
                 let there = s.cells[c as usize];
                 if there != NONE && there != comp {
-                    return Err(rules(format!(
-                        "cannot move onto {}: it is occupied",
-                        self.eng.game.board.cells[c as usize].name
-                    )));
+                    return Err(rules(
+                        code::OCCUPIED,
+                        format!(
+                            "cannot move onto {}: it is occupied",
+                            self.eng.game.board.cells[c as usize].name
+                        ),
+                    ));
                 }
                 self.eng.take(s, comp);
                 self.eng.put_cell(s, comp, c);
@@ -368,7 +377,7 @@ impl<'a> Runner<'a> {
             .filter(|t| t.zone == zone && t.enters == enters)
         {
             if self.depth >= MAX_TRIGGER_DEPTH {
-                return Err(rules(format!(
+                return Err(rules(code::NO_PROGRESS, format!(
                     "the rules make no progress: triggers set one another off more than {MAX_TRIGGER_DEPTH} deep"
                 )));
             }
@@ -409,14 +418,20 @@ impl<'a> Runner<'a> {
             for _ in 0..k {
                 to = board.step(to, d);
                 if to == NO_CELL {
-                    return Err(rules("a shift would move a piece off the board"));
+                    return Err(rules(
+                        code::OFF_BOARD,
+                        "a shift would move a piece off the board",
+                    ));
                 }
             }
             if s.cells[to as usize] != NONE {
-                return Err(rules(format!(
-                    "a shift lands on occupied cell {}",
-                    board.cells[to as usize].name
-                )));
+                return Err(rules(
+                    code::OCCUPIED,
+                    format!(
+                        "a shift lands on occupied cell {}",
+                        board.cells[to as usize].name
+                    ),
+                ));
             }
             s.cells[to as usize] = comp;
             s.locs[comp as usize] = Loc::Cell(to);

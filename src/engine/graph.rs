@@ -5,7 +5,7 @@
 
 use super::eval::Eval;
 use super::state::{State, NONE};
-use super::{Engine, EngineError};
+use super::{code, Engine, EngineError};
 use crate::ir::{ShapeDef, Value, NO_AREA};
 use std::collections::VecDeque;
 
@@ -79,30 +79,39 @@ impl Engine {
         let seat = if a.per_seat { seat as u16 } else { 0 };
         let inst = (a.first_instance + seat) as usize;
         if inst >= s.shapes.len() {
-            return Err(EngineError::Rules(format!(
-                "`form` names area `{}` of a seat that is not playing",
-                a.name
-            )));
+            return Err(EngineError::rules(
+                code::SHAPE,
+                format!(
+                    "`form` names area `{}` of a seat that is not playing",
+                    a.name
+                ),
+            ));
         }
         let keep = if shape == NONE {
             0
         } else {
             let sh = &self.game.shapes[shape as usize];
             if !a.families.contains(&sh.family) {
-                return Err(EngineError::Rules(format!(
-                    "shape `{}` is not from a catalogue that shapes area `{}`",
-                    sh.name, a.name
-                )));
+                return Err(EngineError::rules(
+                    code::SHAPE,
+                    format!(
+                        "shape `{}` is not from a catalogue that shapes area `{}`",
+                        sh.name, a.name
+                    ),
+                ));
             }
             sh.cell_row.len() as u16
         };
         let first = a.first_cell + seat * a.size;
         for c in first + keep..first + a.size {
             if s.cells[c as usize] != NONE {
-                return Err(EngineError::Rules(format!(
-                    "`form` would remove cell {} of area `{}`, which holds a card or piece",
-                    self.game.board.cells[c as usize].name, a.name
-                )));
+                return Err(EngineError::rules(
+                    code::SHAPE,
+                    format!(
+                        "`form` would remove cell {} of area `{}`, which holds a card or piece",
+                        self.game.board.cells[c as usize].name, a.name
+                    ),
+                ));
             }
         }
         s.shapes[inst] = shape;

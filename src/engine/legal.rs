@@ -5,7 +5,7 @@ use super::budget::{self, Decision};
 use super::effects::Runner;
 use super::eval::Eval;
 use super::state::State;
-use super::{Engine, EngineError};
+use super::{code, Engine, EngineError};
 use crate::ir::{Clause, StepMode, Value};
 use serde::{Deserialize, Serialize};
 
@@ -365,12 +365,7 @@ impl Engine {
         let r = self.apply_within_budget(s, act);
         // Every rules error says which action it struck in.
         let doing = || self.applying_text(s, act);
-        let r = r.map_err(|e| match e {
-            EngineError::Rules(m) if !budget::spent() => {
-                EngineError::Rules(format!("{m}, in {}", doing()))
-            }
-            e => e,
-        });
+        let r = r.map_err(|e| if budget::spent() { e } else { e.within(doing) });
         if budget::spent() {
             budget::locate(doing);
         }
@@ -381,7 +376,7 @@ impl Engine {
         let me = self.step_decider(s);
         let depth = s.reactions.len();
         if s.turn_actions >= MAX_ACTIONS_PER_TURN {
-            return Err(EngineError::Rules(format!(
+            return Err(EngineError::rules(code::NO_PROGRESS, format!(
                 "the rules make no progress: one turn went on for {MAX_ACTIONS_PER_TURN} actions without ending"
             )));
         }

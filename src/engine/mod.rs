@@ -41,8 +41,59 @@ pub enum EngineError {
     Illegal { text: String, reason: String },
     #[error("the game is over")]
     Over,
-    #[error("rules error: {0}")]
-    Rules(String),
+    #[error("rules error [{}]: {}", .0.code, .0.message)]
+    Rules(RulesError),
+}
+
+/// A rules error at play time: rules that passed the checker asked for something the
+/// position cannot give (a move onto an occupied cell, a game that makes no progress, a
+/// decision past its budget). It has a stable code, like a check error, and its message
+/// says where: the clause or action at work and its place in the rules file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RulesError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The codes of rules errors at play time (docs/language.md, section 23, lists them).
+pub mod code {
+    /// A limit of one decision went over: work, list length, legal actions, a range, subsets.
+    pub const LIMIT: &str = "muster::run::limit";
+    /// The rules go round without anyone deciding: empty turns, endless turns, effects or
+    /// triggers.
+    pub const NO_PROGRESS: &str = "muster::run::no-progress";
+    /// A card or piece moved onto a cell that holds another.
+    pub const OCCUPIED: &str = "muster::run::occupied";
+    /// A move or shift to a cell the board (or an area's shape) does not have.
+    pub const OFF_BOARD: &str = "muster::run::off-board";
+    /// An effect given a value it cannot use (nothing where a seat or a place was needed).
+    pub const VALUE: &str = "muster::run::value";
+    /// An area cannot take the shape asked for.
+    pub const SHAPE: &str = "muster::run::shape";
+    /// A phase in which no seat can take a turn.
+    pub const NO_SEAT: &str = "muster::run::no-seat";
+}
+
+impl EngineError {
+    /// A rules error with its code.
+    pub fn rules(code: &'static str, message: impl Into<String>) -> EngineError {
+        EngineError::Rules(RulesError {
+            code,
+            message: message.into(),
+        })
+    }
+
+    /// A rules error's message with where it happened added (`..., in PLACE`); other
+    /// errors unchanged.
+    pub(crate) fn within(self, place: impl FnOnce() -> String) -> EngineError {
+        match self {
+            EngineError::Rules(mut r) => {
+                r.message = format!("{}, in {}", r.message, place());
+                EngineError::Rules(r)
+            }
+            e => e,
+        }
+    }
 }
 
 /// The most lists one `subsets(...)` yields.
@@ -205,14 +256,13 @@ impl Engine {
     /// A new game for `players` seats, set up with the RNG seeded by `seed`.
     pub fn start(&self, players: u8, seed: u64) -> Result<State, EngineError> {
         let decision = budget::Decision::begin();
-        let r = self
-            .start_within_budget(players, seed)
-            .map_err(|e| match e {
-                EngineError::Rules(m) if !budget::spent() => {
-                    EngineError::Rules(format!("{m}, in setting up the game"))
-                }
-                e => e,
-            });
+        let r = self.start_within_budget(players, seed).map_err(|e| {
+            if budget::spent() {
+                e
+            } else {
+                e.within(|| "setting up the game".into())
+            }
+        });
         budget::locate(|| "setting up the game".into());
         decision.result().and(r)
     }
@@ -460,16 +510,25 @@ impl Engine {
 
     /// A component as notation writes it: its label, and `#k` if the label is shared.
     pub fn comp_text(&self, s: &State, comp: u16) -> String {
+        self.comp_text_known_to(s, comp, None)
+    }
+
+    /// A component as notation writes it for `knower` (`None`: any seat).
+    ///
+    /// A twin in another place is a different choice with the same label: say where
+    /// this one is, so that the two do not share a text. (Twins in one place are one
+    /// choice.) A component in public view is placed when a twin is in public view
+    /// elsewhere; one out of public view when a twin is out of public view in another
+    /// place and a seat knows both places: it sees the component there, or the place is
+    /// one of its own zones (its hand hidden even from itself is still its hand). Places
+    /// no seat knows together are not named, so the text reveals nothing hidden; and a
+    /// text announced to one seat names the place only if that seat knows both.
+    pub(crate) fn comp_text_known_to(&self, s: &State, comp: u16, knower: Option<u8>) -> String {
         let mut text = self.comp_label_text(comp, s.owners[comp as usize]);
-        // A twin in another place is a different choice with the same label: say where
-        // this one is, so that the two do not share a text. (Twins in one place are one
-        // choice.) A component in public view is placed when a twin is in public view
-        // elsewhere; one out of public view when a twin is in another place out of public
-        // view that a seat sees together with it (two zones of one owner's). Places no
-        // seat sees together are not named, so the text reveals nothing hidden.
         let class = self.twin_class[comp as usize];
         let here = s.locs[comp as usize];
         let public = self.is_public(s, comp);
+        let knows_both = |t: u16, p: u8| self.knows(s, comp, p) && self.knows(s, t, p);
         let elsewhere = self.twins[class as usize].iter().any(|&t| {
             t != comp
                 && s.locs[t as usize] != here
@@ -477,7 +536,10 @@ impl Engine {
                     self.is_public(s, t)
                 } else {
                     !self.is_public(s, t)
-                        && (0..s.players).any(|p| self.sees(s, comp, p) && self.sees(s, t, p))
+                        && match knower {
+                            Some(p) => knows_both(t, p),
+                            None => (0..s.players).any(|p| knows_both(t, p)),
+                        }
                 }
         });
         if elsewhere {
@@ -485,6 +547,19 @@ impl Engine {
             text.push_str(&self.place_text(here));
         }
         text
+    }
+
+    /// Whether a seat knows a component's place: it sees the component there, or the
+    /// place is one of the seat's own zones.
+    fn knows(&self, s: &State, comp: u16, seat: u8) -> bool {
+        self.sees(s, comp, seat)
+            || match s.locs[comp as usize] {
+                Loc::Zone(inst) => {
+                    let (z, zs, _) = self.zone_of_instance(inst);
+                    self.game.zones[z as usize].per_seat && zs == seat
+                }
+                Loc::Cell(_) => false,
+            }
     }
 
     /// A component's notation without its place: its label, and `#k` if it is shared.

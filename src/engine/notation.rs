@@ -48,7 +48,7 @@ impl Engine {
             if !self.visible_to(before, c, viewer) && !self.visible_to(after, c, viewer) {
                 "??".into()
             } else {
-                self.comp_text(before, c)
+                self.comp_text_known_to(before, c, viewer)
             }
         })
     }

@@ -5,7 +5,7 @@ use super::eval::Eval;
 use super::legal::{DONE, SKIP};
 use super::state::NONE;
 use super::state::{Outcome, State};
-use super::{Engine, EngineError};
+use super::{code, Engine, EngineError};
 use crate::ir::{StepMode, StuckRule, Value};
 
 /// How many turns in a row may pass with nothing to decide before the rules are reported
@@ -174,9 +174,12 @@ impl Engine {
                 passes = 0;
             }
         }
-        Err(EngineError::Rules(format!(
-            "the rules make no progress: {MAX_EMPTY_TURNS} turns passed with nothing to decide"
-        )))
+        Err(EngineError::rules(
+            code::NO_PROGRESS,
+            format!(
+                "the rules make no progress: {MAX_EMPTY_TURNS} turns passed with nothing to decide"
+            ),
+        ))
     }
 
     /// Applies the `on stuck` rule to a decider with no legal action. True if the game is
@@ -244,10 +247,10 @@ impl Engine {
         }
         match self.next_turn_seat(s, s.turn_seat, l) {
             Some(q) => Ok(Some(q)),
-            None => Err(EngineError::Rules(format!(
-                "no seat can take a turn in phase `{}`",
-                p.name
-            ))),
+            None => Err(EngineError::rules(
+                code::NO_SEAT,
+                format!("no seat can take a turn in phase `{}`", p.name),
+            )),
         }
     }
 
