@@ -43,5 +43,6 @@ pub mod diagnostic;
 pub mod engine;
 pub mod ir;
 pub mod lsp;
+pub mod scenario;
 pub mod similar;
 pub mod syntax;

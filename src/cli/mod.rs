@@ -6,10 +6,12 @@ mod dump;
 mod log;
 mod lsp;
 mod moves;
+mod perft;
 mod play;
 mod replay;
 mod report;
 mod simulate;
+mod test;
 mod validate;
 
 pub use board::{legend, render_view, render_view_styled, seat_colour};
@@ -164,6 +166,31 @@ pub enum Command {
     },
     /// Serve the Language Server Protocol on stdin and stdout, for editors.
     Lsp,
+    /// Run rules scenarios: `*.scenarios` files, or every one in the folders given.
+    Test {
+        /// Scenario files or folders (searched recursively); default: the current folder.
+        paths: Vec<PathBuf>,
+        /// `text` (default: each failure located, then a summary, on stderr) or `json`
+        /// (one object on stdout).
+        #[arg(long, default_value = "text")]
+        format: String,
+    },
+    /// Count the leaves of the legal-action tree (perft), from the start or a saved game.
+    Perft {
+        /// The rules file.
+        file: PathBuf,
+        /// How many actions deep.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=64))]
+        depth: u32,
+        /// Start from the position at the end of this saved game.
+        #[arg(long)]
+        log: Option<PathBuf>,
+        /// Also print each first action with the leaves below it.
+        #[arg(long)]
+        divide: bool,
+        #[command(flatten)]
+        game: GameOpts,
+    },
     /// Measure random playouts per second and legal-action queries per second.
     Bench {
         /// The rules file.
@@ -221,6 +248,14 @@ pub fn run(cli: Cli) -> i32 {
             view,
         } => moves::run(&file, log.as_deref(), &game, &view),
         Command::Dump { file, variant } => dump::run(&file, variant.as_deref()),
+        Command::Test { paths, format } => test::run(&paths, &format),
+        Command::Perft {
+            file,
+            depth,
+            log,
+            divide,
+            game,
+        } => perft::run(&file, depth, log.as_deref(), divide, &game),
         Command::Simulate {
             file,
             games,

@@ -4,13 +4,16 @@ use super::replay::{read_log, replay_log, viewer, ViewOpts};
 use super::{engine_for, load, player_count, GameLog, GameOpts, EXIT_INVALID, EXIT_OK};
 use std::path::Path;
 
-pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts, view: &ViewOpts) -> i32 {
+/// The game a command works on and the log of the position it starts from: the log
+/// given (its variant, players and seed), or the start of a game as the flags say.
+pub(super) fn game_and_log(
+    file: &Path,
+    log_path: Option<&Path>,
+    opts: &GameOpts,
+) -> Result<(std::sync::Arc<crate::engine::Engine>, GameLog), i32> {
     let rules_text = crate::check::read_text(file).unwrap_or_default();
     let log = match log_path {
-        Some(p) => match read_log(p, &rules_text) {
-            Ok(l) => l,
-            Err(code) => return code,
-        },
+        Some(p) => read_log(p, &rules_text)?,
         None => GameLog {
             seed: opts.seed(),
             players: opts.players,
@@ -18,10 +21,7 @@ pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts, view: &ViewOpt
             ..Default::default()
         },
     };
-    let compiled = match load(file, log.variant.as_deref().or(opts.variant.as_deref())) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+    let compiled = load(file, log.variant.as_deref().or(opts.variant.as_deref()))?;
     let engine = engine_for(
         compiled,
         opts.max_turns.or(log.max_turns).or(Some(u32::MAX)),
@@ -29,12 +29,20 @@ pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts, view: &ViewOpt
     let players = match player_count(&engine, log.players.or(opts.players)) {
         Ok(p) => p,
         // A count read from a log is bad input, as in `replay`; from the command line, usage.
-        Err(_) if log_path.is_some() && log.players.is_some() => return super::EXIT_INVALID,
-        Err(code) => return code,
+        Err(_) if log_path.is_some() && log.players.is_some() => return Err(EXIT_INVALID),
+        Err(code) => return Err(code),
     };
     let log = GameLog {
         players: Some(players),
         ..log
+    };
+    Ok((engine, log))
+}
+
+pub fn run(file: &Path, log_path: Option<&Path>, opts: &GameOpts, view: &ViewOpts) -> i32 {
+    let (engine, log) = match game_and_log(file, log_path, opts) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
     match replay_log(&engine, &log, |_, _| {}) {
         Ok(state) => {

@@ -42,6 +42,27 @@ impl Engine {
         out
     }
 
+    /// Perft: the leaves of the legal-action tree `depth` actions deep from `s` (a position
+    /// where nobody can act has none below it; depth 0 is the position itself). The
+    /// field's standard check of a move generator: counts agree with an independent
+    /// model's, or a rule is listed wrongly. A rules error on the way stops the count.
+    pub fn perft(&self, s: &State, depth: u32) -> Result<u64, EngineError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let legal = self.try_legal_actions(s)?;
+        if depth == 1 {
+            return Ok(legal.len() as u64);
+        }
+        let mut leaves = 0u64;
+        for a in &legal {
+            let mut next = s.clone();
+            self.apply_listed(&mut next, a)?;
+            leaves += self.perft(&next, depth - 1)?;
+        }
+        Ok(leaves)
+    }
+
     /// `legal_actions` into a caller's buffer (cleared first), to avoid allocating. If
     /// listing them goes over the budget of a decision (see `try_legal_into`), the list is
     /// left empty.
