@@ -309,12 +309,14 @@ impl Builder<'_> {
                 let c = cell(e, c)?;
                 self.place_on_cell(s, c, w)?;
             }
-            Fact::In(z, items) => {
+            Fact::In(z, items) | Fact::On(z, items) => {
                 let inst = zone(e, z)?;
-                let here: Vec<u16> = s.zones[inst as usize].clone();
-                for comp in here {
-                    if !self.placed[comp as usize] {
-                        self.clear(s, comp, z.span)?;
+                if matches!(f, Fact::In(..)) {
+                    let here: Vec<u16> = s.zones[inst as usize].clone();
+                    for comp in here {
+                        if !self.placed[comp as usize] {
+                            self.clear(s, comp, z.span)?;
+                        }
                     }
                 }
                 let (zid, zs, _) = e.zone_of_instance(inst);

@@ -257,9 +257,14 @@ fn take_step(e: &Engine, s: &mut State, step: &Step) -> Result<(), Diagnostic> {
                         ));
                     }
                 }
-                Fact::In(zone, want) => {
+                Fact::In(zone, want) | Fact::On(zone, want) => {
                     let z = position::zone(e, zone)?;
-                    let found: Vec<String> = view.zones[z as usize].iter().map(seen).collect();
+                    let all = &view.zones[z as usize];
+                    let from = match fact {
+                        Fact::On(..) => all.len().saturating_sub(want.len()),
+                        _ => 0,
+                    };
+                    let found: Vec<String> = all[from..].iter().map(seen).collect();
                     let want: Vec<String> = want.iter().map(|w| w.text.clone()).collect();
                     if found != want {
                         return Err(fail(
@@ -343,11 +348,17 @@ fn check(e: &Engine, s: &State, fact: &Fact) -> Result<(), Diagnostic> {
                 }
             }
         }
-        Fact::In(zone, want) => {
+        Fact::In(zone, want) | Fact::On(zone, want) => {
             let z = position::zone(e, zone)?;
-            let found: Vec<String> = s.zones[z as usize].iter().map(|&c| e.label(s, c)).collect();
+            let all = &s.zones[z as usize];
+            let (from, what) = match fact {
+                Fact::On(..) => (all.len().saturating_sub(want.len()), " on top"),
+                _ => (0, ""),
+            };
+            let here = &all[from..];
+            let found: Vec<String> = here.iter().map(|&c| e.label(s, c)).collect();
             let same = found.len() == want.len()
-                && s.zones[z as usize]
+                && here
                     .iter()
                     .zip(want)
                     .all(|(&c, w)| Facts::names(e, s, c, &w.text));
@@ -356,7 +367,7 @@ fn check(e: &Engine, s: &State, fact: &Fact) -> Result<(), Diagnostic> {
                 return Err(fail(
                     zone.span,
                     format!(
-                        "expected {} to hold [{}], found [{}]",
+                        "expected {} to hold [{}]{what}, found [{}]",
                         zone.text,
                         want.join(" "),
                         found.join(" ")

@@ -51,6 +51,9 @@ pub enum Fact {
     At(Spanned, Spanned),
     /// What a zone holds, bottom first.
     In(Spanned, Vec<Spanned>),
+    /// What lies on top of a zone, the last named on the very top (the rest of the zone
+    /// stays as it is).
+    On(Spanned, Vec<Spanned>),
     /// A variable (`name` or `Seat.name`) and its value in notation.
     Var(Spanned, Spanned),
     Phase(Spanned),
@@ -250,10 +253,15 @@ impl Build {
                 let cell = next();
                 Fact::At(cell, next())
             }
-            Rule::inside => {
+            Rule::inside | Rule::on => {
                 let zone = next();
                 let list = it.next().expect("list");
-                Fact::In(zone, list.into_inner().map(|w| self.word(w)).collect())
+                let items = list.into_inner().map(|w| self.word(w)).collect();
+                if rule == Rule::on {
+                    Fact::On(zone, items)
+                } else {
+                    Fact::In(zone, items)
+                }
             }
             Rule::var => {
                 let name = next();
@@ -325,11 +333,16 @@ impl Build {
                         let mut w = what.into_inner().map(|x| self.word(x));
                         Fact::At(w.next().expect("cell"), w.next().expect("label"))
                     }
-                    _ => {
+                    rule => {
                         let mut w = what.into_inner();
                         let zone = self.word(w.next().expect("zone"));
                         let list = w.next().expect("list");
-                        Fact::In(zone, list.into_inner().map(|x| self.word(x)).collect())
+                        let items = list.into_inner().map(|x| self.word(x)).collect();
+                        if rule == Rule::on {
+                            Fact::On(zone, items)
+                        } else {
+                            Fact::In(zone, items)
+                        }
                     }
                 };
                 Step::Sees(seat, fact)

@@ -1,0 +1,216 @@
+//! The shipped games' rulings, written as scenarios (`games/scenarios/GAME/*.scenarios`),
+//! run through the same runner as `muster test`; and the runner's own behaviour: a failing
+//! scenario is reported at its line with what was expected and what was found.
+
+mod common;
+
+use common::binary::{muster, temp_path, text};
+use muster::scenario;
+
+/// Runs every scenario file under `games/scenarios/GAME` and fails with the rendered
+/// diagnostics of every failing scenario.
+fn run_game(game: &str) {
+    let dir = common::repo_path(&format!("games/scenarios/{game}"));
+    let files = scenario::files_under(&[dir]).unwrap();
+    assert!(!files.is_empty(), "no scenario files for {game}");
+    let mut failures = String::new();
+    let mut count = 0;
+    for f in &files {
+        let report = scenario::run_file(f);
+        count += report.results.len();
+        assert!(
+            !report.results.is_empty() || !report.ok(),
+            "{}: no scenarios",
+            f.display()
+        );
+        if !report.ok() {
+            failures.push_str(&muster::diagnostic::render(
+                &report.sources,
+                &report.failures,
+                false,
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{game}: scenarios fail\n{failures}");
+    assert!(count > 0);
+}
+
+#[test]
+fn army_ants_rulings() {
+    run_game("army_ants");
+}
+
+#[test]
+fn battalion_chips_rulings() {
+    run_game("battalion_chips");
+}
+
+#[test]
+fn battaglione_rulings() {
+    run_game("battaglione");
+}
+
+#[test]
+fn battle_line_rulings() {
+    run_game("battle_line");
+}
+
+#[test]
+fn battalion_emperor_rulings() {
+    run_game("battalion_emperor");
+}
+
+/// A scenario file in a temporary folder, its game the shipped Army Ants.
+fn scenario_file(name: &str, body: &str) -> String {
+    let path = temp_path("scenarios", name);
+    let rules = common::repo_path("games/army_ants.muster");
+    std::fs::write(
+        &path,
+        format!("game \"{}\" players 2 seed 1\n{body}", rules.display()),
+    )
+    .unwrap();
+    path.display().to_string()
+}
+
+// Each kind of step that does not hold is reported at its line, with the expected and the
+// found; the other scenarios still run, and the exit code is 1.
+#[test]
+fn failing_steps_say_what_was_expected_and_found() {
+    let position =
+        "position { rest in box phase battle turn Red at b3 6R at b6 6B at a1 QR at e8 QB }";
+    let f = scenario_file(
+        "failing.scenarios",
+        &format!(
+            r#"
+scenario "wrong cell" {{ {position} play "attack b3 b6" at b3 6R }}
+scenario "wrong reason" {{ {position} illegal "attack b3 b4" because "never" }}
+scenario "legal is refused" {{ {position} illegal "attack b3 b6" }}
+scenario "not listed" {{ {position} legal "attack b3 b7" }}
+scenario "wrong count" {{ {position} actions "attack" count 5 }}
+scenario "wrong list" {{ {position} actions "attack" ["attack b3 b6" "attack b3 b5"] }}
+scenario "wrong zone" {{ {position} play "attack b3 b6" in fallen@Red [5R] }}
+scenario "wrong turn" {{ {position} turn Black }}
+scenario "wrong outcome" {{ {position} outcome win Red }}
+scenario "holds" {{ {position} legal "attack b3 b6" outcome none }}
+"#
+        ),
+    );
+    let out = muster(&["test", &f], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    for want in [
+        "× expected at b3 `6R`, found `.`",
+        "× `attack b3 b4` is refused, but not for this reason: expected a reason containing \"never\"",
+        "× `attack b3 b6` is legal here",
+        "× `attack b3 b7` is not legal here",
+        "× expected 5 listed action(s), found 1",
+        "help: not listed: \"attack b3 b5\"",
+        "× expected fallen@Red to hold [5R], found [6R]",
+        "× expected the turn of `Black`, found `Red`",
+        "× expected outcome `win Red`, found `none`",
+        "(1 of 10 scenario(s) passed)",
+        "10 scenario(s) in 1 file(s): 1 passed, 9 failed",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in\n{err}");
+    }
+    // Located: the file, line and column of the step that does not hold.
+    assert!(err.contains("failing.scenarios:3:"), "{err}");
+}
+
+// A file that cannot run (a syntax error, a rules file that does not compile, an unknown
+// name) is reported, located, and fails the run; a path with no scenario files is a usage
+// error.
+#[test]
+fn files_that_cannot_run_are_reported() {
+    let f = scenario_file("syntax.scenarios", "scenario \"x\" { jump \"a\" }\n");
+    let out = muster(&["test", &f], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("muster::scenario-syntax"), "{err}");
+    assert!(err.contains("unexpected `jump`"), "{err}");
+
+    let f = scenario_file(
+        "names.scenarios",
+        "scenario \"x\" { position { rest in nowhere } }\nscenario \"y\" { at z9 . }\n",
+    );
+    let err = text(&muster(&["test", &f], "").stderr);
+    assert!(err.contains("no zone `nowhere`"), "{err}");
+    assert!(err.contains("no cell `z9` on the board"), "{err}");
+
+    let path = temp_path("scenarios", "broken.scenarios");
+    std::fs::write(&path, "game \"missing.muster\"\nscenario \"x\" { }\n").unwrap();
+    let out = muster(&["test", path.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("the rules file `"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let empty = temp_path("scenarios-empty", "x.txt");
+    std::fs::write(&empty, "").unwrap();
+    let out = muster(&["test", empty.parent().unwrap().to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+// `--format json`: one object with each file's scenarios and located failures.
+#[test]
+fn json_lists_scenarios_and_failures() {
+    let f = scenario_file(
+        "json.scenarios",
+        "scenario \"start\" { phase rally decider Red }\nscenario \"bad\" { decider Black }\n",
+    );
+    let out = muster(&["test", &f, "--format", "json"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["passed"], 1);
+    assert_eq!(v["failed"], 1);
+    let file = &v["files"][0];
+    assert_eq!(file["scenarios"][0]["name"], "start");
+    assert_eq!(file["scenarios"][0]["passed"], true);
+    assert_eq!(file["failures"][0]["line"], 3);
+    assert_eq!(
+        file["failures"][0]["message"],
+        "expected decider `Black`, found `Red`"
+    );
+}
+
+// `perft` in a scenario and on the command line count the same tree.
+#[test]
+fn perft_counts_the_legal_action_tree() {
+    let e = muster::engine::Engine::new(
+        common::compile_file_or_panic("games/army_ants.muster", None).game,
+    );
+    let s = e.start(2, 1).unwrap();
+    let one = e.legal_actions(&s).len() as u64;
+    let two = e.perft(&s, 2).unwrap();
+    assert!(two > one, "{one} {two}");
+    let out = muster(
+        &[
+            "perft",
+            common::repo_path("games/army_ants.muster")
+                .to_str()
+                .unwrap(),
+            "--depth",
+            "2",
+            "--seed",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), format!("perft(2) = {two}\n"));
+    let f = scenario_file(
+        "perft.scenarios",
+        &format!("scenario \"p\" {{ perft 1 = {one} perft 2 = {two} }}\nscenario \"q\" {{ perft 2 = {} }}\n", two + 1),
+    );
+    let err = text(&muster(&["test", &f], "").stderr);
+    assert!(
+        err.contains(&format!(
+            "expected {} leaves 2 action(s) deep, found {two}",
+            two + 1
+        )),
+        "{err}"
+    );
+    assert!(err.contains("1 passed, 1 failed"), "{err}");
+}
