@@ -346,6 +346,15 @@ fn exit_codes_are_one_table_for_every_subcommand() {
         junk_log.to_str().unwrap(),
     );
     let game = "games/army_ants.muster";
+    let scenario = |name: &str, body: &str| {
+        let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(game);
+        let text = format!("game {:?}\nscenario \"s\" {{ {body} }}\n", rules.display());
+        temp(name, text.as_bytes()).to_str().unwrap().to_string()
+    };
+    let failing = scenario("codes/failing.scenarios", "decider Black");
+    let passing = scenario("codes/passing.scenarios", "decider Red");
+    let broken = scenario("codes/broken.scenarios", "jump");
+    let (failing, passing, broken) = (failing.as_str(), passing.as_str(), broken.as_str());
     let cases: Vec<(Vec<&str>, i32)> = vec![
         // A rules error in play: 1 from every command that plays.
         (vec!["play", idle, "--agents", "random,random"], 1),
@@ -354,6 +363,7 @@ fn exit_codes_are_one_table_for_every_subcommand() {
         (vec!["moves", idle], 1),
         (vec!["moves", idle, "--log", idle_log], 1),
         (vec!["bench", idle, "--seconds", "0.1"], 1),
+        (vec!["perft", idle, "--depth", "1"], 1),
         (vec!["validate", idle], 0),
         (vec!["dump", idle], 0),
         // Rules the checker refuses: 1 everywhere.
@@ -364,6 +374,11 @@ fn exit_codes_are_one_table_for_every_subcommand() {
         (vec!["replay", invalid, idle_log], 1),
         (vec!["moves", invalid], 1),
         (vec!["bench", invalid], 1),
+        (vec!["perft", invalid], 1),
+        // A scenario that does not hold, or a scenario file that cannot run: 1.
+        (vec!["test", failing], 1),
+        (vec!["test", broken], 1),
+        (vec!["test", passing], 0),
         // A log with a player count the game does not seat, or not a log at all: 1.
         (vec!["replay", game, nine], 1),
         (vec!["moves", game, "--log", nine], 1),
@@ -374,6 +389,7 @@ fn exit_codes_are_one_table_for_every_subcommand() {
         (vec!["simulate", game, "--players", "9"], 2),
         (vec!["play", game, "--players", "9"], 2),
         (vec!["bench", game, "--players", "9"], 2),
+        (vec!["perft", game, "--players", "9"], 2),
         // A file that is not there: I/O, 2.
         (vec!["validate", "no/such.muster"], 2),
         (vec!["dump", "no/such.muster"], 2),
@@ -381,6 +397,8 @@ fn exit_codes_are_one_table_for_every_subcommand() {
         (vec!["simulate", "no/such.muster"], 2),
         (vec!["moves", "no/such.muster"], 2),
         (vec!["bench", "no/such.muster"], 2),
+        (vec!["perft", "no/such.muster"], 2),
+        (vec!["test", "no/such.scenarios"], 2),
         (vec!["replay", game, "no/such.log"], 2),
         // An unknown flag: usage, 2.
         (vec!["simulate", game, "--nope"], 2),

@@ -214,3 +214,52 @@ fn perft_counts_the_legal_action_tree() {
     );
     assert!(err.contains("1 passed, 1 failed"), "{err}");
 }
+
+/// Copies the files of a folder (not its subfolders: the games' `lib/` has none).
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
+// The tutorial's ruling and its scenario, as docs/tutorial.md gives them: the scenario
+// passes on the changed game and fails, at its `illegal` step, on the original.
+#[test]
+fn the_tutorials_scenario_pins_its_ruling() {
+    let tutorial = std::fs::read_to_string(common::repo_path("docs/tutorial.md")).unwrap();
+    let start = tutorial
+        .find("// Strict attacks")
+        .expect("the tutorial's scenario");
+    let block = &tutorial[start..start + tutorial[start..].find("```").unwrap()];
+    let dir = temp_path("tutorial", "games");
+    copy_dir(&common::repo_path("games/lib"), &dir.join("lib"));
+    let original = std::fs::read_to_string(common::repo_path("games/army_ants.muster")).unwrap();
+    let strict = original
+        .replace("value(foe) <= value(att)\n", "value(foe) < value(att)\n")
+        .replace(
+            "\"a card may attack only an enemy card of equal or lower value, or the Queen\"",
+            "\"a card may attack only a lower enemy card, or the Queen\"",
+        );
+    assert_ne!(strict, original, "the tutorial's change no longer applies");
+    std::fs::write(dir.join("my_ants.muster"), &strict).unwrap();
+    std::fs::write(dir.join("army_ants.muster"), &original).unwrap();
+    let file = dir.join("my_ants.scenarios");
+    std::fs::write(&file, block).unwrap();
+    let out = muster(&["test", file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("(2 of 2 scenario(s) passed)"));
+    std::fs::write(
+        &file,
+        block.replace("game \"my_ants.muster\"", "game \"army_ants.muster\""),
+    )
+    .unwrap();
+    let out = muster(&["test", file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("× `attack b3 b4` is legal here"), "{err}");
+    assert!(err.contains("my_ants.scenarios:14:11]"), "{err}");
+}
