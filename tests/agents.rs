@@ -193,15 +193,19 @@ fn every_agent_but_random_takes_a_win_in_one() {
     );
     let legal = e.legal_actions(&s);
     assert!(legal.len() > 10);
-    for name in ["greedy", "mcts:20", "ismcts:20"] {
-        let mut agent = agents::by_name(name, &e, 3).unwrap();
-        let i = agent.choose(&e.view(&s, RED), &legal);
-        assert_eq!(e.action_text(&s, &legal[i]), "attack b2 b6", "{name}");
+    // However short the search: the last look one move deep takes the win.
+    for name in ["greedy", "mcts:20", "ismcts:20", "mcts:1", "ismcts:1"] {
+        for seed in 0..5 {
+            let mut agent = agents::by_name(name, &e, seed).unwrap();
+            let i = agent.choose(&e.view(&s, RED), &legal);
+            assert_eq!(e.action_text(&s, &legal[i]), "attack b2 b6", "{name}");
+        }
     }
 }
 
 // Red's Queen on a1 is in the sight of the Black 9 on a5. Most actions leave her to be
-// taken; a few save her (she steps aside, or the 2 blocks the file). Both searches save her.
+// taken; a few save her (she steps aside, or the 2 blocks the file). Both searches save her,
+// however short: a one-move blunder is never chosen while a safe action is on offer.
 #[test]
 fn search_sees_a_win_in_one_for_the_opponent() {
     let e = army_ants();
@@ -217,8 +221,12 @@ fn search_sees_a_win_in_one_for_the_opponent() {
         ],
     );
     let legal = e.legal_actions(&s);
-    for name in ["mcts:300", "ismcts:300"] {
-        let mut agent = agents::by_name(name, &e, 5).unwrap();
+    let runs = ["mcts:300", "ismcts:300"]
+        .iter()
+        .map(|n| (*n, 5))
+        .chain((0..8).flat_map(|seed| [("mcts:1", seed), ("ismcts:1", seed), ("mcts:5", seed)]));
+    for (name, seed) in runs {
+        let mut agent = agents::by_name(name, &e, seed).unwrap();
         let i = agent.choose(&e.view(&s, RED), &legal);
         let mut t = s.clone();
         e.apply(&mut t, &legal[i]).unwrap();

@@ -16,7 +16,9 @@
 //! lost; and when the rules declare a `score`, playouts stop after a few random actions
 //! ([`DEFAULT_CUTOFF`]) and the score judges the position, which measured much stronger
 //! than long random playouts (docs/agents.md). Without a score, playouts run to the end.
-//! The action finally chosen is the root's most visited.
+//! The action finally chosen is the root's most visited, after a last look one move deep: a
+//! win on offer is taken, and an action after which the next seat wins at once is not
+//! chosen while another is on offer.
 //!
 //! For a given seed and an iteration budget the choice is deterministic; a time budget is for
 //! interactive play only.
@@ -172,6 +174,35 @@ impl SearchAgent {
             engine.apply_listed(&mut t, a).is_ok()
                 && matches!(&t.outcome, Some(Outcome::Win(w)) if w == &[mover])
         })
+    }
+
+    /// In `s`, the first of `legal` with which the seat deciding wins at once, and for each
+    /// action whether the next seat to decide (another seat) can then win at once.
+    fn one_move_deep(&mut self, s: &State, legal: &[Action]) -> (Option<usize>, Vec<bool>) {
+        let engine = self.engine.clone();
+        let mut loses = vec![false; legal.len()];
+        let Some(me) = engine.decider(s) else {
+            return (None, loses);
+        };
+        for (i, a) in legal.iter().enumerate() {
+            let mut t = s.clone();
+            if engine.apply_listed(&mut t, a).is_err() {
+                continue;
+            }
+            match &t.outcome {
+                Some(Outcome::Win(w)) if w == &[me] => return (Some(i), loses),
+                Some(_) => continue,
+                None => {}
+            }
+            let Some(next) = engine.decider(&t) else {
+                continue;
+            };
+            if next != me {
+                engine.legal_into(&t, &mut self.legal);
+                loses[i] = self.decisive(&t, next).is_some();
+            }
+        }
+        (None, loses)
     }
 
     /// One iteration from `s`: selection, expansion, playout, back-propagation.
@@ -342,15 +373,35 @@ impl Agent for SearchAgent {
             self.iterate(s);
             done += 1;
         }
-        // The most visited of the actions actually on offer; ties to the better mean.
+        // A last look one move deep, on a state sampled from the view: a win on offer is
+        // taken, and an action after which the next seat wins at once is not chosen while
+        // another is on offer (the search sees both, but a short one may not visit them
+        // enough).
+        let sample = match once {
+            Some(s) => s,
+            None => self.engine.sample_state(view, &mut self.rng),
+        };
+        let (wins, loses) = self.one_move_deep(&sample, legal);
+        if let Some(i) = wins {
+            return i;
+        }
+        // The most visited of the actions actually on offer and not lost at once; ties to
+        // the better mean.
         let root = &self.tree[0].edges;
-        let mut best = (0u32, f64::NEG_INFINITY, 0usize);
+        let safe = |i: usize| !loses[i] || loses.iter().all(|&l| l);
+        let mut best = (0u32, f64::NEG_INFINITY, usize::MAX);
         for (i, a) in legal.iter().enumerate() {
-            if let Some(e) = root.iter().find(|e| e.action == *a) {
-                let mean = e.reward / e.visits.max(1) as f64;
-                if (e.visits, mean) > (best.0, best.1) {
-                    best = (e.visits, mean, i);
-                }
+            if !safe(i) {
+                continue;
+            }
+            let (visits, mean) = root
+                .iter()
+                .find(|e| e.action == *a)
+                .map_or((0, f64::NEG_INFINITY), |e| {
+                    (e.visits, e.reward / e.visits.max(1) as f64)
+                });
+            if best.2 == usize::MAX || (visits, mean) > (best.0, best.1) {
+                best = (visits, mean, i);
             }
         }
         best.2
