@@ -245,15 +245,20 @@ impl miette::Diagnostic for Report<'_> {
 }
 
 /// Renders diagnostics as text: with colour when `colour` is set, else miette's plain
-/// theme at a fixed width (stable for snapshots).
+/// theme, at a fixed width of 100 columns (stable for snapshots and scripts).
 pub fn render(sources: &Sources, diags: &[Diagnostic], colour: bool) -> String {
+    render_width(sources, diags, colour, 100)
+}
+
+/// Renders diagnostics as text, wrapped at `width` columns (the terminal's, on one).
+pub fn render_width(sources: &Sources, diags: &[Diagnostic], colour: bool, width: usize) -> String {
     let theme = if colour {
         GraphicalTheme::unicode()
     } else {
         GraphicalTheme::unicode_nocolor()
     };
     let handler = GraphicalReportHandler::new_themed(theme)
-        .with_width(100)
+        .with_width(width.clamp(40, 400))
         .with_links(false);
     let mut out = String::new();
     for diag in diags {

@@ -18,7 +18,6 @@ pub use board::{legend, render_view, render_view_styled, seat_colour};
 pub use log::{GameLog, LogEntry};
 
 use crate::check::{self, Compiled};
-use crate::diagnostic;
 use crate::engine::Engine;
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
@@ -330,6 +329,21 @@ pub fn colour_stderr() -> bool {
     std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
 }
 
+/// Diagnostics as the terminal on stderr shows them, as rustc does: in colour (unless
+/// `NO_COLOR`) and wrapped at the terminal's width; piped or redirected, plain text at 100
+/// columns.
+pub fn render_for_stderr(
+    sources: &crate::diagnostic::Sources,
+    diags: &[crate::diagnostic::Diagnostic],
+) -> String {
+    let width = if std::io::stderr().is_terminal() {
+        terminal_size::terminal_size_of(std::io::stderr()).map_or(100, |(w, _)| w.0 as usize)
+    } else {
+        100
+    };
+    crate::diagnostic::render_width(sources, diags, colour_stderr(), width)
+}
+
 /// Compiles a rules file, printing diagnostics on failure; `Err` holds the exit code.
 pub fn load(path: &Path, variant: Option<&str>) -> Result<Compiled, i32> {
     match check::compile_file(path, variant) {
@@ -337,7 +351,7 @@ pub fn load(path: &Path, variant: Option<&str>) -> Result<Compiled, i32> {
         Err(failed) => {
             eprint!(
                 "{}",
-                diagnostic::render(&failed.sources, &failed.diagnostics, colour_stderr())
+                render_for_stderr(&failed.sources, &failed.diagnostics)
             );
             let io = failed.diagnostics.iter().any(|d| d.code == "muster::io");
             let variant_missing = failed

@@ -1,7 +1,7 @@
 //! `muster test [PATHS]`: runs rules scenarios (`*.scenarios` files, in folders searched
 //! recursively) and reports each failing scenario at its line.
 
-use super::{colour_stderr, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::scenario;
 use std::path::PathBuf;
 
@@ -55,7 +55,7 @@ pub fn run(paths: &[PathBuf], format: &str) -> i32 {
             if !report.ok() {
                 eprint!(
                     "{}",
-                    crate::diagnostic::render(&report.sources, &report.failures, colour_stderr())
+                    super::render_for_stderr(&report.sources, &report.failures)
                 );
             }
             let word = if report.ok() { "ok" } else { "FAILED" };

@@ -1,6 +1,6 @@
 //! `muster validate FILE...`: every diagnostic of every file, base game and variants.
 
-use super::{colour_stderr, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::check;
 use crate::diagnostic;
 use std::path::PathBuf;
@@ -49,7 +49,7 @@ pub fn run(files: &[PathBuf], format: &str) -> i32 {
                 json.extend(items);
             }
         } else {
-            eprint!("{}", diagnostic::render(&sources, &diags, colour_stderr()));
+            eprint!("{}", super::render_for_stderr(&sources, &diags));
             let verdict = if errors == 0 { "ok" } else { "invalid" };
             println!(
                 "{verdict}: {} ({errors} error(s), {warnings} warning(s))",
