@@ -436,15 +436,16 @@ impl Builder<'_> {
     fn take(&self, s: &State, w: &Spanned, owner: u8) -> Result<(u16, u8), Diagnostic> {
         let e = self.e;
         let text = w.text.trim_start_matches('~');
-        let mut owners: Vec<u8> = vec![owner, NO_SEAT];
-        owners.extend(0..s.players);
+        // The owner it has first (a card keeps the seat whose zone it came from, if its
+        // label does not say), then the place's, then nobody, then each seat.
         let fits = |comp: u16| -> Option<u8> {
             if self.placed[comp as usize] {
                 return None;
             }
+            let mut owners = vec![s.owners[comp as usize], owner, NO_SEAT];
+            owners.extend(0..s.players);
             owners
-                .iter()
-                .copied()
+                .into_iter()
                 .find(|&o| e.label_for(comp, o) == text || e.comp_label_text(comp, o) == text)
         };
         let in_rest = |comp: u16| {

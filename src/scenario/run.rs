@@ -298,6 +298,7 @@ fn take_step(e: &Engine, s: &mut State, step: &Step) -> Result<(), Diagnostic> {
             }
         }
         Step::Check(fact) => check(e, s, fact)?,
+        Step::Position(facts) => position::build(e, s, facts)?,
     }
     Ok(())
 }

@@ -93,6 +93,8 @@ pub enum Step {
     },
     /// What a seat sees: a cell or a zone, `??` for a component it cannot identify.
     Sees(Spanned, Fact),
+    /// A position built by hand from the one the steps reached.
+    Position(Vec<Fact>),
     /// The leaves of the legal-action tree `depth` actions deep.
     Perft {
         depth: u32,
@@ -293,6 +295,7 @@ impl Build {
         let span = self.span(&p);
         match p.as_rule() {
             Rule::fact => Step::Check(self.fact(p)),
+            Rule::position => Step::Position(p.into_inner().map(|f| self.fact(f)).collect()),
             Rule::play => Step::Play(p.into_inner().map(|s| self.string(s)).collect()),
             Rule::legal => Step::Legal(p.into_inner().map(|s| self.string(s)).collect()),
             Rule::illegal => {
