@@ -125,3 +125,39 @@ fn hint_suggests_a_legal_move() {
         .collect();
     assert!(listed.contains(&hint), "{hint} not in {listed:?}");
 }
+
+// Several moves of one turn on one line, and action names shortened to a start no other
+// action on offer shares: a Battle Line activation and its move in 12 keystrokes. The
+// board is shown once for the line, not before each of its moves.
+#[test]
+fn moves_typed_ahead_on_one_line_with_short_names() {
+    let args = [
+        "play",
+        "games/battle_line.muster",
+        "--agents",
+        "human,random",
+        "--seed",
+        "1",
+    ];
+    let line = "a a1 j1;g b3";
+    assert_eq!(line.len(), 12);
+    let out = text(&muster(&args, &format!("{line}\nquit\n")).stdout);
+    assert!(out.contains("White> g b3\n"), "{out}");
+    assert!(out.contains("activations this turn 1,"), "{out}");
+    assert!(out.contains("game left unfinished after 2 action(s)"), "{out}");
+    // One board before the line, one after its last move.
+    assert_eq!(out.matches("· White to decide").count(), 2, "{out}");
+
+    // A move of the line that is refused drops the rest, and says so.
+    let out = text(&muster(&args, "a a1 j1; g z9; g b3\nquit\n").stdout);
+    assert!(out.contains("White> g z9\ncannot read that"), "{out}");
+    assert!(
+        out.contains("(the 1 move(s) typed after it were not played)"),
+        "{out}"
+    );
+    assert!(out.contains("game left unfinished after 1 action(s)"), "{out}");
+
+    // `e` is the start of one action on offer only: `end_turn`, a pass.
+    let out = text(&muster(&args, "e\nquit\n").stdout);
+    assert!(out.contains("passes in a row 0 → 1"), "{out}");
+}

@@ -9,7 +9,10 @@ use crate::engine::{Engine, State};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
-const HELP: &str = "Enter a move in notation (e.g. as listed by `moves`) or its number.
+const HELP: &str = "Enter a move in notation (e.g. as listed by `moves`) or its number. An
+action's name may be shortened to any start of it that no other action on offer shares
+(`a a1 j1` for `activate a1 j1`), and several moves of one turn go on one line, separated
+by `;` (`a a1 j1; g b3`).
 Commands: moves (list legal moves), board (show the position), hint (what the computer would
 play), undo (take back your last move against agents), save [FILE] (write the game log), help,
 quit.";
@@ -37,6 +40,9 @@ pub struct Session<'e> {
     pub marks: Vec<Vec<bool>>,
     /// The rules and thinking time (ms) of the search that answers `hint`.
     pub adviser: (std::sync::Arc<Engine>, u64),
+    /// Moves typed ahead on one line (`a; b; c`), with the seat that typed them: played in
+    /// turn while that seat decides, dropped at the first refused or when another decides.
+    pub queued: (u8, std::collections::VecDeque<String>),
 }
 
 pub fn run(
@@ -139,6 +145,7 @@ pub fn run(
         undo_floor: 0,
         marks: Vec::new(),
         adviser: (agents_engine, think.max(1)),
+        queued: (0, std::collections::VecDeque::new()),
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -363,7 +370,10 @@ impl<'e> Session<'e> {
                             writeln!(out, "  {t}")?;
                         }
                     }
-                    self.show(&state, seat, out)?;
+                    // The board once before the moves typed ahead, not before each.
+                    if !self.typed_ahead(seat) {
+                        self.show(&state, seat, out)?;
+                    }
                     match self.prompt(&mut state, seat, &legal, input, out)? {
                         Some(a) => a,
                         None => return self.finish(&state, out, true),
@@ -427,13 +437,37 @@ impl<'e> Session<'e> {
         out: &mut dyn Write,
     ) -> std::io::Result<Option<crate::engine::Action>> {
         let engine = self.engine;
+        if self.queued.0 != seat {
+            self.queued.1.clear();
+        }
         loop {
-            write!(out, "{}> ", self.seat_name(seat))?;
-            out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                writeln!(out)?;
-                return Ok(None);
+            let mut line = match self.queued.1.pop_front() {
+                // A move typed ahead: echoed after the prompt, as if typed now.
+                Some(next) => {
+                    writeln!(out, "{}> {next}", self.seat_name(seat))?;
+                    next
+                }
+                None => {
+                    write!(out, "{}> ", self.seat_name(seat))?;
+                    out.flush()?;
+                    let mut line = String::new();
+                    if input.read_line(&mut line)? == 0 {
+                        writeln!(out)?;
+                        return Ok(None);
+                    }
+                    line
+                }
+            };
+            // Several moves on one line: this one now, the others when their turn comes.
+            if let Some((first, rest)) = line.split_once(';') {
+                self.queued = (
+                    seat,
+                    rest.split(';')
+                        .map(|m| m.trim().to_string())
+                        .filter(|m| !m.is_empty())
+                        .collect(),
+                );
+                line = first.to_string();
             }
             let line = line.trim();
             let (cmd, rest) = line
@@ -522,19 +556,31 @@ impl<'e> Session<'e> {
                         writeln!(out, "there is no move {n}: choose 1 to {}", legal.len())?;
                         continue;
                     }
-                    match engine.parse_action(state, line) {
+                    let line = expand_action_name(engine, state, legal, line);
+                    let refused = match engine.parse_action(state, &line) {
                         Ok(a) if legal.contains(&a) => return Ok(Some(a)),
                         Ok(a) => {
                             let why = engine
                                 .why_illegal(state, &a)
                                 .unwrap_or_else(|| "it is not legal now".into());
-                            writeln!(out, "illegal: {why} (type `moves` to list the legal moves)")?;
+                            format!("illegal: {why} (type `moves` to list the legal moves)")
                         }
-                        Err(e) => writeln!(out, "cannot read that: {e}")?,
+                        Err(e) => format!("cannot read that: {e}"),
+                    };
+                    writeln!(out, "{refused}")?;
+                    if !self.queued.1.is_empty() {
+                        let n = self.queued.1.len();
+                        self.queued.1.clear();
+                        writeln!(out, "(the {n} move(s) typed after it were not played)")?;
                     }
                 }
             }
         }
+    }
+
+    /// Whether moves typed ahead wait to be played by `seat`.
+    fn typed_ahead(&self, seat: u8) -> bool {
+        self.queued.0 == seat && !self.queued.1.is_empty()
     }
 
     fn prompt_after_undo(
@@ -547,5 +593,34 @@ impl<'e> Session<'e> {
         self.show(state, seat, out)?;
         let legal = self.engine.legal_actions(state);
         self.prompt(state, seat, &legal, input, out)
+    }
+}
+
+/// A move whose first word is the start of exactly one action name on offer, with that
+/// name written whole (`a a1 j1` for `activate a1 j1`); any other text unchanged.
+fn expand_action_name(
+    engine: &Engine,
+    state: &State,
+    legal: &[crate::engine::Action],
+    line: &str,
+) -> String {
+    let (first, rest) = line.split_once(' ').unwrap_or((line, ""));
+    let mut names: Vec<String> = legal
+        .iter()
+        .map(|a| {
+            let t = engine.action_text(state, a);
+            t.split(' ').next().unwrap_or("").to_string()
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    if names.iter().any(|n| n == first) {
+        return line.to_string();
+    }
+    let starting: Vec<&String> = names.iter().filter(|n| n.starts_with(first)).collect();
+    match starting[..] {
+        [name] if rest.is_empty() => name.clone(),
+        [name] => format!("{name} {rest}"),
+        _ => line.to_string(),
     }
 }
