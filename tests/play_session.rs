@@ -144,7 +144,10 @@ fn moves_typed_ahead_on_one_line_with_short_names() {
     let out = text(&muster(&args, &format!("{line}\nquit\n")).stdout);
     assert!(out.contains("White> g b3\n"), "{out}");
     assert!(out.contains("activations this turn 1,"), "{out}");
-    assert!(out.contains("game left unfinished after 2 action(s)"), "{out}");
+    assert!(
+        out.contains("game left unfinished after 2 action(s)"),
+        "{out}"
+    );
     // One board before the line, one after its last move.
     assert_eq!(out.matches("· White to decide").count(), 2, "{out}");
 
@@ -155,7 +158,10 @@ fn moves_typed_ahead_on_one_line_with_short_names() {
         out.contains("(the 1 move(s) typed after it were not played)"),
         "{out}"
     );
-    assert!(out.contains("game left unfinished after 1 action(s)"), "{out}");
+    assert!(
+        out.contains("game left unfinished after 1 action(s)"),
+        "{out}"
+    );
 
     // `e` is the start of one action on offer only: `end_turn`, a pass.
     let out = text(&muster(&args, "e\nquit\n").stdout);
