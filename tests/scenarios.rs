@@ -263,3 +263,35 @@ fn the_tutorials_scenario_pins_its_ruling() {
     assert!(err.contains("× `attack b3 b4` is legal here"), "{err}");
     assert!(err.contains("my_ants.scenarios:14:11]"), "{err}");
 }
+
+// `from`: a scenario starts where an earlier one ended; one that names no earlier
+// scenario, or one that failed, is reported at the name.
+#[test]
+fn a_scenario_starts_where_another_ended() {
+    let position =
+        "position { rest in box phase battle turn Red at b3 6R at b5 5B at a1 QR at e8 QB }";
+    let f = scenario_file(
+        "from.scenarios",
+        &format!(
+            r#"
+scenario "opening" {{ {position} play "attack b3 b5" }}
+scenario "after it" from "opening" {{ at b5 6R turn Black }}
+scenario "after that" from "after it" {{ in fallen@Black [5B] }}
+scenario "broken" {{ {position} at b3 . }}
+scenario "after a failure" from "broken" {{ turn Red }}
+scenario "from nowhere" from "no such" {{ turn Red }}
+"#
+        ),
+    );
+    let out = muster(&["test", &f], "");
+    let err = text(&out.stderr);
+    assert!(err.contains("(3 of 6 scenario(s) passed)"), "{err}");
+    assert!(
+        err.contains("scenario \"broken\" did not hold, so this one cannot start where it ended"),
+        "{err}"
+    );
+    assert!(
+        err.contains("no scenario \"no such\" comes before this one"),
+        "{err}"
+    );
+}

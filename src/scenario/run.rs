@@ -68,17 +68,33 @@ pub fn run_file(path: &Path) -> FileReport {
     let mut engines: HashMap<Option<String>, Result<Arc<Engine>, Diagnostic>> = HashMap::new();
     let mut results = Vec::new();
     let mut failures = Vec::new();
+    // Where each scenario that held ended, with its game and settings, for `from`.
+    let mut ends: HashMap<String, (Arc<Engine>, Settings, State)> = HashMap::new();
     for sc in &parsed.scenarios {
-        let settings = merged(&parsed.settings, &sc.settings);
-        let variant = settings.variant.as_ref().map(|v| v.text.clone());
-        let engine = engines
-            .entry(variant.clone())
-            .or_insert_with(|| compile(&rules, &parsed.rules, settings.variant.as_ref()))
-            .clone();
-        let outcome = engine.and_then(|e| run_scenario(&e, sc, &settings));
+        let start = match &sc.from {
+            Some(f) => match ends.get(&f.text) {
+                Some((e, settings, s)) => Ok((e.clone(), settings.clone(), Some(s.clone()))),
+                None => Err(from_unknown(&parsed.scenarios, sc, f)),
+            },
+            None => {
+                let settings = merged(&parsed.settings, &sc.settings);
+                let variant = settings.variant.as_ref().map(|v| v.text.clone());
+                engines
+                    .entry(variant)
+                    .or_insert_with(|| compile(&rules, &parsed.rules, settings.variant.as_ref()))
+                    .clone()
+                    .map(|e| (e, settings, None))
+            }
+        };
+        let outcome = start.and_then(|(e, settings, from)| {
+            run_scenario(&e, sc, &settings, from).map(|s| (e, settings, s))
+        });
         results.push((sc.name.text.clone(), outcome.is_ok()));
-        if let Err(d) = outcome {
-            failures.push(d);
+        match outcome {
+            Ok(end) => {
+                ends.insert(sc.name.text.clone(), end);
+            }
+            Err(d) => failures.push(d),
         }
     }
     FileReport {
@@ -130,19 +146,45 @@ fn compile(
     }
 }
 
-fn run_scenario(e: &Engine, sc: &Scenario, settings: &Settings) -> Result<(), Diagnostic> {
-    let players = settings.players.unwrap_or(e.game.min_players);
-    let seed = settings.seed.unwrap_or(1);
-    let mut s = e
-        .start(players, seed)
-        .map_err(|err| fail(sc.name.span, format!("the game does not start: {err}")))?;
+/// Why a scenario cannot start `from` another: there is none of that name before it, or
+/// it did not hold.
+fn from_unknown(all: &[Scenario], sc: &Scenario, f: &Spanned) -> Diagnostic {
+    let earlier = all
+        .iter()
+        .take_while(|x| !std::ptr::eq(*x, sc))
+        .any(|x| x.name.text == f.text);
+    let message = if earlier {
+        format!("scenario \"{}\" did not hold, so this one cannot start where it ended", f.text)
+    } else {
+        format!("no scenario \"{}\" comes before this one", f.text)
+    };
+    Diagnostic::error(CODE, f.span, message).label("starts from here")
+}
+
+/// Plays one scenario from the start of its game (or from `from`, where another ended);
+/// where it ended, if every step held.
+fn run_scenario(
+    e: &Engine,
+    sc: &Scenario,
+    settings: &Settings,
+    from: Option<State>,
+) -> Result<State, Diagnostic> {
+    let mut s = match from {
+        Some(s) => s,
+        None => {
+            let players = settings.players.unwrap_or(e.game.min_players);
+            let seed = settings.seed.unwrap_or(1);
+            e.start(players, seed)
+                .map_err(|err| fail(sc.name.span, format!("the game does not start: {err}")))?
+        }
+    };
     if let Some((facts, _)) = &sc.position {
         position::build(e, &mut s, facts)?;
     }
     for step in &sc.steps {
         take_step(e, &mut s, step)?;
     }
-    Ok(())
+    Ok(s)
 }
 
 fn take_step(e: &Engine, s: &mut State, step: &Step) -> Result<(), Diagnostic> {

@@ -36,6 +36,8 @@ pub struct Settings {
 #[derive(Clone, Debug)]
 pub struct Scenario {
     pub name: Spanned,
+    /// The earlier scenario whose end this one starts from.
+    pub from: Option<Spanned>,
     pub settings: Settings,
     /// The position built by hand, if any, with its span.
     pub position: Option<(Vec<Fact>, Span)>,
@@ -221,12 +223,14 @@ impl Build {
     fn scenario(&self, p: Pair<Rule>) -> Scenario {
         let mut inner = p.into_inner();
         let name = self.string(inner.next().expect("name"));
+        let mut from = None;
         let mut settings = Vec::new();
         let mut position = None;
         let mut steps = Vec::new();
         for q in inner {
             match q.as_rule() {
                 Rule::setting => settings.push(q),
+                Rule::from => from = q.into_inner().next().map(|n| self.string(n)),
                 Rule::position => {
                     let span = self.span(&q);
                     position = Some((q.into_inner().map(|f| self.fact(f)).collect(), span));
@@ -237,6 +241,7 @@ impl Build {
         }
         Scenario {
             name,
+            from,
             settings: self.settings(settings.into_iter()),
             position,
             steps,
