@@ -154,7 +154,10 @@ fn from_unknown(all: &[Scenario], sc: &Scenario, f: &Spanned) -> Diagnostic {
         .take_while(|x| !std::ptr::eq(*x, sc))
         .any(|x| x.name.text == f.text);
     let message = if earlier {
-        format!("scenario \"{}\" did not hold, so this one cannot start where it ended", f.text)
+        format!(
+            "scenario \"{}\" did not hold, so this one cannot start where it ended",
+            f.text
+        )
     } else {
         format!("no scenario \"{}\" comes before this one", f.text)
     };
