@@ -1,5 +1,5 @@
-//! muster in a terminal, as a person sees it: run in a tmux pane of a given size, the pane's
-//! text captured. (tmux must be installed: `.ci/run` installs it.)
+//! muster in a terminal, as a person sees it: run in a tmux pane of a given size, keys typed
+//! into it, the pane's text captured. (tmux must be installed: `.ci/run` installs it.)
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -11,11 +11,14 @@ struct Pane {
 }
 
 impl Pane {
-    /// Starts `command` (a shell command line) in a detached pane `width` x `height`.
+    /// Starts `command` (a shell command line) in a detached pane `width` x `height`, which
+    /// keeps all it printed.
     fn start(tag: &str, width: u16, height: u16, command: &str) -> Pane {
         let socket = format!("muster-{tag}-{}", std::process::id());
         let status = Command::new("tmux")
-            .args(["-L", &socket, "-f", "/dev/null", "new-session", "-d"])
+            .args(["-L", &socket, "-f", "/dev/null", "start-server", ";"])
+            .args(["set-option", "-g", "history-limit", "500000", ";"])
+            .args(["new-session", "-d"])
             .args(["-x", &width.to_string(), "-y", &height.to_string()])
             .arg(command)
             .env("NO_COLOR", "1")
@@ -23,6 +26,47 @@ impl Pane {
             .expect("tmux is installed (see .ci/run)");
         assert!(status.success());
         Pane { socket }
+    }
+
+    /// Types a line, as a person at the keyboard.
+    fn type_line(&self, line: &str) {
+        let status = Command::new("tmux")
+            .args(["-L", &self.socket, "send-keys", "-l", line])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let status = Command::new("tmux")
+            .args(["-L", &self.socket, "send-keys", "Enter"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Everything the pane has shown, wrapped lines joined, trailing blank lines dropped.
+    fn history(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket, "capture-pane", "-p", "-J", "-S", "-"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+    }
+
+    /// Waits until the last line on screen is a prompt (`NAME> `) or the game is over;
+    /// the whole history then.
+    fn wait_for_prompt(&self) -> String {
+        let started = Instant::now();
+        loop {
+            let text = self.history();
+            let last = text.lines().last().unwrap_or("");
+            if last.ends_with('>') || text.contains("DONE") {
+                return text;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "no prompt came; the pane shows:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// The pane's text once it contains `marker` (waits up to 60 s), with the lines tmux
@@ -105,4 +149,151 @@ fn diagnostics_fit_the_terminal() {
         .unwrap();
     let piped = String::from_utf8_lossy(&out.stderr);
     assert!(piped.contains(&message), "{piped}");
+}
+
+/// The legal moves as `moves` lists them at the end of `screen`: the numbered lines after
+/// the last `moves` typed.
+fn listed_moves(screen: &str) -> Vec<String> {
+    let from = screen.rfind("> moves").expect("moves was typed");
+    screen[from..]
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let (n, m) = l.trim().split_once(". ")?;
+            n.parse::<usize>().ok().map(|_| m.to_string())
+        })
+        .collect()
+}
+
+/// A move as a person types it: each action's name cut to the shortest start no other
+/// listed action shares.
+fn typed(listed: &[String], mv: &str) -> String {
+    let (name, rest) = mv.split_once(' ').unwrap_or((mv, ""));
+    let names: Vec<&str> = listed
+        .iter()
+        .map(|m| m.split(' ').next().unwrap())
+        .collect();
+    let short = (1..=name.len())
+        .map(|k| &name[..k])
+        .find(|p| names.iter().all(|n| *n == name || !n.starts_with(p)))
+        .unwrap_or(name);
+    if rest.is_empty() {
+        short.to_string()
+    } else {
+        format!("{short} {rest}")
+    }
+}
+
+/// Plays a game in a tmux pane as a person at seat 1 would: at each prompt it lists the
+/// moves, picks one (an attack if there is one, else one further down the list each time),
+/// and types it in notation with the action's name shortened; the agents play the other seats. Returns the transcript
+/// (the board drawings left out: the moves, the reports, the result) and the keystrokes
+/// typed per move.
+fn play_through(tag: &str, args: &str) -> (String, Vec<usize>) {
+    let cmd = format!("{} play {args}; echo DONE; sleep 60", bin());
+    let pane = Pane::start(tag, 110, 60, &cmd);
+    let mut keystrokes = Vec::new();
+    let mut turn = 0usize;
+    loop {
+        let screen = pane.wait_for_prompt();
+        if screen.contains("DONE") {
+            break;
+        }
+        pane.type_line("moves");
+        let screen = loop {
+            let s = pane.wait_for_prompt();
+            if s.rfind("> moves")
+                .is_some_and(|i| s[i..].lines().count() > 2)
+            {
+                break s;
+            }
+        };
+        let listed = listed_moves(&screen);
+        assert!(!listed.is_empty(), "{screen}");
+        // A person who takes whatever is there to take, else varies its moves.
+        let pick = listed
+            .iter()
+            .find(|m| m.starts_with("attack"))
+            .unwrap_or(&listed[(turn * 7) % listed.len()]);
+        let mv = typed(&listed, pick);
+        keystrokes.push(mv.len() + 1);
+        pane.type_line(&mv);
+        turn += 1;
+        // Wait for the move to be taken: the prompt comes back, or the game ends.
+        let started = Instant::now();
+        loop {
+            let s = pane.history();
+            let after = &s[s.rfind(&format!("> {mv}")).expect("the move was typed")..];
+            if after.lines().count() > 1 || s.contains("DONE") {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(120), "{s}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let all = pane.history();
+    let kept: Vec<&str> = all
+        .lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            let indent = l.len() - t.len();
+            (l.contains("> ") && !l.trim_end().ends_with("> moves"))
+                || l.contains(" plays ")
+                || l.starts_with("game ")
+                || (indent == 2 && !t.is_empty() && !t.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .collect();
+    (kept.join("\n"), keystrokes)
+}
+
+// Each shipped game played to its end in a terminal, as a person plays it: the moves
+// listed, one typed in notation, the reports of every action read. The transcripts (the
+// moves and what each did, as the person was told) are snapshots.
+#[test]
+fn every_game_played_through_in_a_terminal() {
+    let games = [
+        (
+            "army_ants",
+            "games/army_ants.muster --agents human,random --seed 3",
+        ),
+        (
+            "battalion_chips",
+            "games/battalion_chips.muster --players 3 --agents human,random,random --seed 2",
+        ),
+        (
+            "battaglione",
+            "games/battaglione.muster --players 2 --agents human,random --seed 4",
+        ),
+        (
+            "battle_line",
+            "games/battle_line.muster --agents human,random --seed 1 --max-turns 4",
+        ),
+        (
+            "battalion_emperor",
+            "games/battalion_emperor.muster --players 2 --agents human,random --seed 4",
+        ),
+    ];
+    for (name, args) in games {
+        let (transcript, keys) = play_through(name, args);
+        assert!(transcript.contains("game over:"), "{name}:\n{transcript}");
+        assert!(!keys.is_empty(), "{name}");
+        // A typical move is short to type: the median, Enter included.
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert!(sorted[sorted.len() / 2] <= 10, "{name}: {keys:?}");
+        if name == "battle_line" {
+            // An activation and its move: at most 15 keystrokes (typed on one line with
+            // `;`, the same count as on two).
+            let typed: Vec<&str> = transcript
+                .lines()
+                .filter_map(|l| l.strip_prefix("White> "))
+                .collect();
+            for pair in typed.windows(2) {
+                if pair[0].starts_with("a ") {
+                    assert!(pair[0].len() + 1 + pair[1].len() + 1 <= 15, "{pair:?}");
+                }
+            }
+        }
+        insta::assert_snapshot!(format!("play_through_{name}"), transcript);
+    }
 }
