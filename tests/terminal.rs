@@ -290,7 +290,8 @@ fn every_game_played_through_in_a_terminal() {
                 .collect();
             for pair in typed.windows(2) {
                 if pair[0].starts_with("a ") {
-                    assert!(pair[0].len() + 1 + pair[1].len() + 1 <= 15, "{pair:?}");
+                    let keys = pair[0].len() + pair[1].len() + 2;
+                    assert!(keys <= 15, "{pair:?}: {keys} keystrokes");
                 }
             }
         }
