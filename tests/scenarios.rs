@@ -295,3 +295,44 @@ scenario "from nowhere" from "no such" {{ turn Red }}
         "{err}"
     );
 }
+
+// Variables of a seat and of the piece on a cell are read, and set in a position; a
+// piece's variable on an empty cell is reported.
+#[test]
+fn seat_and_piece_variables() {
+    let rules = common::repo_path("games/battle_line.muster");
+    let path = temp_path("scenarios", "vars.scenarios");
+    std::fs::write(
+        &path,
+        format!(
+            r#"game "{}" seed 1
+scenario "moved" {{
+  var a1.moved = false
+  play "activate a1 j1" "go b3"
+  var b3.moved = true
+  var j1.used = 1
+  var White.first_turn = true
+}}
+scenario "set" {{
+  position {{ var a1.moved = true  var White.first_turn = false }}
+  var a1.moved = true
+  var White.first_turn = false
+}}
+scenario "empty" {{ var c5.moved = false }}
+scenario "wrong" {{ var a1.moved = true }}
+"#,
+            rules.display()
+        ),
+    )
+    .unwrap();
+    let err = text(&muster(&["test", path.to_str().unwrap()], "").stderr);
+    assert!(err.contains("(2 of 4 scenario(s) passed)"), "{err}");
+    assert!(
+        err.contains("no card or piece on c5, so no `moved` of one"),
+        "{err}"
+    );
+    assert!(
+        err.contains("expected a1.moved `true`, found `false`"),
+        "{err}"
+    );
+}

@@ -51,69 +51,71 @@ pub fn zone(e: &Engine, w: &Spanned) -> Result<u16, Diagnostic> {
         })
 }
 
-/// A variable of the state: a game variable, or a seat's (`Seat.name`).
-pub struct VarSlot {
-    index: usize,
-    per_seat: bool,
+/// A variable of the state: a game variable (`name`), a seat's (`Seat.name`), or that of
+/// the piece on a cell (`cell.name`).
+pub enum VarSlot {
+    Game(usize),
+    Seat(usize),
+    Piece(usize),
 }
 
 impl VarSlot {
     pub fn get(&self, s: &State) -> Value {
-        if self.per_seat {
-            s.seat_vars[self.index].clone()
-        } else {
-            s.globals[self.index].clone()
+        match *self {
+            VarSlot::Game(i) => s.globals[i].clone(),
+            VarSlot::Seat(i) => s.seat_vars[i].clone(),
+            VarSlot::Piece(i) => s.comp_vars[i].clone(),
         }
     }
     fn set(&self, s: &mut State, v: Value) {
-        if self.per_seat {
-            s.seat_vars[self.index] = v;
-        } else {
-            s.globals[self.index] = v;
+        match *self {
+            VarSlot::Game(i) => s.globals[i] = v,
+            VarSlot::Seat(i) => s.seat_vars[i] = v,
+            VarSlot::Piece(i) => s.comp_vars[i] = v,
         }
     }
 }
 
 pub fn var_slot(e: &Engine, s: &State, w: &Spanned) -> Result<VarSlot, Diagnostic> {
-    let (seat_name, name) = match w.text.split_once('.') {
+    let (owner, name) = match w.text.split_once('.') {
         Some((p, n)) => (Some(p), n),
         None => (None, w.text.as_str()),
     };
-    let Some(i) = e
-        .game
-        .vars
-        .iter()
-        .position(|v| v.name == name && !v.per_piece)
-    else {
+    let Some(i) = e.game.vars.iter().position(|v| v.name == name) else {
         return Err(unknown(w.span, format!("no variable `{name}`")));
     };
-    let per_seat = e.game.vars[i].per_seat;
-    match (per_seat, seat_name) {
-        (true, Some(p)) => {
-            let seat = seat(
-                e,
-                s,
-                &Spanned {
-                    text: p.into(),
-                    span: w.span,
-                },
-            )?;
-            Ok(VarSlot {
-                index: seat as usize * e.game.vars.len() + i,
-                per_seat: true,
-            })
+    let nvars = e.game.vars.len();
+    let var = &e.game.vars[i];
+    let named = |text: &str| Spanned {
+        text: text.into(),
+        span: w.span,
+    };
+    match (var.per_seat, var.per_piece, owner) {
+        (true, _, Some(p)) => Ok(VarSlot::Seat(seat(e, s, &named(p))? as usize * nvars + i)),
+        (_, true, Some(c)) => {
+            let at = cell(e, &named(c))?;
+            match s.cells[at as usize] {
+                NONE => Err(Diagnostic::error(
+                    "muster::scenario-position",
+                    w.span,
+                    format!("no card or piece on {c}, so no `{name}` of one"),
+                )
+                .label("an empty cell")),
+                comp => Ok(VarSlot::Piece(comp as usize * nvars + i)),
+            }
         }
-        (false, None) => Ok(VarSlot {
-            index: i,
-            per_seat: false,
-        }),
-        (true, None) => Err(unknown(
+        (false, false, None) => Ok(VarSlot::Game(i)),
+        (true, _, None) => Err(unknown(
             w.span,
             format!("`{name}` is a variable per seat: write `SEAT.{name}`"),
         )),
-        (false, Some(_)) => Err(unknown(
+        (_, true, None) => Err(unknown(
             w.span,
-            format!("`{name}` is a game variable, not a seat's: write `{name}`"),
+            format!("`{name}` is a variable per piece: write `CELL.{name}` for the piece on a cell"),
+        )),
+        (false, false, Some(_)) => Err(unknown(
+            w.span,
+            format!("`{name}` is a game variable: write `{name}`"),
         )),
     }
 }
