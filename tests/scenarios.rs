@@ -336,3 +336,19 @@ scenario "wrong" {{ var a1.moved = true }}
         "{err}"
     );
 }
+
+// The turn count is read, and set in a position: the length cap counts from it.
+#[test]
+fn the_turn_count() {
+    let f = scenario_file(
+        "turns.scenarios",
+        r#"
+scenario "counted" { turns 0 play "march b1 e 1" turns 1 turn Black }
+scenario "capped" { position { turns 399 } play "march b1 e 1" outcome capped }
+scenario "wrong" { turns 3 }
+"#,
+    );
+    let err = text(&muster(&["test", &f], "").stderr);
+    assert!(err.contains("(2 of 3 scenario(s) passed)"), "{err}");
+    assert!(err.contains("expected turns `3`, found `0`"), "{err}");
+}

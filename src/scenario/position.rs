@@ -356,6 +356,7 @@ impl Builder<'_> {
                 s.turn_actions = 0;
             }
             Fact::Step(n, _) => s.step = *n,
+            Fact::Turns(n, _) => s.turns = *n,
             Fact::Outcome(o, _) => {
                 s.outcome = match o {
                     OutcomeSpec::None => None,

@@ -445,6 +445,11 @@ fn check(e: &Engine, s: &State, fact: &Fact) -> Result<(), Diagnostic> {
                 return Err(differs(*span, "step", &n.to_string(), &s.step.to_string()));
             }
         }
+        Fact::Turns(n, span) => {
+            if s.turns != *n {
+                return Err(differs(*span, "turns", &n.to_string(), &s.turns.to_string()));
+            }
+        }
         Fact::Decider(want) => {
             let found = e.decider(s).map_or("none".to_string(), |p| {
                 e.game.seats[p as usize].name.clone()

@@ -62,6 +62,8 @@ pub enum Fact {
     /// The seat whose turn it is.
     Turn(Spanned),
     Step(u16, Span),
+    /// How many turns the game has had.
+    Turns(u32, Span),
     /// Where every component the position does not place goes.
     Rest(Spanned),
     /// The seat deciding now, or `none`.
@@ -277,6 +279,7 @@ impl Build {
             Rule::phase => Fact::Phase(next()),
             Rule::turn => Fact::Turn(next()),
             Rule::step_no => Fact::Step(next().text.parse().unwrap_or(u16::MAX), span),
+            Rule::turns => Fact::Turns(next().text.parse().unwrap_or(u32::MAX), span),
             Rule::rest => Fact::Rest(next()),
             Rule::decider => Fact::Decider(next()),
             Rule::outcome => {
