@@ -111,7 +111,9 @@ pub fn var_slot(e: &Engine, s: &State, w: &Spanned) -> Result<VarSlot, Diagnosti
         )),
         (_, true, None) => Err(unknown(
             w.span,
-            format!("`{name}` is a variable per piece: write `CELL.{name}` for the piece on a cell"),
+            format!(
+                "`{name}` is a variable per piece: write `CELL.{name}` for the piece on a cell"
+            ),
         )),
         (false, false, Some(_)) => Err(unknown(
             w.span,
