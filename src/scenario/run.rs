@@ -447,7 +447,12 @@ fn check(e: &Engine, s: &State, fact: &Fact) -> Result<(), Diagnostic> {
         }
         Fact::Turns(n, span) => {
             if s.turns != *n {
-                return Err(differs(*span, "turns", &n.to_string(), &s.turns.to_string()));
+                return Err(differs(
+                    *span,
+                    "turns",
+                    &n.to_string(),
+                    &s.turns.to_string(),
+                ));
             }
         }
         Fact::Decider(want) => {
