@@ -352,3 +352,54 @@ scenario "wrong" { turns 3 }
     assert!(err.contains("(2 of 3 scenario(s) passed)"), "{err}");
     assert!(err.contains("expected turns `3`, found `0`"), "{err}");
 }
+
+/// Runs a game's scenario folder against a copy of the games in which `from` is replaced
+/// by `to` in `rules`: the failures' rendered text (empty if every scenario holds).
+fn scenarios_against_mutant(game: &str, rules: &str, from: &str, to: &str) -> String {
+    let dir = temp_path("mutants", game).with_extension("d");
+    copy_dir(&common::repo_path("games"), &dir);
+    copy_dir(&common::repo_path("games/lib"), &dir.join("lib"));
+    let scenarios = dir.join("scenarios").join(game);
+    copy_dir(
+        &common::repo_path(&format!("games/scenarios/{game}")),
+        &scenarios,
+    );
+    let text = std::fs::read_to_string(dir.join(rules)).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "{rules}: `{from}` once");
+    std::fs::write(dir.join(rules), text.replace(from, to)).unwrap();
+    let mut failures = String::new();
+    for f in scenario::files_under(&[scenarios]).unwrap() {
+        let r = scenario::run_file(&f);
+        failures.push_str(&muster::diagnostic::render(&r.sources, &r.failures, false));
+    }
+    failures
+}
+
+// A ruling changed in a rules file makes a scenario fail: three rulings, three games.
+#[test]
+fn a_changed_ruling_makes_a_scenario_fail() {
+    // Army Ants: equal cards trade (an attack on an equal card is legal).
+    let f = scenarios_against_mutant(
+        "army_ants",
+        "army_ants.muster",
+        "value(foe) <= value(att)",
+        "value(foe) < value(att)",
+    );
+    assert!(f.contains("`attack b3 b6` is not legal here"), "{f}");
+    // The emperor game: a Queen passing over an occupied cell counts 8.
+    let f = scenarios_against_mutant(
+        "battalion_emperor",
+        "battalion_emperor.muster",
+        "let base = if queen(a) and dest not in targets(from, 0) then 8 else worth(a)",
+        "let base = worth(a)",
+    );
+    assert!(f.contains("× expected dead@S to hold [QS]"), "{f}");
+    // Battle Line: at most 23 moves in a player's first turn.
+    let f = scenarios_against_mutant(
+        "battle_line",
+        "battle_line.muster",
+        "moves_made < 23",
+        "moves_made < 24",
+    );
+    assert!(f.contains("is legal here"), "{f}");
+}
