@@ -144,6 +144,11 @@ fn moves_typed_ahead_on_one_line_with_short_names() {
     let out = text(&muster(&args, &format!("{line}\nquit\n")).stdout);
     assert!(out.contains("White> g b3\n"), "{out}");
     assert!(out.contains("activations this turn 1,"), "{out}");
+    // The turn's budgets, from the per-piece variables the rules display.
+    assert!(out.contains("activations made by: none\n"), "{out}");
+    assert!(out.contains("activations made by: j1 1\n"), "{out}");
+    assert!(out.contains("moved: b3\n"), "{out}");
+    assert!(out.contains("in touch: i1, j1, k1, l1, d2, h2, m2, q2\n"), "{out}");
     assert!(
         out.contains("game left unfinished after 2 action(s)"),
         "{out}"

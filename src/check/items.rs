@@ -430,16 +430,6 @@ fn lower_display(cx: &mut Ctx, items: &[&Item], vars: &[ir::VarDef]) -> Option<V
                 cx.unknown("variable", name, "not a variable", known);
                 continue;
             };
-            if vars[id].per_piece {
-                let d = Diagnostic::error(
-                    "muster::display",
-                    name.span,
-                    format!("`{}` is a per-piece variable: the board shows only game and per-seat variables", name.name),
-                )
-                .label("per piece");
-                cx.error(d);
-                continue;
-            }
             if shown.iter().any(|s| s.var as usize == id) {
                 let d = Diagnostic::error(
                     "muster::display",

@@ -263,6 +263,34 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
     if !globals.is_empty() {
         out.push_str(&format!("{}\n", globals.join(", ")));
     }
+    // Per-piece variables the rules display: the cells of the pieces the viewer may
+    // identify whose value is set (true, not zero, not none), with the value if not true.
+    let per_piece = (0..nvars).filter(|&v| g.display.is_some() && g.vars[v].per_piece);
+    for v in per_piece.filter(|&v| displayed(engine, v)) {
+        let set: Vec<String> = view
+            .cells
+            .iter()
+            .enumerate()
+            .filter_map(|(c, seen)| {
+                let Seen::Known { comp, .. } = seen else {
+                    return None;
+                };
+                let value = &view.comp_vars[*comp as usize * nvars + v];
+                let cell = &g.board.cells[c].name;
+                match value {
+                    Value::None | Value::Bool(false) | Value::Int(0) => None,
+                    Value::Bool(true) => Some(cell.clone()),
+                    other => Some(format!("{cell} {}", value_text(engine, other))),
+                }
+            })
+            .collect();
+        let body = if set.is_empty() {
+            "none".to_string()
+        } else {
+            set.join(", ")
+        };
+        out.push_str(&format!("{}: {body}\n", display_name(engine, v)));
+    }
     out
 }
 
