@@ -1413,11 +1413,22 @@ fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir:
         let mut clauses = Vec::new();
         let mut require_texts = Vec::new();
         let mut require_reasons = Vec::new();
+        let mut choose_reasons: Vec<Option<String>> = Vec::new();
+        let mut choose_count = 0usize;
         for c in &a.clauses {
             match c {
-                ast::Clause::Choose { var, domain } => {
+                ast::Clause::Choose {
+                    var,
+                    domain,
+                    reason,
+                } => {
                     let (d, el) = cx.collection(domain, "what `choose` picks from");
                     let slot = cx.push_local(&var.name, el.clone());
+                    if reason.is_some() {
+                        choose_reasons.resize(choose_count, None);
+                        choose_reasons.push(reason.clone());
+                    }
+                    choose_count += 1;
                     clauses.push(ir::Clause::Choose {
                         slot,
                         name: var.name.clone(),
@@ -1450,6 +1461,7 @@ fn lower_actions(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir:
             clauses,
             require_texts,
             require_reasons,
+            choose_reasons,
             place: String::new(),
             require_places: Vec::new(),
         });

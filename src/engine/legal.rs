@@ -330,10 +330,14 @@ impl Engine {
                         !found
                     });
                     if !found {
-                        return Some(format!(
+                        let not_one = format!(
                             "`{}` is not one of the choices for `{name}` here",
                             self.value_text(s, v)
-                        ));
+                        );
+                        return Some(match def.choose_reasons.get(k - 1) {
+                            Some(Some(reason)) => format!("{not_one}: {reason}"),
+                            _ => not_one,
+                        });
                     }
                     l[*slot as usize] = v.clone();
                 }

@@ -364,6 +364,11 @@ pub struct ActionDef {
     /// instead of the condition's text.
     #[serde(default)]
     pub require_reasons: Vec<Option<String>>,
+    /// Each `choose`'s reason (`choose x in SET else "reason"`), by the order of the
+    /// action's `choose` clauses, told to a move that names something not in the set.
+    /// Empty when no `choose` has one (and then not written out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choose_reasons: Vec<Option<String>>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -528,7 +528,7 @@ impl Builder {
                 );
                 for c in &a.clauses {
                     match c {
-                        Clause::Choose { var, domain } => {
+                        Clause::Choose { var, domain, .. } => {
                             self.expr(domain);
                             self.local(
                                 var,

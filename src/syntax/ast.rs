@@ -333,9 +333,12 @@ pub struct ActionDecl {
 
 #[derive(Clone, Debug)]
 pub enum Clause {
+    /// `choose VAR in DOMAIN [else "reason"]`: the reason is what a move naming something
+    /// not in the domain is told.
     Choose {
         var: Ident,
         domain: Expr,
+        reason: Option<String>,
     },
     Let {
         var: Ident,

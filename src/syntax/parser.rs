@@ -754,6 +754,7 @@ impl Builder {
             Rule::choose => Clause::Choose {
                 var: self.ident(it.next().unwrap()),
                 domain: self.expr(it.next().unwrap()),
+                reason: it.find(|p| p.as_rule() == Rule::string).map(string_value),
             },
             Rule::let_clause => Clause::Let {
                 var: self.ident(it.next().unwrap()),
