@@ -1,0 +1,152 @@
+//! `phase` declarations: turns, steps and hooks; and the warning for actions no phase offers.
+
+use super::*;
+
+pub(super) fn find_action(cx: &mut Ctx, n: &ast::Ident) -> Option<u16> {
+    match cx.actions.get(&n.name) {
+        Some(&a) => Some(a),
+        None => {
+            let known: Vec<String> = cx.actions.keys().cloned().collect();
+            cx.unknown("action", n, "no such action", known);
+            None
+        }
+    }
+}
+
+pub(super) fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::Phase> {
+    let mut phases = Vec::new();
+    for item in items {
+        let ItemKind::Phase(p) = &item.kind else {
+            continue;
+        };
+        let skip = p.skip.as_ref().map(|(v, e)| {
+            cx.push_local(&v.name, Type::Seat);
+            let x = cx.expect(e, &Type::Bool, "the `skip ... when` condition");
+            *max_locals = (*max_locals).max(cx.reset_scope());
+            x
+        });
+        let start = p
+            .start
+            .as_ref()
+            .map(|e| cx.expect(e, &Type::Seat, "a phase's `start`"));
+        let mut steps = Vec::new();
+        for s in &p.steps {
+            let by = s.by.as_ref().map(|e| cx.expect(e, &Type::Seat, "`by`"));
+            let actions = s
+                .actions
+                .iter()
+                .filter_map(|a| find_action(cx, a))
+                .collect();
+            let condition = s
+                .condition
+                .as_ref()
+                .map(|e| cx.expect(e, &Type::Bool, "a step's `if`"));
+            let mode = match s.mode {
+                ast::StepMode::One => ir::StepMode::One,
+                ast::StepMode::Optional => ir::StepMode::Optional,
+                ast::StepMode::Repeat => ir::StepMode::Repeat,
+                ast::StepMode::Loop => ir::StepMode::Loop,
+            };
+            steps.push(ir::Step {
+                by,
+                mode,
+                actions,
+                condition,
+            });
+        }
+        if steps.is_empty() {
+            cx.error(
+                Diagnostic::error(
+                    "muster::no-turn",
+                    p.name.span,
+                    format!("phase `{}` has no turn, so no one acts in it", p.name.name),
+                )
+                .label("empty phase")
+                .help("add `turn { one of some_action }`"),
+            );
+        }
+        let enter = p.enter.as_ref().map(|b| cx.block(b)).unwrap_or_default();
+        *max_locals = (*max_locals).max(cx.reset_scope());
+        let before_turn = p
+            .before_turn
+            .as_ref()
+            .map(|b| cx.block(b))
+            .unwrap_or_default();
+        *max_locals = (*max_locals).max(cx.reset_scope());
+        let after_turn = p
+            .after_turn
+            .as_ref()
+            .map(|b| cx.block(b))
+            .unwrap_or_default();
+        *max_locals = (*max_locals).max(cx.reset_scope());
+        let until = p
+            .until
+            .as_ref()
+            .map(|e| cx.expect(e, &Type::Bool, "a phase's `until`"));
+        *max_locals = (*max_locals).max(cx.reset_scope());
+        let next = p.next.as_ref().and_then(|n| match cx.phases.get(&n.name) {
+            Some(&id) => Some(id),
+            None => {
+                let known: Vec<String> = cx.phases.keys().cloned().collect();
+                cx.unknown("phase", n, "no such phase", known);
+                None
+            }
+        });
+        phases.push(ir::Phase {
+            name: p.name.name.clone(),
+            skip,
+            start,
+            steps,
+            before_turn,
+            after_turn,
+            until,
+            next,
+            reversed: p.reversed,
+            enter,
+        });
+    }
+    phases
+}
+
+/// Warns about actions that no phase ever offers.
+pub(super) fn warn_unoffered(
+    cx: &mut Ctx,
+    items: &[&Item],
+    phases: &[ir::Phase],
+    reactions: &[ir::Reaction],
+) {
+    // A misspelt action in a turn already has its error; a warning beside it misleads.
+    if cx
+        .diags
+        .iter()
+        .any(|d| d.message.starts_with("unknown action"))
+    {
+        return;
+    }
+    for item in items {
+        let ItemKind::Action(a) = &item.kind else {
+            continue;
+        };
+        let Some(&id) = cx.actions.get(&a.name.name) else {
+            continue;
+        };
+        let in_turn = phases
+            .iter()
+            .any(|p| p.steps.iter().any(|s| s.actions.contains(&id)));
+        let in_reaction = reactions.iter().any(|r| r.actions.contains(&id));
+        if !in_turn && !in_reaction {
+            cx.error(
+                Diagnostic::warning(
+                    "muster::unused-action",
+                    a.name.span,
+                    format!("action `{}` is never offered", a.name.name),
+                )
+                .label("no turn step or reaction lists it")
+                .help(format!(
+                    "add it to a turn step, e.g. `turn {{ one of {} }}`, or remove it",
+                    a.name.name
+                )),
+            );
+        }
+    }
+}
