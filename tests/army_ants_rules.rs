@@ -1,12 +1,12 @@
 //! What the Army Ants rulings need beyond the scenarios in games/scenarios/army_ants/
 //! (games/army_ants.muster; rulebook army-ants.txt, rulings in design/games.md): checks
-//! over many seeds, the turn count (which a scenario cannot read or set), and the
-//! engine's own refusal of an action once the game is over.
+//! over many seeds, and the engine's own refusal of an action once the game is over.
+//! (The turn counts: rally.scenarios, favor.scenarios, and the length cap in
+//! end.scenarios.)
 
 mod common;
 
 use common::*;
-use muster::engine::Outcome;
 
 // ---- set-up ---------------------------------------------------------------------
 
@@ -51,8 +51,8 @@ fn the_deal_fills_each_territory_but_its_back_centre() {
 // ---- rally ----------------------------------------------------------------------
 
 // Rally: only March, Swap and the Queen's Favor are offered, whatever the deal.
-// (rally.scenarios: the refusals of Attack and Move Out, and no card entering enemy
-// territory.)
+// (rally.scenarios: the refusals of Attack and Move Out, no card entering enemy
+// territory, and five turns each, alternating, from several deals.)
 #[test]
 fn rally_offers_only_march_swap_and_favor() {
     let e = engine();
@@ -71,91 +71,7 @@ fn rally_offers_only_march_swap_and_favor() {
     }
 }
 
-// Rally: exactly five turns each, alternating, Red first; then the battle starts with
-// Red, ten turns into the game. (rally.scenarios plays one such rally through.)
-#[test]
-fn rally_is_five_turns_each_alternating_then_battle_with_red() {
-    let e = engine();
-    for seed in [1u64, 2, 3, 7, 11] {
-        let mut s = start(&e, seed);
-        let mut seats = Vec::new();
-        while s.phase == RALLY {
-            assert!(
-                seats.len() < 10,
-                "seed {seed}: the rally runs past ten turns"
-            );
-            seats.push(s.turn_seat);
-            // Any listed command other than the Queen's Favor.
-            let a = e
-                .legal_actions(&s)
-                .into_iter()
-                .find(|a| !e.action_text(&s, a).starts_with("favor"))
-                .expect("a rally command");
-            e.apply(&mut s, &a).unwrap();
-        }
-        assert_eq!(
-            seats,
-            vec![RED, BLACK, RED, BLACK, RED, BLACK, RED, BLACK, RED, BLACK],
-            "seed {seed}"
-        );
-        assert_eq!((s.phase, s.turn_seat, s.turns), (BATTLE, RED, 10));
-        assert_eq!(
-            (rally_turns(&e, &s, RED), rally_turns(&e, &s, BLACK)),
-            (0, 0)
-        );
-    }
-}
-
-// Queen's Favor shortens the rally: the turn count when the battle starts.
-// (favor.scenarios has the seats, the Queen's squares and the rally turns left.)
-#[test]
-fn queens_favor_turn_counts() {
-    let e = engine();
-    // Seed 7: Red takes the Favor, Black its five turns: the battle starts at turn 6.
-    let mut s = start(&e, 7);
-    play(&e, &mut s, "favor b4");
-    while s.phase == RALLY {
-        let a = e.legal_actions(&s)[0].clone();
-        e.apply(&mut s, &a).unwrap();
-    }
-    assert_eq!((s.turn_seat, s.turns), (RED, 6));
-    // Both take it: the battle starts at turn 2.
-    let mut s = rally(
-        &e,
-        RED,
-        &[
-            ("b4", RED, QUEEN),
-            ("d5", BLACK, QUEEN),
-            ("a1", RED, 3),
-            ("a8", BLACK, 3),
-        ],
-    );
-    play(&e, &mut s, "favor b4");
-    play(&e, &mut s, "favor d5");
-    assert_eq!((s.phase, s.turn_seat, s.turns), (BATTLE, RED, 2));
-}
-
 // ---- end of the game ------------------------------------------------------------
-
-// The length cap: `max_turns 400` stops the game as Capped (neither win nor draw).
-#[test]
-fn the_game_is_capped_after_400_turns() {
-    let e = engine();
-    assert_eq!(e.game.max_turns, 400);
-    let pieces = [
-        ("b3", RED, 5),
-        ("b6", BLACK, 7),
-        ("a1", RED, QUEEN),
-        ("e8", BLACK, QUEEN),
-    ];
-    let mut s = battle(&e, RED, &pieces);
-    s.turns = 398;
-    play(&e, &mut s, "march a1 e 1");
-    assert_eq!((s.outcome.clone(), s.turns), (None, 399));
-    play(&e, &mut s, "march e8 w 1");
-    assert_eq!((s.outcome.clone(), s.turns), (Some(Outcome::Capped), 400));
-    assert!(e.legal_actions(&s).is_empty());
-}
 
 // A finished game: `apply` itself refuses a further action (end.scenarios: the refusal
 // the players are shown).
