@@ -42,6 +42,27 @@ impl Pane {
         assert!(status.success());
     }
 
+    /// Types a line at a prompt and waits for the program to take it: for more lines than
+    /// before, the last of them a prompt again (or the end). The whole history then.
+    fn answer(&self, line: &str) -> String {
+        let before = self.history().lines().count();
+        self.type_line(line);
+        let started = Instant::now();
+        loop {
+            let text = self.history();
+            let last = text.lines().last().unwrap_or("");
+            let waiting = last.ends_with('>') || last.ends_with("press Enter —");
+            if text.lines().count() > before && (waiting || text.contains("DONE")) {
+                return text;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "`{line}` was not answered; the pane shows:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Everything the pane has shown, wrapped lines joined, trailing blank lines dropped.
     fn history(&self) -> String {
         let out = Command::new("tmux")
@@ -58,7 +79,7 @@ impl Pane {
         loop {
             let text = self.history();
             let last = text.lines().last().unwrap_or("");
-            if last.ends_with('>') || text.contains("DONE") {
+            if last.ends_with('>') || last.ends_with("press Enter —") || text.contains("DONE") {
                 return text;
             }
             assert!(
@@ -189,47 +210,51 @@ fn typed(listed: &[String], mv: &str) -> String {
 /// and types it in notation with the action's name shortened; the agents play the other seats. Returns the transcript
 /// (the board drawings left out: the moves, the reports, the result) and the keystrokes
 /// typed per move.
-fn play_through(tag: &str, args: &str) -> (String, Vec<usize>) {
+fn play_through(tag: &str, args: &str, quiet_from: u32) -> (String, Vec<usize>) {
     let cmd = format!("{} play {args}; echo DONE; sleep 60", bin());
     let pane = Pane::start(tag, 110, 60, &cmd);
     let mut keystrokes = Vec::new();
     let mut turn = 0usize;
+    // The game's turn, and how many moves were typed in it.
+    let (mut game_turn, mut this_turn) = (0u32, 0usize);
     loop {
         let screen = pane.wait_for_prompt();
         if screen.contains("DONE") {
             break;
         }
-        pane.type_line("moves");
-        let screen = loop {
-            let s = pane.wait_for_prompt();
-            if s.rfind("> moves")
-                .is_some_and(|i| s[i..].lines().count() > 2)
-            {
-                break s;
-            }
-        };
+        // Hot-seat: the next person takes the seat.
+        if screen.trim_end().ends_with("press Enter —") {
+            pane.answer("");
+            continue;
+        }
+        let now = screen
+            .rsplit(" · turn ")
+            .next()
+            .and_then(|t| t.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        if now != game_turn {
+            (game_turn, this_turn) = (now, 0);
+        }
+        let screen = pane.answer("moves");
         let listed = listed_moves(&screen);
         assert!(!listed.is_empty(), "{screen}");
-        // A person who takes whatever is there to take, else varies its moves.
-        let pick = listed
-            .iter()
-            .find(|m| m.starts_with("attack"))
-            .unwrap_or(&listed[(turn * 7) % listed.len()]);
+        // A person who takes whatever is there to take, else varies its moves; where a
+        // turn may hold many moves, it ends the turn after a few, and from `quiet_from`
+        // on passes at once (two passes in a row end some games in a draw).
+        let ender = listed.iter().find(|m| *m == "end_turn");
+        let pick = match ender {
+            Some(end) if game_turn >= quiet_from || this_turn >= 4 => end,
+            _ => listed
+                .iter()
+                .find(|m| m.starts_with("attack"))
+                .unwrap_or(&listed[(turn * 7) % listed.len()]),
+        };
+        this_turn += 1;
         let mv = typed(&listed, pick);
         keystrokes.push(mv.len() + 1);
-        pane.type_line(&mv);
+        pane.answer(&mv);
         turn += 1;
-        // Wait for the move to be taken: the prompt comes back, or the game ends.
-        let started = Instant::now();
-        loop {
-            let s = pane.history();
-            let after = &s[s.rfind(&format!("> {mv}")).expect("the move was typed")..];
-            if after.lines().count() > 1 || s.contains("DONE") {
-                break;
-            }
-            assert!(started.elapsed() < Duration::from_secs(120), "{s}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
     }
     let all = pane.history();
     let kept: Vec<&str> = all
@@ -240,7 +265,12 @@ fn play_through(tag: &str, args: &str) -> (String, Vec<usize>) {
             (l.contains("> ") && !l.trim_end().ends_with("> moves"))
                 || l.contains(" plays ")
                 || l.starts_with("game ")
-                || (indent == 2 && !t.is_empty() && !t.starts_with(|c: char| c.is_ascii_digit()))
+                || l.starts_with("Since your last turn")
+                || ((indent == 2 || indent == 4)
+                    && !t.is_empty()
+                    && !t.starts_with(|c: char| c.is_ascii_digit())
+                    // not a board's line of files (`a  b  c`)
+                    && !t.split_whitespace().all(|w| w.chars().count() == 1))
         })
         .collect();
     (kept.join("\n"), keystrokes)
@@ -266,7 +296,7 @@ fn every_game_played_through_in_a_terminal() {
         ),
         (
             "battle_line",
-            "games/battle_line.muster --agents human,random --seed 1 --max-turns 4",
+            "games/battle_line.muster --agents human,human --seed 1",
         ),
         (
             "battalion_emperor",
@@ -274,7 +304,8 @@ fn every_game_played_through_in_a_terminal() {
         ),
     ];
     for (name, args) in games {
-        let (transcript, keys) = play_through(name, args);
+        // Two people at Battle Line play two turns each, then agree to a draw by passing.
+        let (transcript, keys) = play_through(name, args, 5);
         assert!(transcript.contains("game over:"), "{name}:\n{transcript}");
         assert!(!keys.is_empty(), "{name}");
         // A typical move is short to type: the median, Enter included.

@@ -189,7 +189,8 @@ impl<'e> Session<'e> {
     /// Tells each person what an action did, from that person's view: who played what (a
     /// component it cannot identify is `??`) and what changed (see `report`), at once when
     /// one person plays against agents (or everything, with `--reveal` or when only agents
-    /// play), at its next turn in hot-seat play. Marks the cells the action changed for the
+    /// play), and to the person who acted; the other people at their next turn in hot-seat
+    /// play. Marks the cells the action changed for the
     /// next board, and notes when it showed the one person something hidden, which `undo`
     /// may then not take back.
     fn tell(
@@ -245,7 +246,8 @@ impl<'e> Session<'e> {
         for &h in &humans {
             let (lines, changed) = news(Some(h));
             self.marks[h as usize] = changed;
-            if humans.len() == 1 {
+            // The person who acted is at the screen: told at once, even in hot-seat play.
+            if humans.len() == 1 || h == actor {
                 for l in lines {
                     writeln!(out, "{l}")?;
                 }
