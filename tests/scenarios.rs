@@ -403,3 +403,31 @@ fn a_changed_ruling_makes_a_scenario_fail() {
     );
     assert!(f.contains("is legal here"), "{f}");
 }
+
+// A zone's size is checked (whichever cards it holds), and an empty list is `-`.
+#[test]
+fn zone_sizes_and_empty_lists() {
+    let rules = common::repo_path("games/battaglione.muster");
+    let path = temp_path("scenarios", "sizes.scenarios");
+    std::fs::write(
+        &path,
+        format!(
+            "game \"{}\" players 2 seed 1\n\
+             scenario \"dealt\" {{ size hand@P1 = 5 size hand@P2 = 5 var targets = - }}\n\
+             scenario \"wrong\" {{ size hand@P1 = 4 }}\n\
+             scenario \"set\" {{ position {{ size hand@P1 = 4 }} }}\n",
+            rules.display()
+        ),
+    )
+    .unwrap();
+    let err = text(&muster(&["test", path.to_str().unwrap()], "").stderr);
+    assert!(err.contains("(1 of 3 scenario(s) passed)"), "{err}");
+    assert!(
+        err.contains("expected size of hand@P1 `4`, found `5`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("a zone's size follows from what it holds"),
+        "{err}"
+    );
+}

@@ -133,6 +133,8 @@ fn value(e: &Engine, s: &State, w: &Spanned) -> Result<Value, Diagnostic> {
         "true" => return Ok(Value::Bool(true)),
         "false" => return Ok(Value::Bool(false)),
         "none" => return Ok(Value::None),
+        // An empty list, as the notation writes it.
+        "-" => return Ok(Value::List(vec![])),
         _ => {}
     }
     let g = &e.game;
@@ -376,6 +378,15 @@ impl Builder<'_> {
                         Some(Outcome::Win(seats))
                     }
                 }
+            }
+            Fact::Size(_, _, span) => {
+                return Err(Diagnostic::error(
+                    "muster::scenario-syntax",
+                    *span,
+                    "a zone's size follows from what it holds: it is checked, not set",
+                )
+                .label("in a position")
+                .help("say what the zone holds with `in ZONE [...]`"))
             }
             Fact::Decider(w) => return Err(Diagnostic::error(
                 "muster::scenario-syntax",

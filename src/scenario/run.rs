@@ -421,6 +421,18 @@ fn check(e: &Engine, s: &State, fact: &Fact) -> Result<(), Diagnostic> {
                 ));
             }
         }
+        Fact::Size(zone, n, span) => {
+            let z = position::zone(e, zone)?;
+            let found = s.zones[z as usize].len();
+            if found != *n {
+                return Err(differs(
+                    *span,
+                    &format!("size of {}", zone.text),
+                    &n.to_string(),
+                    &found.to_string(),
+                ));
+            }
+        }
         Fact::Var(name, want) => {
             let v = position::var_slot(e, s, name)?;
             let found = e.value_text(s, &v.get(s));

@@ -56,6 +56,8 @@ pub enum Fact {
     /// What lies on top of a zone, the last named on the very top (the rest of the zone
     /// stays as it is).
     On(Spanned, Vec<Spanned>),
+    /// How many cards or pieces a zone holds (checked only).
+    Size(Spanned, usize, Span),
     /// A variable (`name` or `Seat.name`) and its value in notation.
     Var(Spanned, Spanned),
     Phase(Spanned),
@@ -275,6 +277,10 @@ impl Build {
             Rule::var => {
                 let name = next();
                 Fact::Var(name, next())
+            }
+            Rule::size => {
+                let zone = next();
+                Fact::Size(zone, next().text.parse().unwrap_or(usize::MAX), span)
             }
             Rule::phase => Fact::Phase(next()),
             Rule::turn => Fact::Turn(next()),
