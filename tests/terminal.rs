@@ -329,3 +329,19 @@ fn every_game_played_through_in_a_terminal() {
         insta::assert_snapshot!(format!("play_through_{name}"), transcript);
     }
 }
+
+// While an agent thinks, the terminal says so; the line is gone once it has moved.
+#[test]
+fn a_thinking_agent_says_so() {
+    let cmd = format!(
+        "{} play games/army_ants.muster --agents ismcts:2000ms,human --seed 1; echo DONE; sleep 30",
+        bin()
+    );
+    let pane = Pane::start("thinking", 100, 40, &cmd);
+    let screen = pane.wait_for("Red is thinking…");
+    assert!(!screen.contains("Black>"), "{screen}");
+    let screen = pane.wait_for_prompt();
+    assert!(screen.trim_end().ends_with("Black>"), "{screen}");
+    assert!(!screen.contains("is thinking"), "{screen}");
+    assert!(screen.contains("Red plays "), "{screen}");
+}
