@@ -85,38 +85,3 @@ fn a_reshuffle_keeps_every_card_over_seeds() {
         assert_eq!(all_chips(&e, &s).iter().sum::<i64>(), 30, "seed {seed}");
     }
 }
-
-// What a scenario cannot read: every seat's view names the defender as the decider of the
-// defence step (the step itself is in battle.scenarios).
-#[test]
-fn every_view_names_the_defender_as_decider() {
-    let e = chips_engine();
-    let mut s = combat(
-        &e,
-        4,
-        P2,
-        &[
-            (P2, &["7H", "8H", "KS"]),
-            (P3, &["2C"]),
-            (P4, &["4H", "9C"]),
-        ],
-    );
-    play(&e, &mut s, "attack hearts 7H+8H P4");
-    for seat in [P1, P2, P3, P4] {
-        assert_eq!(e.view(&s, seat).decider, Some(P4), "view of seat {seat}");
-    }
-}
-
-// What a scenario cannot read: the score is the chips (end.scenarios checks the chips and
-// the outcome).
-#[test]
-fn the_score_is_the_chips() {
-    let e = chips_engine();
-    let mut s = combat(&e, 3, P2, &[(P2, &["2S", "3S", "4S", "5S"]), (P3, &["9H"])]);
-    set_chips(&e, &mut s, &[16, 12, 4]);
-    play(&e, &mut s, "attack spades 2S+3S+4S+5S P3");
-    play(&e, &mut s, "surrender");
-    for (p, want) in [(P1, 16), (P2, 16), (P3, 0)] {
-        assert_eq!(e.score(&s, p), Some(want));
-    }
-}

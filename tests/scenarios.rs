@@ -431,3 +431,26 @@ fn zone_sizes_and_empty_lists() {
         "{err}"
     );
 }
+
+// A seat's score, and who decides as each seat's view says.
+#[test]
+fn scores_and_the_decider_as_seen() {
+    let f = scenario_file(
+        "score.scenarios",
+        r#"
+scenario "start" { sees Red decider Red sees Black decider Red score Red = 90 }
+scenario "wrong" { sees Black decider Black }
+scenario "wrong score" { score Red = 1 }
+"#,
+    );
+    let err = text(&muster(&["test", &f], "").stderr);
+    assert!(err.contains("(1 of 3 scenario(s) passed)"), "{err}");
+    assert!(
+        err.contains("Black sees `Red` deciding, not `Black`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("expected score of Red `1`, found `90`"),
+        "{err}"
+    );
+}

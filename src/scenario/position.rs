@@ -379,6 +379,14 @@ impl Builder<'_> {
                     }
                 }
             }
+            Fact::Score(w, _) => {
+                return Err(Diagnostic::error(
+                    "muster::scenario-syntax",
+                    w.span,
+                    "a score follows from the rules' `score`: it is checked, not set",
+                )
+                .label("in a position"))
+            }
             Fact::Size(_, _, span) => {
                 return Err(Diagnostic::error(
                     "muster::scenario-syntax",

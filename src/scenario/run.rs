@@ -324,7 +324,18 @@ fn take_step(e: &Engine, s: &mut State, step: &Step) -> Result<(), Diagnostic> {
                         ));
                     }
                 }
-                _ => unreachable!("the grammar gives `sees` a cell or a zone"),
+                Fact::Decider(want) => {
+                    let found = view
+                        .decider
+                        .map_or("none".to_string(), |d| e.game.seats[d as usize].name.clone());
+                    if found != want.text {
+                        return Err(fail(
+                            want.span,
+                            format!("{} sees `{found}` deciding, not `{}`", seat.text, want.text),
+                        ));
+                    }
+                }
+                _ => unreachable!("the grammar gives `sees` a cell, a zone or the decider"),
             }
         }
         Step::Perft {
@@ -418,6 +429,18 @@ fn check(e: &Engine, s: &State, fact: &Fact) -> Result<(), Diagnostic> {
                         want.join(" "),
                         found.join(" ")
                     ),
+                ));
+            }
+        }
+        Fact::Score(seat, want) => {
+            let p = position::seat(e, s, seat)?;
+            let found = e.score(s, p).map_or("none".to_string(), |n| n.to_string());
+            if found != want.text {
+                return Err(differs(
+                    want.span,
+                    &format!("score of {}", seat.text),
+                    &want.text,
+                    &found,
                 ));
             }
         }

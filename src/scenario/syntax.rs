@@ -56,6 +56,8 @@ pub enum Fact {
     /// What lies on top of a zone, the last named on the very top (the rest of the zone
     /// stays as it is).
     On(Spanned, Vec<Spanned>),
+    /// A seat's score, as the rules' `score` gives it (checked only; `none` without one).
+    Score(Spanned, Spanned),
     /// How many cards or pieces a zone holds (checked only).
     Size(Spanned, usize, Span),
     /// A variable (`name` or `Seat.name`) and its value in notation.
@@ -282,6 +284,10 @@ impl Build {
                 let zone = next();
                 Fact::Size(zone, next().text.parse().unwrap_or(usize::MAX), span)
             }
+            Rule::score => {
+                let seat = next();
+                Fact::Score(seat, next())
+            }
             Rule::phase => Fact::Phase(next()),
             Rule::turn => Fact::Turn(next()),
             Rule::step_no => Fact::Step(next().text.parse().unwrap_or(u16::MAX), span),
@@ -346,6 +352,7 @@ impl Build {
                 let what = it.next().expect("what");
                 // `sees SEAT at ...` / `sees SEAT in ...`: read as a fact.
                 let fact = match what.as_rule() {
+                    Rule::decider => Fact::Decider(self.word(what.into_inner().next().expect("seat"))),
                     Rule::at => {
                         let mut w = what.into_inner().map(|x| self.word(x));
                         Fact::At(w.next().expect("cell"), w.next().expect("label"))
