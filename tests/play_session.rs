@@ -148,7 +148,10 @@ fn moves_typed_ahead_on_one_line_with_short_names() {
     assert!(out.contains("activations made by: none\n"), "{out}");
     assert!(out.contains("activations made by: j1 1\n"), "{out}");
     assert!(out.contains("moved: b3\n"), "{out}");
-    assert!(out.contains("in touch: i1, j1, k1, l1, d2, h2, m2, q2\n"), "{out}");
+    assert!(
+        out.contains("in touch: i1, j1, k1, l1, d2, h2, m2, q2\n"),
+        "{out}"
+    );
     assert!(
         out.contains("game left unfinished after 2 action(s)"),
         "{out}"
@@ -171,4 +174,60 @@ fn moves_typed_ahead_on_one_line_with_short_names() {
     // `e` is the start of one action on offer only: `end_turn`, a pass.
     let out = text(&muster(&args, "e\nquit\n").stdout);
     assert!(out.contains("passes in a row 0 → 1"), "{out}");
+}
+
+// Every argument of every subcommand says what it is for in `--help`.
+#[test]
+fn every_argument_is_described_in_help() {
+    use clap::CommandFactory;
+    let cli = muster::cli::Cli::command();
+    let mut missing = Vec::new();
+    for sub in cli.get_subcommands() {
+        assert!(
+            sub.get_about().is_some(),
+            "`{}` has no description",
+            sub.get_name()
+        );
+        for arg in sub.get_arguments() {
+            if arg.is_hide_set() || arg.get_id() == "help" {
+                continue;
+            }
+            if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                missing.push(format!("{} {}", sub.get_name(), arg.get_id()));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "arguments without a description: {missing:?}"
+    );
+}
+
+// `help` at the prompt teaches the notation: what a move looks like, shortened names,
+// several moves on a line, the commands, and the legend of the board's letters.
+#[test]
+fn help_at_the_prompt_teaches_the_notation() {
+    let out = muster(
+        &[
+            "play",
+            "games/battle_line.muster",
+            "--agents",
+            "human,random",
+            "--seed",
+            "1",
+        ],
+        "help\nquit\n",
+    );
+    let shown = text(&out.stdout);
+    for want in [
+        "Enter a move in notation",
+        "(`a a1 j1` for `activate a1 j1`)",
+        "separated\nby `;`",
+        "Commands: moves",
+        "hint",
+        "undo",
+        "Legend: ",
+    ] {
+        assert!(shown.contains(want), "missing {want:?} in\n{shown}");
+    }
 }

@@ -126,6 +126,7 @@ pub enum Command {
     Moves {
         /// The rules file.
         file: PathBuf,
+        /// List the actions after this saved game, instead of at the start.
         #[arg(long)]
         log: Option<PathBuf>,
         #[command(flatten)]
@@ -137,6 +138,7 @@ pub enum Command {
     Dump {
         /// The rules file.
         file: PathBuf,
+        /// Dump this variant of the game instead of the base game.
         #[arg(long)]
         variant: Option<String>,
     },
@@ -144,6 +146,7 @@ pub enum Command {
     Simulate {
         /// The rules file.
         file: PathBuf,
+        /// How many games to play.
         #[arg(long, default_value_t = 100)]
         games: u32,
         /// One agent per seat, e.g. `mcts,random` (default: random everywhere). Agents:
@@ -194,6 +197,7 @@ pub enum Command {
     Bench {
         /// The rules file.
         file: PathBuf,
+        /// How long each measurement runs, in seconds (0.1 to 600).
         #[arg(long, default_value_t = 3.0, value_parser = positive_seconds)]
         seconds: f64,
         #[command(flatten)]
