@@ -325,9 +325,9 @@ fn take_step(e: &Engine, s: &mut State, step: &Step) -> Result<(), Diagnostic> {
                     }
                 }
                 Fact::Decider(want) => {
-                    let found = view
-                        .decider
-                        .map_or("none".to_string(), |d| e.game.seats[d as usize].name.clone());
+                    let found = view.decider.map_or("none".to_string(), |d| {
+                        e.game.seats[d as usize].name.clone()
+                    });
                     if found != want.text {
                         return Err(fail(
                             want.span,

@@ -352,7 +352,9 @@ impl Build {
                 let what = it.next().expect("what");
                 // `sees SEAT at ...` / `sees SEAT in ...`: read as a fact.
                 let fact = match what.as_rule() {
-                    Rule::decider => Fact::Decider(self.word(what.into_inner().next().expect("seat"))),
+                    Rule::decider => {
+                        Fact::Decider(self.word(what.into_inner().next().expect("seat")))
+                    }
                     Rule::at => {
                         let mut w = what.into_inner().map(|x| self.word(x));
                         Fact::At(w.next().expect("cell"), w.next().expect("label"))
