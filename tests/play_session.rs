@@ -221,7 +221,7 @@ fn help_at_the_prompt_teaches_the_notation() {
     let shown = text(&out.stdout);
     for want in [
         "Enter a move in notation",
-        "(`a a1 j1` for `activate a1 j1`)",
+        "(`mo a1 b2` for `move a1 b2`)",
         "separated\nby `;`",
         "Commands: moves",
         "hint",

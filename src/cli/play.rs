@@ -11,8 +11,8 @@ use std::path::Path;
 
 const HELP: &str = "Enter a move in notation (e.g. as listed by `moves`) or its number. An
 action's name may be shortened to any start of it that no other action on offer shares
-(`a a1 j1` for `activate a1 j1`), and several moves of one turn go on one line, separated
-by `;` (`a a1 j1; g b3`).
+(`mo a1 b2` for `move a1 b2`), and several moves of one turn go on one line, separated
+by `;` (`mo a1 b2; mo b2 b3`).
 Commands: moves (list legal moves), board (show the position), hint (what the computer would
 play), undo (take back your last move against agents), save [FILE] (write the game log), help,
 quit.";
@@ -599,7 +599,7 @@ impl<'e> Session<'e> {
 }
 
 /// A move whose first word is the start of exactly one action name on offer, with that
-/// name written whole (`a a1 j1` for `activate a1 j1`); any other text unchanged.
+/// name written whole (`mo a1 b2` for `move a1 b2`); any other text unchanged.
 fn expand_action_name(
     engine: &Engine,
     state: &State,

@@ -40,13 +40,13 @@ pub fn cell(e: &Engine, w: &Spanned) -> Result<u16, Diagnostic> {
         .ok_or_else(|| unknown(w.span, format!("no cell `{}` on the board", w.text)))
 }
 
-/// A zone instance by its place in notation (`hand@P1`, `patrol3@P2`, `stock`).
+/// A zone instance by its place in notation (`hand@P1`, `pile3@P2`, `stock`).
 pub fn zone(e: &Engine, w: &Spanned) -> Result<u16, Diagnostic> {
     (0..e.zone_instances() as u16)
         .find(|&i| e.place_text(Loc::Zone(i)) == w.text)
         .ok_or_else(|| {
             unknown(w.span, format!("no zone `{}`", w.text)).help(
-                "a zone is written as the notation writes it: `stock`, `hand@P1`, `patrol3@P2`",
+                "a zone is written as the notation writes it: `stock`, `hand@P1`, `pile3@P2`",
             )
         })
 }
