@@ -45,9 +45,8 @@ pub fn zone(e: &Engine, w: &Spanned) -> Result<u16, Diagnostic> {
     (0..e.zone_instances() as u16)
         .find(|&i| e.place_text(Loc::Zone(i)) == w.text)
         .ok_or_else(|| {
-            unknown(w.span, format!("no zone `{}`", w.text)).help(
-                "a zone is written as the notation writes it: `stock`, `hand@P1`, `pile3@P2`",
-            )
+            unknown(w.span, format!("no zone `{}`", w.text))
+                .help("a zone is written as the notation writes it: `stock`, `hand@P1`, `pile3@P2`")
         })
 }
 
