@@ -564,32 +564,20 @@ fn a_failing_simulated_game_is_reproduced_by_play_and_replay() {
         reason.starts_with("rules error [muster::run::occupied]: cannot move onto "),
         "{reason}"
     );
-    let replay_line = err.lines().find(|l| l.contains("replay its")).unwrap();
-    let args: Vec<&str> = replay_line
-        .split_once(": muster ")
-        .unwrap()
-        .1
-        .split_whitespace()
-        .collect();
-    let out = muster(&args);
-    assert_eq!(code(&out), Some(1), "{args:?}");
-    assert!(
-        text(&out.stderr).ends_with(&format!("does not replay: {reason}\n")),
-        "{}",
-        text(&out.stderr)
-    );
+    // `replay` on the log it wrote fails on the same action with the same error.
+    let replays_to_the_same_error = |err: &str| {
+        let out = muster(&command_after(err, "replay its"));
+        assert_eq!(code(&out), Some(1));
+        assert!(
+            text(&out.stderr).ends_with(&format!("does not replay: {reason}\n")),
+            "{}",
+            text(&out.stderr)
+        );
+    };
+    replays_to_the_same_error(&err);
     // `play` with the seed and agents it names deals and plays the same game, to the
     // same rules error.
-    let play_line = err
-        .lines()
-        .find(|l| l.contains("watch the agents"))
-        .unwrap();
-    let args: Vec<&str> = play_line
-        .split_once(": muster ")
-        .unwrap()
-        .1
-        .split_whitespace()
-        .collect();
+    let args = command_after(&err, "watch the agents");
     assert!(args.contains(&"--agents"), "{args:?}");
     let out = muster(&args);
     assert_eq!(code(&out), Some(1), "{args:?}");
@@ -599,18 +587,19 @@ fn a_failing_simulated_game_is_reproduced_by_play_and_replay() {
         Some(format!("error: {reason}").as_str())
     );
     // `play` keeps the game's log too, up to the action the rules failed on.
-    let replay_line = err.lines().find(|l| l.contains("replay its")).unwrap();
-    let args: Vec<&str> = replay_line
-        .split_once(": muster ")
+    replays_to_the_same_error(&err);
+}
+
+/// The arguments of the `muster ...` command printed on the line of `err` that contains
+/// `marker`.
+fn command_after<'a>(err: &'a str, marker: &str) -> Vec<&'a str> {
+    let line = err
+        .lines()
+        .find(|l| l.contains(marker))
+        .unwrap_or_else(|| panic!("no `{marker}` in {err}"));
+    line.split_once(": muster ")
         .unwrap()
         .1
         .split_whitespace()
-        .collect();
-    let out = muster(&args);
-    assert_eq!(code(&out), Some(1), "{args:?}");
-    assert!(
-        text(&out.stderr).ends_with(&format!("does not replay: {reason}\n")),
-        "{}",
-        text(&out.stderr)
-    );
+        .collect()
 }

@@ -62,11 +62,17 @@ fn battalion_emperor_rulings() {
 
 /// A scenario file in a temporary folder, its game the shipped Army Ants.
 fn scenario_file(name: &str, body: &str) -> String {
+    scenario_file_of("army_ants", "players 2 seed 1", name, body)
+}
+
+/// A scenario file in a temporary folder for a shipped game (`games/GAME.muster`), with the
+/// file's settings (`players 2 seed 1`).
+fn scenario_file_of(game: &str, settings: &str, name: &str, body: &str) -> String {
     let path = temp_path("scenarios", name);
-    let rules = common::repo_path("games/army_ants.muster");
+    let rules = common::repo_path(&format!("games/{game}.muster"));
     std::fs::write(
         &path,
-        format!("game \"{}\" players 2 seed 1\n{body}", rules.display()),
+        format!("game \"{}\" {settings}\n{body}", rules.display()),
     )
     .unwrap();
     path.display().to_string()
@@ -300,32 +306,27 @@ scenario "from nowhere" from "no such" {{ turn Red }}
 // piece's variable on an empty cell is reported.
 #[test]
 fn seat_and_piece_variables() {
-    let rules = common::repo_path("games/battle_line.muster");
-    let path = temp_path("scenarios", "vars.scenarios");
-    std::fs::write(
-        &path,
-        format!(
-            r#"game "{}" seed 1
-scenario "moved" {{
+    let f = scenario_file_of(
+        "battle_line",
+        "seed 1",
+        "vars.scenarios",
+        r#"scenario "moved" {
   var a1.moved = false
   play "activate a1 j1" "go b3"
   var b3.moved = true
   var j1.used = 1
   var White.first_turn = true
-}}
-scenario "set" {{
-  position {{ var a1.moved = true  var White.first_turn = false }}
+}
+scenario "set" {
+  position { var a1.moved = true  var White.first_turn = false }
   var a1.moved = true
   var White.first_turn = false
-}}
-scenario "empty" {{ var c5.moved = false }}
-scenario "wrong" {{ var a1.moved = true }}
+}
+scenario "empty" { var c5.moved = false }
+scenario "wrong" { var a1.moved = true }
 "#,
-            rules.display()
-        ),
-    )
-    .unwrap();
-    let err = text(&muster(&["test", path.to_str().unwrap()], "").stderr);
+    );
+    let err = text(&muster(&["test", &f], "").stderr);
     assert!(err.contains("(2 of 4 scenario(s) passed)"), "{err}");
     assert!(
         err.contains("no card or piece on c5, so no `moved` of one"),
@@ -407,20 +408,15 @@ fn a_changed_ruling_makes_a_scenario_fail() {
 // A zone's size is checked (whichever cards it holds), and an empty list is `-`.
 #[test]
 fn zone_sizes_and_empty_lists() {
-    let rules = common::repo_path("games/battaglione.muster");
-    let path = temp_path("scenarios", "sizes.scenarios");
-    std::fs::write(
-        &path,
-        format!(
-            "game \"{}\" players 2 seed 1\n\
-             scenario \"dealt\" {{ size hand@P1 = 5 size hand@P2 = 5 var targets = - }}\n\
-             scenario \"wrong\" {{ size hand@P1 = 4 }}\n\
-             scenario \"set\" {{ position {{ size hand@P1 = 4 }} }}\n",
-            rules.display()
-        ),
-    )
-    .unwrap();
-    let err = text(&muster(&["test", path.to_str().unwrap()], "").stderr);
+    let f = scenario_file_of(
+        "battaglione",
+        "players 2 seed 1",
+        "sizes.scenarios",
+        "scenario \"dealt\" { size hand@P1 = 5 size hand@P2 = 5 var targets = - }\n\
+         scenario \"wrong\" { size hand@P1 = 4 }\n\
+         scenario \"set\" { position { size hand@P1 = 4 } }\n",
+    );
+    let err = text(&muster(&["test", &f], "").stderr);
     assert!(err.contains("(1 of 3 scenario(s) passed)"), "{err}");
     assert!(
         err.contains("expected size of hand@P1 `4`, found `5`"),

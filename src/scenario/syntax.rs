@@ -255,7 +255,12 @@ impl Build {
     }
 
     fn fact(&self, p: Pair<Rule>) -> Fact {
-        let p = p.into_inner().next().expect("fact");
+        self.fact_of(p.into_inner().next().expect("fact"))
+    }
+
+    /// A fact from its own rule (`at`, `inside`, `on`, `decider`, ...), as a `fact` or a
+    /// `sees` holds it.
+    fn fact_of(&self, p: Pair<Rule>) -> Fact {
         let span = self.span(&p);
         let rule = p.as_rule();
         let mut it = p.into_inner();
@@ -351,26 +356,7 @@ impl Build {
                 let seat = self.word(it.next().expect("seat"));
                 let what = it.next().expect("what");
                 // `sees SEAT at ...` / `sees SEAT in ...`: read as a fact.
-                let fact = match what.as_rule() {
-                    Rule::decider => {
-                        Fact::Decider(self.word(what.into_inner().next().expect("seat")))
-                    }
-                    Rule::at => {
-                        let mut w = what.into_inner().map(|x| self.word(x));
-                        Fact::At(w.next().expect("cell"), w.next().expect("label"))
-                    }
-                    rule => {
-                        let mut w = what.into_inner();
-                        let zone = self.word(w.next().expect("zone"));
-                        let list = w.next().expect("list");
-                        let items = list.into_inner().map(|x| self.word(x)).collect();
-                        if rule == Rule::on {
-                            Fact::On(zone, items)
-                        } else {
-                            Fact::In(zone, items)
-                        }
-                    }
-                };
+                let fact = self.fact_of(what);
                 Step::Sees(seat, fact)
             }
             Rule::perft => {
