@@ -125,6 +125,28 @@ impl Client {
         }
     }
 
+    /// A fresh server with one document open.
+    fn opened(uri: &str, text: &str) -> Client {
+        let mut c = Client::start();
+        c.open(uri, text);
+        c
+    }
+
+    /// The code actions offered for the first diagnostic of `uri` with `code`.
+    fn quick_fixes(&mut self, uri: &str, code: &str) -> Value {
+        let diags = self.diagnostics(uri);
+        let d = diags
+            .iter()
+            .find(|d| d["code"] == code)
+            .unwrap_or_else(|| panic!("no {code} in {diags:#?}"))
+            .clone();
+        self.request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri }, "range": d["range"],
+                    "context": { "diagnostics": [d] } }),
+        )
+    }
+
     fn open(&mut self, uri: &str, text: &str) {
         self.notify(
             "textDocument/didOpen",
@@ -204,8 +226,7 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 fn a_shipped_game_opens_clean_and_a_misspelt_name_is_reported_with_its_fix() {
     let (uri, text) = game("army_ants.muster");
-    let mut c = Client::start();
-    c.open(&uri, &text);
+    let mut c = Client::opened(&uri, &text);
     assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
 
     // `own_cells` misspelt in the march.
@@ -289,8 +310,7 @@ fn a_shipped_game_opens_clean_and_a_misspelt_name_is_reported_with_its_fix() {
 #[test]
 fn hover_shows_zones_actions_definitions_and_built_ins() {
     let (uri, text) = game("army_ants.muster");
-    let mut c = Client::start();
-    c.open(&uri, &text);
+    let mut c = Client::opened(&uri, &text);
     c.diagnostics(&uri);
     let value = |h: &Value| h["contents"]["value"].as_str().unwrap().to_string();
 
@@ -371,8 +391,7 @@ fn hover_shows_zones_actions_definitions_and_built_ins() {
 fn definition_and_references_follow_every_kind_of_name() {
     let (uri, text) = game("army_ants.muster");
     let lib = uri_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/lib/standard_deck.muster"));
-    let mut c = Client::start();
-    c.open(&uri, &text);
+    let mut c = Client::opened(&uri, &text);
     c.diagnostics(&uri);
     let line_of = |v: &Value| v["range"]["start"]["line"].as_u64().unwrap();
     let only = |v: &Value| -> Value {
@@ -475,8 +494,7 @@ fn definition_and_references_follow_every_kind_of_name() {
 #[test]
 fn completion_offers_locals_declared_names_built_ins_and_keywords() {
     let (uri, text) = game("army_ants.muster");
-    let mut c = Client::start();
-    c.open(&uri, &text);
+    let mut c = Client::opened(&uri, &text);
     c.diagnostics(&uri);
     let labels = |v: &Value| -> Vec<String> {
         v.as_array()
@@ -532,8 +550,7 @@ fn completion_offers_locals_declared_names_built_ins_and_keywords() {
 #[test]
 fn the_outline_lists_the_declarations_with_a_variants_inside_it() {
     let (uri, text) = game("army_ants.muster");
-    let mut c = Client::start();
-    c.open(&uri, &text);
+    let mut c = Client::opened(&uri, &text);
     c.diagnostics(&uri);
     let syms = c.request(
         "textDocument/documentSymbol",
@@ -598,8 +615,7 @@ fn errors_in_variants_and_imports_are_shown_where_they_are() {
     std::fs::write(dir.join("main.muster"), main_text).unwrap();
     let main = uri_of(&dir.join("main.muster"));
     let lib = uri_of(&dir.join("pieces.muster"));
-    let mut c = Client::start();
-    c.open(&main, main_text);
+    let mut c = Client::opened(&main, main_text);
     // The import's syntax error is published for the imported file.
     let in_lib = c.diagnostics(&lib);
     assert_eq!(in_lib.len(), 1, "{in_lib:#?}");
@@ -648,18 +664,8 @@ fn a_missing_attribute_is_added_by_its_quick_fix() {
         phase play { turn { one of pass_turn } }\n";
     std::fs::write(dir.join("main.muster"), text).unwrap();
     let uri = uri_of(&dir.join("main.muster"));
-    let mut c = Client::start();
-    c.open(&uri, text);
-    let diags = c.diagnostics(&uri);
-    let d = diags
-        .iter()
-        .find(|d| d["code"] == "muster::seats")
-        .unwrap_or_else(|| panic!("{diags:#?}"));
-    let actions = c.request(
-        "textDocument/codeAction",
-        json!({ "textDocument": { "uri": uri }, "range": d["range"],
-                "context": { "diagnostics": [d] } }),
-    );
+    let mut c = Client::opened(&uri, text);
+    let actions = c.quick_fixes(&uri, "muster::seats");
     assert_eq!(actions[0]["title"], "add `home: a1`", "{actions:#}");
     let edit = &actions[0]["edit"]["changes"][uri.as_str()][0];
     assert_eq!(edit["newText"], " home: a1");
@@ -676,8 +682,7 @@ fn a_missing_attribute_is_added_by_its_quick_fix() {
 #[test]
 fn navigation_keeps_working_while_the_text_does_not_parse() {
     let (uri, text) = game("army_ants.muster");
-    let mut c = Client::start();
-    c.open(&uri, &text);
+    let mut c = Client::opened(&uri, &text);
     c.diagnostics(&uri);
     // Half-typed: a syntax error at the end.
     let typing = format!("{text}\naction half {{ choose x in ");
@@ -715,8 +720,7 @@ fn a_library_file_opened_alone_is_not_reported_as_a_game_without_a_game() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/lib/standard_deck.muster");
     let uri = uri_of(&path);
     let text = std::fs::read_to_string(&path).unwrap();
-    let mut c = Client::start();
-    c.open(&uri, &text);
+    let mut c = Client::opened(&uri, &text);
     assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
     // Its own syntax errors are shown.
     c.change(&uri, 2, &format!("{text}\nkind {{"));
@@ -747,18 +751,8 @@ fn a_card_missing_an_attribute_gets_it_from_its_quick_fix() {
         phase play { turn { one of pass_turn } }\n";
     std::fs::write(dir.join("main.muster"), text).unwrap();
     let uri = uri_of(&dir.join("main.muster"));
-    let mut c = Client::start();
-    c.open(&uri, text);
-    let diags = c.diagnostics(&uri);
-    let d = diags
-        .iter()
-        .find(|d| d["code"] == "muster::missing-field")
-        .unwrap_or_else(|| panic!("{diags:#?}"));
-    let actions = c.request(
-        "textDocument/codeAction",
-        json!({ "textDocument": { "uri": uri }, "range": d["range"],
-                "context": { "diagnostics": [d] } }),
-    );
+    let mut c = Client::opened(&uri, text);
+    let actions = c.quick_fixes(&uri, "muster::missing-field");
     assert_eq!(actions[0]["title"], "add `worth: 2`", "{actions:#}");
     let edit = &actions[0]["edit"]["changes"][uri.as_str()][0];
     assert_eq!(edit["newText"], " worth: 2");
@@ -777,8 +771,7 @@ fn a_card_missing_an_attribute_gets_it_from_its_quick_fix() {
 #[test]
 fn the_server_answers_every_request_on_mangled_text() {
     let (uri, text) = game("battalion_emperor.muster");
-    let mut c = Client::start();
-    c.open(&uri, &text);
+    let mut c = Client::opened(&uri, &text);
     assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
     let lines = text.lines().count() as u32;
     let mut version = 1;
