@@ -72,12 +72,21 @@ fn error_text() -> String {
 }
 
 /// Charges `n` steps of work; false once the budget is spent (the caller stops).
+///
+/// The fast path is one thread-local add and compare: `WORK` is set past `MAX_WORK` once
+/// the budget is spent (see `exceeded`), so every charge after that takes the slow path.
 #[inline]
 pub(crate) fn charge(n: u64) -> bool {
     let w = WORK.get().saturating_add(n);
     WORK.set(w);
-    // Outside a decision (a view, a score) nothing is counted against a budget.
-    if w > MAX_WORK && !OVER.get() && DEPTH.get() > 0 {
+    w <= MAX_WORK || over_work()
+}
+
+/// The slow path of `charge`: the work went past `MAX_WORK`, or the budget is already
+/// spent. Outside a decision (a view, a score) nothing is counted against a budget.
+#[cold]
+fn over_work() -> bool {
+    if !OVER.get() && DEPTH.get() > 0 {
         exceeded(format!(
             "one decision took more than {} evaluation steps (`MAX_WORK`)",
             thousands(MAX_WORK)
@@ -96,6 +105,7 @@ pub(crate) fn spent() -> bool {
 pub(crate) fn exceeded(what: String) {
     if !OVER.get() {
         OVER.set(true);
+        WORK.set(u64::MAX);
         REASON.with_borrow_mut(|r| {
             r.clear();
             r.push(what);

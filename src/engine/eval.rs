@@ -28,6 +28,13 @@ pub(crate) fn range_fits(lo: i64, hi: i64) -> bool {
     true
 }
 
+/// Passes one item of a walked collection to `f`, charging it to the decision's budget;
+/// false (stop) once the budget is spent or `f` says so.
+#[inline(always)]
+fn emit(f: &mut dyn FnMut(Value, &mut [Value]) -> bool, v: Value, l: &mut [Value]) -> bool {
+    budget::charge(1) && f(v, l)
+}
+
 /// The directions a value names (one, or a list), kept on the stack when there are few.
 enum Dirs {
     Few([u8; 16], usize),
@@ -74,7 +81,10 @@ impl Dirs {
 
 impl<'a> Eval<'a> {
     pub fn truth(&self, e: &Expr, l: &mut [Value]) -> bool {
-        self.eval(e, l).truthy()
+        let v = self.eval(e, l);
+        let t = v.truthy();
+        v.discard();
+        t
     }
 
     /// The directions an argument names; a constant is read in place, not copied.
@@ -93,13 +103,12 @@ impl<'a> Eval<'a> {
         l: &mut [Value],
         f: &mut dyn FnMut(Value, &mut [Value]) -> bool,
     ) {
-        // Each item walked is a step of the decision's budget; the walk stops when it is
-        // spent.
-        let f = &mut |v: Value, l: &mut [Value]| budget::charge(1) && f(v, l);
+        // Each item walked is a step of the decision's budget (see `emit`); the walk stops
+        // when it is spent.
         match coll {
             Expr::Cells => {
                 for c in 0..self.eng.game.board.cells.len() as u16 {
-                    if self.eng.present(self.s, c) && !f(Value::Cell(c), l) {
+                    if self.eng.present(self.s, c) && !emit(f, Value::Cell(c), l) {
                         return;
                     }
                 }
@@ -112,7 +121,7 @@ impl<'a> Eval<'a> {
                 for (c, &comp) in self.s.cells.iter().enumerate() {
                     if comp != NONE
                         && only.is_none_or(|p| self.s.owners[comp as usize] == p)
-                        && !f(Value::Cell(c as u16), l)
+                        && !emit(f, Value::Cell(c as u16), l)
                     {
                         return;
                     }
@@ -120,7 +129,7 @@ impl<'a> Eval<'a> {
             }
             Expr::Seats => {
                 for p in 0..self.s.players {
-                    if !self.s.eliminated[p as usize] && !f(Value::Seat(p), l) {
+                    if !self.s.eliminated[p as usize] && !emit(f, Value::Seat(p), l) {
                         return;
                     }
                 }
@@ -132,7 +141,7 @@ impl<'a> Eval<'a> {
                 };
                 if let Some(cells) = self.eng.game.board.regions[*r as usize].cells.get(idx) {
                     for &c in cells {
-                        if !f(Value::Cell(c), l) {
+                        if !emit(f, Value::Cell(c), l) {
                             return;
                         }
                     }
@@ -145,7 +154,7 @@ impl<'a> Eval<'a> {
                         return;
                     }
                     for i in *lo..=*hi {
-                        if !f(Value::Int(i), l) {
+                        if !emit(f, Value::Int(i), l) {
                             return;
                         }
                     }
@@ -153,7 +162,7 @@ impl<'a> Eval<'a> {
                     self.each_of(
                         ops::binary(BinOp::Range, &a, &b, &self.eng.game.board),
                         l,
-                        f,
+                        &mut |x, l| emit(f, x, l),
                     );
                 }
             }
@@ -161,9 +170,9 @@ impl<'a> Eval<'a> {
             Expr::Comprehension(slot, coll, cond) => {
                 let slot = *slot as usize;
                 self.for_each(coll, l, &mut |v, l| {
-                    l[slot] = v.clone();
+                    Value::set(&mut l[slot], v.clone());
                     if cond.as_ref().is_none_or(|c| self.truth(c, l)) {
-                        f(v, l)
+                        emit(f, v, l)
                     } else {
                         true
                     }
@@ -171,7 +180,7 @@ impl<'a> Eval<'a> {
             }
             // Runs are made one at a time, so a walk that stops early makes few.
             Expr::Call(Builtin::Runs, args) => {
-                let mut cells = Vec::new();
+                let mut cells = super::pool::take_cells();
                 self.for_each(&args[0], l, &mut |v, _| {
                     if let Value::Cell(c) = v {
                         cells.push(c);
@@ -180,12 +189,13 @@ impl<'a> Eval<'a> {
                 });
                 let dirs = self.dirs(&args[1], l);
                 geometry::runs_each(&self.eng.game.board, &cells, dirs.as_slice(), &mut |v| {
-                    f(v, l)
+                    emit(f, v, l)
                 });
+                super::pool::give_cells(cells);
             }
             Expr::Const(Value::List(items)) => {
                 for it in items {
-                    if !f(it.clone(), l) {
+                    if !emit(f, it.clone(), l) {
                         return;
                     }
                 }
@@ -199,32 +209,33 @@ impl<'a> Eval<'a> {
                         for i in 0..n {
                             let Value::List(items) = &l[slot] else { return };
                             let item = items[i].clone();
-                            if !f(item, l) {
+                            if !emit(f, item, l) {
                                 return;
                             }
                         }
                     }
                     other => {
                         let v = other.clone();
-                        self.each_of(v, l, f);
+                        self.each_of(v, l, &mut |x, l| emit(f, x, l));
                     }
                 }
             }
             other => {
                 let v = self.eval(other, l);
-                self.each_of(v, l, f);
+                self.each_of(v, l, &mut |x, l| emit(f, x, l));
             }
         }
     }
 
     fn each_of(&self, v: Value, l: &mut [Value], f: &mut dyn FnMut(Value, &mut [Value]) -> bool) {
         match v {
-            Value::List(items) => {
-                for it in items {
+            Value::List(mut items) => {
+                for it in items.drain(..) {
                     if !f(it, l) {
-                        return;
+                        break;
                     }
                 }
+                super::pool::give(items);
             }
             Value::Line { start, dir, len } => {
                 let board = &self.eng.game.board;
@@ -254,9 +265,65 @@ impl<'a> Eval<'a> {
     }
 
     fn seat_of(&self, e: &Expr, l: &mut [Value]) -> u8 {
-        match self.eval(e, l) {
-            Value::Seat(s) => s,
-            _ => NO_SEAT,
+        self.seat(e, l).unwrap_or(NO_SEAT)
+    }
+
+    /// The value of an expression when it is a seat. A local is read in place; the
+    /// budget is charged as `eval` would.
+    #[inline]
+    fn seat(&self, e: &Expr, l: &mut [Value]) -> Option<u8> {
+        self.scalar(e, l, |v| match v {
+            Value::Seat(s) => Some(*s),
+            _ => None,
+        })
+    }
+
+    /// The value of an expression when it is a component (see `seat`).
+    #[inline]
+    fn comp(&self, e: &Expr, l: &mut [Value]) -> Option<u16> {
+        self.scalar(e, l, |v| match v {
+            Value::Comp(c) => Some(*c),
+            _ => None,
+        })
+    }
+
+    /// The value of an expression when it is a cell (see `seat`).
+    #[inline]
+    fn cell(&self, e: &Expr, l: &mut [Value]) -> Option<u16> {
+        self.scalar(e, l, |v| match v {
+            Value::Cell(c) => Some(*c),
+            _ => None,
+        })
+    }
+
+    /// `pick` of an expression's value, without copying or dropping it where it is a
+    /// local or `me`.
+    #[inline(always)]
+    fn scalar<T>(
+        &self,
+        e: &Expr,
+        l: &mut [Value],
+        pick: impl Fn(&Value) -> Option<T>,
+    ) -> Option<T> {
+        match e {
+            Expr::Local(s) if !l[*s as usize].owns_heap() => {
+                if !budget::charge(1) {
+                    return None;
+                }
+                pick(&l[*s as usize])
+            }
+            Expr::Me => {
+                if !budget::charge(1) {
+                    return None;
+                }
+                pick(&Value::Seat(self.me))
+            }
+            _ => {
+                let v = self.eval(e, l);
+                let r = pick(&v);
+                v.discard();
+                r
+            }
         }
     }
 
@@ -322,62 +389,62 @@ impl<'a> Eval<'a> {
                     let seat = if def.per_seat { seat as u16 } else { 0 };
                     return Value::Cell(def.first_cell + seat * def.size);
                 }
-                let mut out = Vec::new();
+                let mut out = super::pool::take();
                 self.eng.area_cells(self.s, *a, seat, &mut out);
                 Value::List(out)
             }
             Expr::Seats | Expr::Cells | Expr::Occupied | Expr::CellsOf(_) | Expr::Region(..) => {
-                let mut out = Vec::new();
+                let mut out = super::pool::take();
                 self.for_each(e, l, &mut |v, _| {
                     out.push(v);
                     true
                 });
                 Value::List(out)
             }
-            Expr::SeatAttr(se, i) => match self.eval(se, l) {
-                Value::Seat(s) if (s as usize) < g.seats.len() => {
+            Expr::SeatAttr(se, i) => match self.seat(se, l) {
+                Some(s) if (s as usize) < g.seats.len() => {
                     g.seats[s as usize].attrs[*i as usize].clone()
                 }
                 _ => Value::None,
             },
-            Expr::SeatVar(se, i) => match self.eval(se, l) {
-                Value::Seat(s) if s < self.s.players => {
+            Expr::SeatVar(se, i) => match self.seat(se, l) {
+                Some(s) if s < self.s.players => {
                     self.s.seat_vars[s as usize * g.vars.len() + *i as usize].clone()
                 }
                 _ => Value::None,
             },
             Expr::GlobalVar(i) => self.s.globals[*i as usize].clone(),
-            Expr::CompAttr(c, a) => match self.eval(c, l) {
-                Value::Comp(c) if c != NONE => g.components[c as usize].attrs[*a as usize].clone(),
+            Expr::CompAttr(c, a) => match self.comp(c, l) {
+                Some(c) if c != NONE => g.components[c as usize].attrs[*a as usize].clone(),
                 _ => Value::None,
             },
-            Expr::CompVar(c, i) => match self.eval(c, l) {
-                Value::Comp(c) if c != NONE => {
+            Expr::CompVar(c, i) => match self.comp(c, l) {
+                Some(c) if c != NONE => {
                     self.s.comp_vars[c as usize * g.vars.len() + *i as usize].clone()
                 }
                 _ => Value::None,
             },
-            Expr::CompOwner(c) => match self.eval(c, l) {
-                Value::Comp(c) if self.s.owners[c as usize] != NO_SEAT => {
+            Expr::CompOwner(c) => match self.comp(c, l) {
+                Some(c) if self.s.owners[c as usize] != NO_SEAT => {
                     Value::Seat(self.s.owners[c as usize])
                 }
                 _ => Value::None,
             },
-            Expr::CompCell(c) => match self.eval(c, l) {
-                Value::Comp(c) => match self.s.locs[c as usize] {
+            Expr::CompCell(c) => match self.comp(c, l) {
+                Some(c) => match self.s.locs[c as usize] {
                     Loc::Cell(cell) => Value::Cell(cell),
                     Loc::Zone(_) => Value::None,
                 },
                 _ => Value::None,
             },
-            Expr::CellPiece(c) => match self.eval(c, l) {
-                Value::Cell(c) if self.s.cells[c as usize] != NONE => {
+            Expr::CellPiece(c) => match self.cell(c, l) {
+                Some(c) if self.s.cells[c as usize] != NONE => {
                     Value::Comp(self.s.cells[c as usize])
                 }
                 _ => Value::None,
             },
-            Expr::CellEmpty(c) => match self.eval(c, l) {
-                Value::Cell(c) => {
+            Expr::CellEmpty(c) => match self.cell(c, l) {
+                Some(c) => {
                     Value::Bool(self.s.cells[c as usize] == NONE && self.eng.present(self.s, c))
                 }
                 _ => Value::Bool(false),
@@ -421,8 +488,10 @@ impl<'a> Eval<'a> {
                     let mut found = false;
                     self.for_each(b, l, &mut |v, _| {
                         found = v == item;
+                        v.discard();
                         !found
                     });
+                    item.discard();
                     Value::Bool(found == (*op == BinOp::In))
                 }
                 _ => {
@@ -432,7 +501,10 @@ impl<'a> Eval<'a> {
                             return Value::None;
                         }
                     }
-                    ops::binary(*op, &x, &y, &g.board)
+                    let v = ops::binary(*op, &x, &y, &g.board);
+                    x.discard();
+                    y.discard();
+                    v
                 }
             },
             Expr::If(c, a, b) => {
@@ -446,7 +518,7 @@ impl<'a> Eval<'a> {
                 let mut result = *q != Quant::Any;
                 let slot = *slot as usize;
                 self.for_each(coll, l, &mut |v, l| {
-                    l[slot] = v;
+                    Value::set(&mut l[slot], v);
                     let t = self.truth(body, l);
                     match q {
                         Quant::Any if t => {
@@ -470,7 +542,7 @@ impl<'a> Eval<'a> {
                 let slot = *slot as usize;
                 let mut acc: Option<i64> = None;
                 self.for_each(coll, l, &mut |v, l| {
-                    l[slot] = v;
+                    Value::set(&mut l[slot], v);
                     let x = self.eval(body, l);
                     acc = Some(match a {
                         Agg::Sum => acc.unwrap_or(0).saturating_add(x.as_int()),
@@ -478,15 +550,16 @@ impl<'a> Eval<'a> {
                         Agg::Max => acc.map_or(x.as_int(), |m| m.max(x.as_int())),
                         Agg::Min => acc.map_or(x.as_int(), |m| m.min(x.as_int())),
                     });
+                    x.discard();
                     true
                 });
                 Value::Int(acc.unwrap_or(0))
             }
             Expr::Comprehension(slot, coll, cond) => {
                 let slot = *slot as usize;
-                let mut out = Vec::new();
+                let mut out = super::pool::take();
                 self.for_each(coll, l, &mut |v, l| {
-                    l[slot] = v.clone();
+                    Value::set(&mut l[slot], v.clone());
                     if cond.as_ref().is_none_or(|c| self.truth(c, l)) {
                         out.push(v);
                     }
@@ -494,7 +567,11 @@ impl<'a> Eval<'a> {
                 });
                 Value::List(out)
             }
-            Expr::List(items) => Value::List(items.iter().map(|i| self.eval(i, l)).collect()),
+            Expr::List(items) => {
+                let mut out = super::pool::take();
+                out.extend(items.iter().map(|i| self.eval(i, l)));
+                Value::List(out)
+            }
             Expr::Call(b, args) => self.call(*b, args, l),
         }
     }
@@ -545,7 +622,11 @@ impl<'a> Eval<'a> {
     fn call(&self, b: Builtin, args: &[Expr], l: &mut [Value]) -> Value {
         let board = &self.eng.game.board;
         let occ = &self.s.cells;
-        let mut out = Vec::new();
+        let mut out = if makes_list(b) {
+            super::pool::take()
+        } else {
+            Vec::new()
+        };
         match b {
             Builtin::Linked | Builtin::Row | Builtin::Rows | Builtin::SeatOf => {
                 let Value::Cell(c) = self.eval(&args[0], l) else {
@@ -620,7 +701,7 @@ impl<'a> Eval<'a> {
                 }
             }
             Builtin::Runs => {
-                let mut cells = Vec::new();
+                let mut cells = super::pool::take_cells();
                 self.for_each(&args[0], l, &mut |v, _| {
                     if let Value::Cell(c) = v {
                         cells.push(c);
@@ -629,6 +710,7 @@ impl<'a> Eval<'a> {
                 });
                 let dirs = self.dirs(&args[1], l);
                 geometry::runs(board, &cells, dirs.as_slice(), &mut out);
+                super::pool::give_cells(cells);
             }
             Builtin::Sweep => {
                 let line = self.eval(&args[0], l);
@@ -655,9 +737,10 @@ impl<'a> Eval<'a> {
                     return Value::List(vec![]);
                 };
                 let walk = self.walk(c);
-                let mut cells = Vec::new();
+                let mut cells = super::pool::take_cells();
                 walk.destinations(c, &self.eng.game.patterns[p as usize].pat, &mut cells);
-                out.extend(cells.into_iter().map(Value::Cell));
+                out.extend(cells.iter().map(|&c| Value::Cell(c)));
+                super::pool::give_cells(cells);
             }
             Builtin::RouteOf => {
                 let (Value::Cell(c), Value::Pattern(p)) =
@@ -807,4 +890,30 @@ impl<'a> Eval<'a> {
         }
         Value::List(out)
     }
+}
+
+/// Whether a built-in's value is a list (its storage then comes from the pool).
+fn makes_list(b: Builtin) -> bool {
+    use Builtin::*;
+    matches!(
+        b,
+        Linked
+            | Reachable
+            | Targets
+            | Adjacent
+            | Slide
+            | Sight
+            | Reach
+            | Runs
+            | Sweep
+            | Subsets
+            | Destinations
+            | Waypoints
+            | Finishes
+            | Passed
+            | Group
+            | Shifts
+            | Contents
+            | Concat
+    )
 }

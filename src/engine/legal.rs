@@ -8,6 +8,7 @@ use super::state::State;
 use super::{code, Engine, EngineError};
 use crate::ir::{Clause, StepMode, Value};
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 /// Built-in action ids: end a repeated step, or skip an optional one.
 pub const DONE: u16 = u16::MAX;
@@ -27,11 +28,15 @@ fn at(place: &str) -> String {
     }
 }
 
+/// The values chosen for an action's parameters, kept inline (no allocation) for up to
+/// four.
+pub type Args = SmallVec<[Value; 4]>;
+
 /// One decision: an action and the values chosen for its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Action {
     pub action: u16,
-    pub args: Vec<Value>,
+    pub args: Args,
 }
 
 impl Engine {
@@ -88,7 +93,7 @@ impl Engine {
             return Ok(());
         }
         let decision = Decision::begin();
-        let mut locals = vec![Value::None; self.game.max_locals as usize + 1];
+        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
         self.enumerate_step(s, &mut locals, &mut |a| {
             if out.len() >= budget::MAX_LEGAL_ACTIONS {
                 budget::exceeded(format!(
@@ -122,7 +127,7 @@ impl Engine {
     pub fn has_legal_action(&self, s: &State) -> bool {
         let _decision = Decision::begin();
         let mut any = false;
-        let mut locals = vec![Value::None; self.game.max_locals as usize + 1];
+        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
         self.enumerate_step(s, &mut locals, &mut |_| {
             any = true;
             false
@@ -137,7 +142,7 @@ impl Engine {
         let me = self.step_decider(s);
         let ev = Eval { eng: self, s, me };
         for &a in actions {
-            let mut args = Vec::new();
+            let mut args = Args::new();
             if !self.walk(&ev, a, 0, locals, &mut args, f) {
                 return;
             }
@@ -146,13 +151,13 @@ impl Engine {
             StepMode::Optional => {
                 f(Action {
                     action: SKIP,
-                    args: vec![],
+                    args: Args::new(),
                 });
             }
             StepMode::Repeat => {
                 f(Action {
                     action: DONE,
-                    args: vec![],
+                    args: Args::new(),
                 });
             }
             StepMode::One | StepMode::Loop => {}
@@ -162,7 +167,7 @@ impl Engine {
     /// Whether the decider has an action other than `done` or `skip`.
     pub(crate) fn has_real_choice(&self, s: &State) -> bool {
         let mut any = false;
-        let mut locals = vec![Value::None; self.game.max_locals as usize + 1];
+        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
         self.enumerate_step(s, &mut locals, &mut |a| {
             any = a.action < SKIP;
             !any
@@ -177,7 +182,7 @@ impl Engine {
         a: u16,
         i: usize,
         l: &mut [Value],
-        args: &mut Vec<Value>,
+        args: &mut Args,
         f: &mut dyn FnMut(Action) -> bool,
     ) -> bool {
         if budget::spent() {
@@ -233,7 +238,7 @@ impl Engine {
         a: u16,
         i: usize,
         l: &mut [Value],
-        args: &mut Vec<Value>,
+        args: &mut Args,
         f: &mut dyn FnMut(Action) -> bool,
     ) -> bool {
         let clauses = &self.game.actions[a as usize].clauses;
@@ -248,24 +253,29 @@ impl Engine {
                 // Domains are walked in place, without collecting them first. Twin
                 // components in one place are one choice: only the first is offered.
                 let mut go_on = true;
-                let mut offered: Vec<Value> = Vec::new();
+                let mut offered = Vec::new();
                 ev.for_each(domain, l, &mut |v, l| {
                     if let Value::Comp(_) = v {
                         if offered.iter().any(|o| self.same_choice(ev.s, o, &v)) {
                             return true;
                         }
+                        if offered.capacity() == 0 {
+                            offered = super::pool::take();
+                        }
                         offered.push(v.clone());
                     }
-                    l[*slot as usize] = v.clone();
+                    Value::set(&mut l[*slot as usize], v.clone());
                     args.push(v);
                     go_on = self.walk(ev, a, i + 1, l, args, f);
                     args.pop();
                     go_on
                 });
+                super::pool::give(offered);
                 go_on
             }
             Clause::Let { slot, value } => {
-                l[*slot as usize] = ev.eval(value, l);
+                let v = ev.eval(value, l);
+                super::pool::recycle(std::mem::replace(&mut l[*slot as usize], v));
                 self.walk(ev, a, i + 1, l, args, f)
             }
             Clause::Require { cond, .. } => {
@@ -313,7 +323,7 @@ impl Engine {
         let me = self.step_decider(s);
         let ev = Eval { eng: self, s, me };
         let def = &self.game.actions[act.action as usize];
-        let mut l = vec![Value::None; self.game.max_locals as usize + 1];
+        let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
         let mut k = 0;
         for c in &def.clauses {
             match c {
@@ -405,7 +415,7 @@ impl Engine {
                 "the rules make no progress: one turn went on for {MAX_ACTIONS_PER_TURN} actions without ending"
             )));
         }
-        let mut l = vec![Value::None; self.game.max_locals as usize + 1];
+        let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
         s.actions += 1;
         s.turn_actions += 1;
         if act.action < SKIP {

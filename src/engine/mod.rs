@@ -12,6 +12,7 @@ mod graph;
 mod legal;
 mod notation;
 mod patterns;
+mod pool;
 mod sample;
 mod state;
 mod turns;
@@ -19,7 +20,7 @@ mod view;
 
 pub use budget::{MAX_LEGAL_ACTIONS, MAX_LIST, MAX_WORK};
 pub use effects::MAX_TRIGGER_DEPTH;
-pub use legal::{Action, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION};
+pub use legal::{Action, Args, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION};
 pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 

@@ -205,13 +205,13 @@ impl Engine {
             "done" => {
                 return Ok(Action {
                     action: DONE,
-                    args: vec![],
+                    args: Default::default(),
                 })
             }
             "skip" => {
                 return Ok(Action {
                     action: SKIP,
-                    args: vec![],
+                    args: Default::default(),
                 })
             }
             _ => {}
@@ -254,7 +254,7 @@ impl Engine {
                 shape.join(" ")
             ));
         }
-        let mut args = Vec::new();
+        let mut args = super::legal::Args::new();
         for ((pname, ty), w) in params.iter().zip(&words[1..]) {
             match self.parse_value(s, ty, w) {
                 Some(v) => args.push(v),

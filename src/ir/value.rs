@@ -4,7 +4,7 @@ use super::{CellId, CompId, PhaseId, SeatId, ZoneId};
 use serde::{Deserialize, Serialize};
 
 /// A value the rules compute with. Scalars are small and cheap to copy; lists own their items.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Value {
     #[default]
     None,
@@ -47,7 +47,69 @@ pub struct Route {
     pub states: Vec<(u16, (i8, i8))>,
 }
 
+/// Written out rather than derived so that copying a scalar (the common case: cells,
+/// components, seats, numbers) is inlined into the evaluator instead of a call.
+impl Clone for Value {
+    #[inline]
+    fn clone(&self) -> Value {
+        match self {
+            Value::None => Value::None,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Int(i) => Value::Int(*i),
+            Value::Seat(s) => Value::Seat(*s),
+            Value::Cell(c) => Value::Cell(*c),
+            Value::Comp(c) => Value::Comp(*c),
+            Value::Dir(d) => Value::Dir(*d),
+            Value::Enum(e, v) => Value::Enum(*e, *v),
+            Value::Phase(p) => Value::Phase(*p),
+            Value::Line { start, dir, len } => Value::Line {
+                start: *start,
+                dir: *dir,
+                len: *len,
+            },
+            Value::Zone(z, s, n) => Value::Zone(*z, *s, *n),
+            Value::Pattern(p) => Value::Pattern(*p),
+            Value::Shape(p) => Value::Shape(*p),
+            Value::Str(_) | Value::Route(_) | Value::List(_) => self.clone_owned(),
+        }
+    }
+}
+
 impl Value {
+    /// The slow path of `clone`: a value that owns heap storage.
+    #[inline(never)]
+    fn clone_owned(&self) -> Value {
+        match self {
+            Value::Str(s) => Value::Str(s.clone()),
+            Value::Route(r) => Value::Route(r.clone()),
+            Value::List(l) => Value::List(l.clone()),
+            _ => unreachable!("only owned values reach clone_owned"),
+        }
+    }
+
+    /// Whether this value owns heap storage (a string, a route, a list).
+    #[inline(always)]
+    pub fn owns_heap(&self) -> bool {
+        matches!(self, Value::Str(_) | Value::Route(_) | Value::List(_))
+    }
+
+    /// Drops a value, with the check for heap storage inlined: a scalar (the common
+    /// case on the evaluator's hot path) costs nothing, where the drop glue is a call.
+    #[inline(always)]
+    pub fn discard(self) {
+        if self.owns_heap() {
+            drop(self)
+        } else {
+            std::mem::forget(self)
+        }
+    }
+
+    /// Stores `v` in `slot`, discarding what was there (see `discard`).
+    #[inline(always)]
+    pub fn set(slot: &mut Value, v: Value) {
+        std::mem::replace(slot, v).discard()
+    }
+
     pub fn as_int(&self) -> i64 {
         match self {
             Value::Int(i) => *i,

@@ -1118,7 +1118,7 @@ pub fn bl_position(engine: &Engine, to_move: u8, pieces: &[(&str, u8, &str)]) ->
     s.outcome = None;
     let end = muster::engine::Action {
         action: action_id(engine, "end_turn"),
-        args: vec![],
+        args: Default::default(),
     };
     engine
         .apply_listed(&mut s, &end)
