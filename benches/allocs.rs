@@ -1,5 +1,5 @@
-//! Heap allocations on the engine's hot path, on each shipped game (issue 14: no heap
-//! allocation inside a legal-action query or an `apply` of a listed action).
+//! Heap allocations on the engine's hot path, on each shipped game. The aim is none
+//! inside a legal-action query or an `apply` of a listed action.
 //!
 //! A counting global allocator wraps `std::alloc::System` and counts every call to
 //! `alloc`, `alloc_zeroed` and `realloc`. Seeded random playouts are played on each game

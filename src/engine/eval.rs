@@ -576,12 +576,12 @@ impl<'a> Eval<'a> {
         }
     }
 
-    /// For each cell of the board, whether a collection of cells holds it.
-    fn cell_members(&self, coll: &Expr, l: &mut [Value]) -> Vec<bool> {
-        let mut member = vec![false; self.eng.game.board.cells.len()];
+    /// The set of cells a collection holds.
+    fn cell_members(&self, coll: &Expr, l: &mut [Value]) -> geometry::CellSet {
+        let mut member = geometry::CellSet::new(self.eng.game.board.cells.len());
         self.for_each(coll, l, &mut |v, _| {
             if let Value::Cell(x) = v {
-                member[x as usize] = true;
+                member.insert(x);
             }
             true
         });

@@ -6,13 +6,13 @@ use crate::ir::{Board, Value, NO_CELL};
 
 /// A set of cells, on the stack for boards of up to 2048 cells (every board the checker
 /// accepts), so that geometry queries on a hot path do not allocate.
-struct CellSet {
+pub(crate) struct CellSet {
     few: [u64; 32],
     many: Vec<u64>,
 }
 
 impl CellSet {
-    fn new(cells: usize) -> CellSet {
+    pub(crate) fn new(cells: usize) -> CellSet {
         CellSet {
             few: [0; 32],
             many: if cells > 32 * 64 {
@@ -30,14 +30,14 @@ impl CellSet {
         }
     }
     /// Adds a cell; false if it was there already.
-    fn insert(&mut self, c: u16) -> bool {
+    pub(crate) fn insert(&mut self, c: u16) -> bool {
         let (w, b) = (c as usize / 64, 1u64 << (c % 64));
         let word = &mut self.words()[w];
         let new = *word & b == 0;
         *word |= b;
         new
     }
-    fn contains(&self, c: u16) -> bool {
+    pub(crate) fn contains(&self, c: u16) -> bool {
         let words: &[u64] = if self.many.is_empty() {
             &self.few
         } else {
@@ -133,9 +133,18 @@ pub fn runs_each(board: &Board, cells: &[u16], dirs: &[u8], f: &mut dyn FnMut(Va
     for &c in cells {
         member.insert(c);
     }
-    let mut axes: Vec<u8> = dirs.iter().map(|&d| canonical(board, d)).collect();
-    axes.sort_unstable();
-    axes.dedup();
+    // The axes, on the stack: one of each opposite pair of directions, in order.
+    let mut axes = [0u8; 256];
+    let mut n = 0;
+    for &d in dirs {
+        let a = canonical(board, d);
+        if !axes[..n].contains(&a) {
+            axes[n] = a;
+            n += 1;
+        }
+    }
+    axes[..n].sort_unstable();
+    let axes = &axes[..n];
     for &c in cells {
         let single = Value::Line {
             start: c,
@@ -146,7 +155,7 @@ pub fn runs_each(board: &Board, cells: &[u16], dirs: &[u8], f: &mut dyn FnMut(Va
             return;
         }
     }
-    for &a in &axes {
+    for &a in axes {
         let back = board
             .dirs
             .iter()
@@ -247,21 +256,24 @@ pub fn distance(board: &Board, a: u16, b: u16) -> i64 {
 }
 
 /// The cells of `member` reached from `cell` by steps in `dirs` that stay inside `member`.
-pub fn group(board: &Board, cell: u16, dirs: &[u8], member: &[bool], out: &mut Vec<Value>) {
-    let mut seen = vec![false; board.cells.len()];
-    seen[cell as usize] = true;
-    let mut queue = vec![cell];
-    let mut i = 0;
-    while i < queue.len() {
-        let c = queue[i];
-        i += 1;
+pub fn group(board: &Board, cell: u16, dirs: &[u8], member: &CellSet, out: &mut Vec<Value>) {
+    let mut seen = CellSet::new(board.cells.len());
+    seen.insert(cell);
+    // The cells reached so far are the queue: `out` from `first` on.
+    let first = out.len();
+    let mut i = first;
+    let mut c = cell;
+    loop {
         for &d in dirs {
             let n = board.step(c, d);
-            if n != NO_CELL && !seen[n as usize] && member[n as usize] {
-                seen[n as usize] = true;
-                queue.push(n);
+            if n != NO_CELL && member.contains(n) && seen.insert(n) {
                 out.push(Value::Cell(n));
             }
         }
+        match out.get(i) {
+            Some(Value::Cell(next)) => c = *next,
+            _ => break,
+        }
+        i += 1;
     }
 }

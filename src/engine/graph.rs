@@ -4,6 +4,7 @@
 //! of a path, passing over at most N occupied ones).
 
 use super::eval::Eval;
+use super::geometry::CellSet;
 use super::state::{State, NONE};
 use super::{code, Engine, EngineError};
 use crate::ir::{ShapeDef, Value, NO_AREA};
@@ -200,19 +201,24 @@ impl Engine {
 
     /// `reachable(cell, within)`: empty cells of `within` reached by links through empty
     /// cells of `within`.
-    pub(crate) fn reachable(&self, s: &State, cell: u16, within: &[bool], out: &mut Vec<Value>) {
-        let mut seen = vec![false; s.cells.len()];
-        seen[cell as usize] = true;
-        let mut queue = VecDeque::from([cell]);
-        while let Some(c) = queue.pop_front() {
+    pub(crate) fn reachable(&self, s: &State, cell: u16, within: &CellSet, out: &mut Vec<Value>) {
+        let mut seen = CellSet::new(s.cells.len());
+        seen.insert(cell);
+        // The cells reached so far are the queue: `out` from `first` on.
+        let first = out.len();
+        let mut i = first;
+        let mut c = cell;
+        loop {
             self.each_link(s, c, |n| {
-                let i = n as usize;
-                if !seen[i] && within.get(i).copied().unwrap_or(false) && s.cells[i] == NONE {
-                    seen[i] = true;
+                if within.contains(n) && s.cells[n as usize] == NONE && seen.insert(n) {
                     out.push(Value::Cell(n));
-                    queue.push_back(n);
                 }
             });
+            match out.get(i) {
+                Some(Value::Cell(next)) => c = *next,
+                _ => break,
+            }
+            i += 1;
         }
     }
 

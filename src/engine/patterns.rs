@@ -2,6 +2,11 @@
 
 use super::state::NONE;
 use crate::ir::{Board, Pat, NO_CELL};
+use smallvec::SmallVec;
+
+/// Where the ways through a pattern land, with the direction of their last leg; on the
+/// stack for up to 128 landings, so that listing destinations does not allocate.
+type Ends = SmallVec<[(u16, (i8, i8)); 128]>;
 
 /// The cell `v` away from `at` (in board coordinates), or `NO_CELL`.
 fn offset(board: &Board, at: u16, (dx, dy): (i8, i8)) -> u16 {
@@ -44,7 +49,7 @@ impl Walk<'_> {
     /// Every cell the pattern reaches from `from` that the mover may end on: empty, or held
     /// by another owner. Several routes to one cell give it once.
     pub fn destinations(&self, from: u16, pat: &Pat, out: &mut Vec<u16>) {
-        let mut ends = Vec::new();
+        let mut ends = Ends::new();
         self.ends(pat, from, None, &mut ends);
         for (c, _) in ends {
             if c == from || out.contains(&c) {
@@ -59,7 +64,7 @@ impl Walk<'_> {
 
     /// Where each way through `pat` from `at` lands, with the direction of its last leg.
     /// `same` restricts the first leg to the direction given.
-    fn ends(&self, pat: &Pat, at: u16, same: Option<(i8, i8)>, out: &mut Vec<(u16, (i8, i8))>) {
+    fn ends(&self, pat: &Pat, at: u16, same: Option<(i8, i8)>, out: &mut Ends) {
         match pat {
             Pat::Leg(leg) => {
                 for &v in &leg.vectors {
@@ -98,7 +103,7 @@ impl Walk<'_> {
                 same: keep,
                 then,
             } => {
-                let mut firsts = Vec::new();
+                let mut firsts = Ends::new();
                 self.ends(first, at, same, &mut firsts);
                 for (c, d) in firsts {
                     if *optional {

@@ -25,7 +25,7 @@ impl Engine {
         };
         match by {
             Some(by) => {
-                let mut l = vec![Value::None; self.game.max_locals as usize + 1];
+                let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
                 match (Eval {
                     eng: self,
                     s,
