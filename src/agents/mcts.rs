@@ -176,33 +176,38 @@ impl SearchAgent {
         })
     }
 
-    /// In `s`, the first of `legal` with which the seat deciding wins at once, and for each
-    /// action whether the next seat to decide (another seat) can then win at once.
-    fn one_move_deep(&mut self, s: &State, legal: &[Action]) -> (Option<usize>, Vec<bool>) {
-        let engine = self.engine.clone();
-        let mut loses = vec![false; legal.len()];
-        let Some(me) = engine.decider(s) else {
-            return (None, loses);
-        };
-        for (i, a) in legal.iter().enumerate() {
+    /// In `s`, the first of `legal` with which the seat deciding wins at once. Only the
+    /// actions whose effects may win are tried.
+    fn winning(&self, s: &State, legal: &[Action]) -> Option<usize> {
+        let engine = &*self.engine;
+        let me = engine.decider(s)?;
+        legal.iter().position(|a| {
+            if !engine.may_win_at_once(a) {
+                return false;
+            }
             let mut t = s.clone();
-            if engine.apply_listed(&mut t, a).is_err() {
-                continue;
-            }
-            match &t.outcome {
-                Some(Outcome::Win(w)) if w == &[me] => return (Some(i), loses),
-                Some(_) => continue,
-                None => {}
-            }
-            let Some(next) = engine.decider(&t) else {
-                continue;
-            };
-            if next != me {
-                engine.legal_into(&t, &mut self.legal);
-                loses[i] = self.decisive(&t, next).is_some();
-            }
+            engine.apply_listed(&mut t, a).is_ok()
+                && matches!(&t.outcome, Some(Outcome::Win(w)) if w == &[me])
+        })
+    }
+
+    /// Whether, after `a` in `s`, the next seat to decide (another seat) can win at once.
+    fn loses_at_once(&mut self, s: &State, a: &Action) -> bool {
+        let engine = self.engine.clone();
+        let Some(me) = engine.decider(s) else {
+            return false;
+        };
+        let mut t = s.clone();
+        if engine.apply_listed(&mut t, a).is_err() || t.outcome.is_some() {
+            return false;
         }
-        (None, loses)
+        match engine.decider(&t) {
+            Some(next) if next != me => {
+                engine.legal_into(&t, &mut self.legal);
+                self.decisive(&t, next).is_some()
+            }
+            _ => false,
+        }
     }
 
     /// One iteration from `s`: selection, expansion, playout, back-propagation.
@@ -381,29 +386,34 @@ impl Agent for SearchAgent {
             Some(s) => s,
             None => self.engine.sample_state(view, &mut self.rng),
         };
-        let (wins, loses) = self.one_move_deep(&sample, legal);
-        if let Some(i) = wins {
+        if let Some(i) = self.winning(&sample, legal) {
             return i;
         }
-        // The most visited of the actions actually on offer and not lost at once; ties to
-        // the better mean.
+        // The most visited of the actions actually on offer, ties to the better mean, then
+        // to the first listed; the first of them that does not lose at once (each is looked
+        // at only when all before it lose), or the best if all lose.
         let root = &self.tree[0].edges;
-        let safe = |i: usize| !loses[i] || loses.iter().all(|&l| l);
-        let mut best = (0u32, f64::NEG_INFINITY, usize::MAX);
-        for (i, a) in legal.iter().enumerate() {
-            if !safe(i) {
-                continue;
-            }
-            let (visits, mean) = root
-                .iter()
-                .find(|e| e.action == *a)
-                .map_or((0, f64::NEG_INFINITY), |e| {
-                    (e.visits, e.reward / e.visits.max(1) as f64)
-                });
-            if best.2 == usize::MAX || (visits, mean) > (best.0, best.1) {
-                best = (visits, mean, i);
+        let mut ranked: Vec<(u32, f64, usize)> = legal
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                root.iter()
+                    .find(|e| e.action == *a)
+                    .map_or((0, f64::NEG_INFINITY, i), |e| {
+                        (e.visits, e.reward / e.visits.max(1) as f64, i)
+                    })
+            })
+            .collect();
+        ranked.sort_by(|x, y| {
+            y.0.cmp(&x.0)
+                .then(y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal))
+                .then(x.2.cmp(&y.2))
+        });
+        for &(_, _, i) in &ranked {
+            if !self.loses_at_once(&sample, &legal[i]) {
+                return i;
             }
         }
-        best.2
+        ranked.first().map_or(0, |r| r.2)
     }
 }
