@@ -3,7 +3,7 @@
 
 use super::symbols::Ctx;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{ops, Board, Expr, Value};
+use crate::ir::{ops, Board, Builtin, Expr, Value};
 
 /// The most items a value fixed before play may hold, counting every list in it.
 pub const MAX_FIXED_ITEMS: usize = 1_000_000;
@@ -64,6 +64,10 @@ fn eval_in(e: &Expr, locals: &[Value], board: &Board, room: &mut usize) -> Resul
                 }
             }
             Value::List(out)
+        }
+        Expr::Call(b @ (Builtin::File | Builtin::Rank), args) if args.len() == 1 => {
+            let c = eval_in(&args[0], locals, board, room)?;
+            ops::file_or_rank(&c, *b == Builtin::Rank, board)
         }
         _ => return Err(Unfixed::State),
     };

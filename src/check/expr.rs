@@ -39,7 +39,7 @@ pub(super) fn were(n: usize) -> String {
 }
 
 /// How each built-in function is called, for help lines.
-const BUILTIN_SIGNATURES: [(&str, &str); 37] = [
+const BUILTIN_SIGNATURES: [(&str, &str); 39] = [
     ("linked", "cell"),
     ("reachable", "cell, within"),
     ("targets", "cell, most occupied cells passed over"),
@@ -64,6 +64,8 @@ const BUILTIN_SIGNATURES: [(&str, &str); 37] = [
     ("abs", "number"),
     ("next", "seat"),
     ("distance", "cell, cell"),
+    ("file", "cell"),
+    ("rank", "cell"),
     ("subsets", "list, smallest, largest"),
     ("top", "zone"),
     ("prev", "seat"),
@@ -875,6 +877,27 @@ impl<'a> Ctx<'a> {
                     "row" => (Builtin::Row, Type::Int, vec![c]),
                     _ => (Builtin::SeatOf, Type::Seat, vec![c]),
                 }
+            }
+            "file" | "rank" => {
+                let c = self.expect(&args[0], &Type::Cell, &format!("the argument of `{n}`"));
+                if !self.areas.is_empty() {
+                    let d = Diagnostic::error(
+                        "muster::not-a-grid",
+                        span,
+                        format!("`{n}` is a cell's place on a grid, and this board has no grid"),
+                    )
+                    .label("the cells of a board of areas have no files or ranks")
+                    .help(
+                        "on a board of areas, `row(cell)` gives a cell's row in its area's shape",
+                    );
+                    self.error(d);
+                }
+                let b = if n == "file" {
+                    Builtin::File
+                } else {
+                    Builtin::Rank
+                };
+                (b, Type::Int, vec![c])
             }
             "rows" => {
                 let (x, t) = self.expr(&args[0]);

@@ -182,7 +182,7 @@ pub const BUILTIN_NAMES: [&str; 8] = [
 ];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 37] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 39] = [
     ("linked", 1),
     ("reachable", 2),
     ("targets", 2),
@@ -207,6 +207,8 @@ pub const BUILTIN_FUNCTIONS: [(&str, usize); 37] = [
     ("abs", 1),
     ("next", 1),
     ("distance", 2),
+    ("file", 1),
+    ("rank", 1),
     ("subsets", 3),
     ("top", 1),
     ("prev", 1),

@@ -887,6 +887,10 @@ impl<'a> Eval<'a> {
                     _ => Value::None,
                 };
             }
+            Builtin::File | Builtin::Rank => {
+                let c = self.eval(&args[0], l);
+                return ops::file_or_rank(&c, b == Builtin::Rank, board);
+            }
         }
         Value::List(out)
     }

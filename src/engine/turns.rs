@@ -6,7 +6,7 @@ use super::legal::{DONE, SKIP};
 use super::state::NONE;
 use super::state::{Outcome, State};
 use super::{code, Engine, EngineError};
-use crate::ir::{StepMode, StuckRule, Value};
+use crate::ir::{NextPhase, StepMode, StuckRule, Value};
 
 /// How many turns in a row may pass with nothing to decide before the rules are reported
 /// as making no progress.
@@ -237,7 +237,10 @@ impl Engine {
             })
             .truth(until, l)
             {
-                let next = p.next.unwrap_or(s.phase + 1);
+                let next = match &p.next_if {
+                    Some(chosen) => self.next_phase(s, chosen, l),
+                    None => p.next.unwrap_or(s.phase + 1),
+                };
                 if (next as usize) < self.game.phases.len() {
                     return self.enter_phase(s, next, l);
                 }
@@ -254,10 +257,29 @@ impl Engine {
         }
     }
 
+    /// The phase `next if ...` chooses as the phase ends, its conditions seen as `until`
+    /// sees them: from the seat whose turn just ended.
+    fn next_phase(&self, s: &State, chosen: &NextPhase, l: &mut [Value]) -> u16 {
+        let ev = Eval {
+            eng: self,
+            s,
+            me: s.turn_seat,
+        };
+        let mut at = chosen;
+        loop {
+            match at {
+                NextPhase::Phase(p) => return *p,
+                NextPhase::If(cond, then, otherwise) => {
+                    at = if ev.truth(cond, l) { then } else { otherwise };
+                }
+            }
+        }
+    }
+
     /// The rules' `score` for a seat, if they declare one.
     pub fn score(&self, s: &State, seat: u8) -> Option<i64> {
         let e = self.game.end.score.as_ref()?;
-        let mut l = vec![Value::None; self.game.max_locals as usize + 1];
+        let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
         l[0] = Value::Seat(seat);
         Some(
             (Eval {

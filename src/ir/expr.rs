@@ -98,6 +98,10 @@ pub enum Builtin {
     Group,
     /// `distance(a, b)`: the Chebyshev distance between two grid cells.
     Distance,
+    /// `file(cell)` and `rank(cell)`: the column and row of a grid cell, from 1 (file 1
+    /// is `a`, rank 1 the bottom row: `c4` is file 3, rank 4).
+    File,
+    Rank,
     /// `linked(cell)`: the cells linked to a cell (by its area's shape or a link rule).
     Linked,
     /// `reachable(cell, within)`: empty cells of `within` reached from a cell by links

@@ -326,7 +326,21 @@ pub struct Phase {
     pub before_turn: Vec<Stmt>,
     pub after_turn: Vec<Stmt>,
     pub until: Option<Expr>,
+    /// The phase that follows when this one ends (`next PHASE`); `None` for the next
+    /// declared, or when `next_if` chooses it.
     pub next: Option<PhaseId>,
+    /// `next if COND then PHASE else PHASE`: the phase chosen when this one ends. Not
+    /// written out when absent, so a fixed `next` keeps its shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_if: Option<NextPhase>,
+}
+
+/// A phase chosen when a phase ends: a fixed one, or by a condition evaluated then from
+/// the point of view of the seat whose turn just ended (as `until` is).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub enum NextPhase {
+    Phase(PhaseId),
+    If(Expr, Box<NextPhase>, Box<NextPhase>),
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]

@@ -49,6 +49,18 @@ pub fn line_cells(line: &Value, board: &Board) -> Vec<u16> {
     out
 }
 
+/// `file(cell)` (or, with `rank`, `rank(cell)`): the cell's column (row) on a grid, from
+/// 1; `none` for what is not a cell of a grid.
+pub fn file_or_rank(cell: &Value, rank: bool, board: &Board) -> Value {
+    match *cell {
+        Value::Cell(c) if board.cell_area.is_empty() => match board.cells.get(c as usize) {
+            Some(at) => Value::Int(if rank { at.y } else { at.x } as i64 + 1),
+            None => Value::None,
+        },
+        _ => Value::None,
+    }
+}
+
 /// Applies a binary operator. Collections for `in` are handled by `contains`.
 pub fn binary(op: BinOp, a: &Value, b: &Value, board: &Board) -> Value {
     use Value::*;

@@ -3,8 +3,8 @@
 //! completion and the outline all read it; the checker is not consulted.
 
 use crate::syntax::ast::{
-    AttrType, Block, Clause, DeckEntry, EndRule, Expr, ExprKind, Ident, Item, ItemKind, Span,
-    StmtKind, Visibility,
+    AttrType, Block, Clause, DeckEntry, EndRule, Expr, ExprKind, Ident, Item, ItemKind, NextPhase,
+    Span, StmtKind, Visibility,
 };
 
 /// What a declared name is.
@@ -507,8 +507,16 @@ impl Builder {
                 if let Some(e) = &p.until {
                     self.expr(e);
                 }
-                if let Some(n) = &p.next {
-                    self.global(n);
+                let mut next: Vec<&NextPhase> = p.next.iter().collect();
+                while let Some(n) = next.pop() {
+                    match n {
+                        NextPhase::Phase(name) => self.global(name),
+                        NextPhase::If(cond, then, otherwise) => {
+                            self.expr(cond);
+                            next.push(otherwise);
+                            next.push(then);
+                        }
+                    }
                 }
             }
             ItemKind::Action(a) => {

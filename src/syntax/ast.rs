@@ -305,7 +305,15 @@ pub struct PhaseDecl {
     pub before_turn: Option<Block>,
     pub after_turn: Option<Block>,
     pub until: Option<Expr>,
-    pub next: Option<Ident>,
+    pub next: Option<NextPhase>,
+}
+
+/// The phase that follows when a phase ends: `next PHASE`, or chosen then by a condition,
+/// `next if COND then PHASE else PHASE` (each branch may be another `if`).
+#[derive(Clone, Debug)]
+pub enum NextPhase {
+    Phase(Ident),
+    If(Expr, Box<NextPhase>, Box<NextPhase>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

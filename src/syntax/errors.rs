@@ -48,6 +48,7 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::kw_from => "`from`",
         Rule::phase_item | Rule::order | Rule::start | Rule::turn | Rule::before_turn | Rule::after_turn
         | Rule::until | Rule::next | Rule::enter | Rule::reversed => "a phase part (`order`, `start`, `enter`, `turn`, `before turn`, `after turn`, `until`, `next`)",
+        Rule::next_if => "`if CONDITION then PHASE else PHASE`",
         Rule::tuck_stmt => "an effect (`move`, `swap`, `shift`, `if`, `for`, `win`, an assignment, ...)",
         Rule::step | Rule::by => "a turn step such as `one of place, pass`",
         Rule::step_mode => "`one`, `optional` or `repeat`",

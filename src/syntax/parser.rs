@@ -710,11 +710,25 @@ impl Builder {
                     ph.after_turn = Some(self.block(part.into_inner().find(not_kw).unwrap()))
                 }
                 Rule::until => ph.until = Some(self.expr(part.into_inner().find(not_kw).unwrap())),
-                Rule::next => ph.next = Some(self.ident(part.into_inner().find(not_kw).unwrap())),
+                Rule::next => {
+                    ph.next = Some(self.next_phase(part.into_inner().find(not_kw).unwrap()))
+                }
                 r => unreachable!("phase item {r:?}"),
             }
         }
         ph
+    }
+
+    /// `PHASE`, or `if COND then NEXT else NEXT`.
+    fn next_phase(&self, p: Pair<Rule>) -> NextPhase {
+        if p.as_rule() != Rule::next_if {
+            return NextPhase::Phase(self.ident(p));
+        }
+        let mut it = p.into_inner().filter(not_kw);
+        let cond = self.expr(it.next().unwrap());
+        let then = Box::new(self.next_phase(it.next().unwrap()));
+        let otherwise = Box::new(self.next_phase(it.next().unwrap()));
+        NextPhase::If(cond, then, otherwise)
     }
 
     fn step(&self, p: Pair<Rule>) -> StepDecl {

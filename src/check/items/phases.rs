@@ -84,14 +84,15 @@ pub(super) fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) 
             .as_ref()
             .map(|e| cx.expect(e, &Type::Bool, "a phase's `until`"));
         *max_locals = (*max_locals).max(cx.reset_scope());
-        let next = p.next.as_ref().and_then(|n| match cx.phases.get(&n.name) {
-            Some(&id) => Some(id),
-            None => {
-                let known: Vec<String> = cx.phases.keys().cloned().collect();
-                cx.unknown("phase", n, "no such phase", known);
-                None
+        let (next, next_if) = match &p.next {
+            None => (None, None),
+            Some(ast::NextPhase::Phase(n)) => (find_phase(cx, n), None),
+            Some(chosen) => {
+                let lowered = lower_next(cx, chosen);
+                *max_locals = (*max_locals).max(cx.reset_scope());
+                (None, lowered)
             }
-        });
+        };
         phases.push(ir::Phase {
             name: p.name.name.clone(),
             skip,
@@ -101,11 +102,36 @@ pub(super) fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) 
             after_turn,
             until,
             next,
+            next_if,
             reversed: p.reversed,
             enter,
         });
     }
     phases
+}
+
+fn find_phase(cx: &mut Ctx, n: &ast::Ident) -> Option<u16> {
+    match cx.phases.get(&n.name) {
+        Some(&id) => Some(id),
+        None => {
+            let known: Vec<String> = cx.phases.keys().cloned().collect();
+            cx.unknown("phase", n, "no such phase", known);
+            None
+        }
+    }
+}
+
+/// `next if COND then PHASE else PHASE`, every branch checked (so that every unknown
+/// phase is reported); `None` if a phase is unknown.
+fn lower_next(cx: &mut Ctx, n: &ast::NextPhase) -> Option<ir::NextPhase> {
+    match n {
+        ast::NextPhase::Phase(name) => find_phase(cx, name).map(ir::NextPhase::Phase),
+        ast::NextPhase::If(cond, then, otherwise) => {
+            let c = cx.expect(cond, &Type::Bool, "the condition of `next if`");
+            let (a, b) = (lower_next(cx, then), lower_next(cx, otherwise));
+            Some(ir::NextPhase::If(c, Box::new(a?), Box::new(b?)))
+        }
+    }
 }
 
 /// Warns about actions that no phase ever offers.

@@ -1,0 +1,147 @@
+//! Language constructs tested on small rules files of their own (`tests/constructs/`): a
+//! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), and a cell's
+//! `file` and `rank`. Their scenarios run as `muster test` runs them; what a scenario cannot
+//! say (the IR's shape, a nested `then if`) is asserted here.
+
+use muster::check::compile_source;
+use muster::diagnostic::render;
+use muster::engine::Engine;
+use muster::ir::{Game, NextPhase};
+use muster::scenario;
+use std::path::{Path, PathBuf};
+
+fn constructs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/constructs")
+}
+
+/// Runs one scenario file of `tests/constructs/` and fails with its rendered failures.
+fn run_scenarios(name: &str) -> usize {
+    let report = scenario::run_file(&constructs_dir().join(name));
+    assert!(
+        report.ok(),
+        "{name}: scenarios fail\n{}",
+        render(&report.sources, &report.failures, false)
+    );
+    report.results.len()
+}
+
+fn compile(name: &str, text: &str) -> Game {
+    match compile_source(name, text, None) {
+        Ok(c) => {
+            assert!(
+                c.warnings.is_empty(),
+                "{}",
+                render(&c.sources, &c.warnings, false)
+            );
+            c.game
+        }
+        Err(f) => panic!("{}", render(&f.sources, &f.diagnostics, false)),
+    }
+}
+
+fn read(name: &str) -> String {
+    std::fs::read_to_string(constructs_dir().join(name)).unwrap()
+}
+
+fn phase_id(game: &Game, name: &str) -> u16 {
+    game.phases.iter().position(|p| p.name == name).unwrap() as u16
+}
+
+#[test]
+fn computed_next_phase_scenarios_hold() {
+    assert_eq!(run_scenarios("phase_choice.scenarios"), 7);
+}
+
+#[test]
+fn file_and_rank_scenarios_hold() {
+    assert_eq!(run_scenarios("files_ranks.scenarios"), 3);
+}
+
+// `next if ... else if ...` is lowered as nested choices naming the phases by id; the
+// fixed `next` stays `None` beside it.
+#[test]
+fn a_computed_next_is_lowered_as_nested_choices() {
+    let game = compile("phase_choice.muster", &read("phase_choice.muster"));
+    let count = &game.phases[phase_id(&game, "count") as usize];
+    assert_eq!(count.next, None);
+    let Some(NextPhase::If(_, high, rest)) = &count.next_if else {
+        panic!("a choice: {:?}", count.next_if);
+    };
+    assert_eq!(**high, NextPhase::Phase(phase_id(&game, "high")));
+    let NextPhase::If(_, middle, low) = &**rest else {
+        panic!("an `else if`: {rest:?}");
+    };
+    assert_eq!(**middle, NextPhase::Phase(phase_id(&game, "middle")));
+    assert_eq!(**low, NextPhase::Phase(phase_id(&game, "low")));
+}
+
+// The IR of a computed next survives RON; a phase without one writes no `next_if` at all,
+// so the IR of a fixed `next` keeps its shape.
+#[test]
+fn a_computed_next_round_trips_and_a_fixed_one_keeps_its_shape() {
+    let game = compile("phase_choice.muster", &read("phase_choice.muster"));
+    let text = ron::ser::to_string_pretty(&game, ron::ser::PrettyConfig::default()).unwrap();
+    assert_eq!(text.matches("next_if:").count(), 2);
+    let back: Game = ron::from_str(&text).unwrap();
+    assert_eq!(back, game);
+
+    let fixed = read("phase_choice.muster").replace(
+        "next if total >= 6 then high else if total >= 4 then middle else low",
+        "next middle",
+    );
+    let game = compile("fixed_next.muster", &fixed);
+    let text = ron::ser::to_string_pretty(&game, ron::ser::PrettyConfig::default()).unwrap();
+    assert_eq!(text.matches("next_if:").count(), 1);
+    let count = &game.phases[phase_id(&game, "count") as usize];
+    assert_eq!(count.next, Some(phase_id(&game, "middle")));
+    assert_eq!(count.next_if, None);
+}
+
+/// Plays `moves` (in notation) from the start and gives the name of the phase reached.
+fn phase_after(game: &Game, moves: &[&str]) -> String {
+    let engine = Engine::new(game.clone());
+    let mut s = engine.start(2, 1).unwrap();
+    for m in moves {
+        let a = engine.parse_action(&s, m).unwrap();
+        engine.apply(&mut s, &a).unwrap();
+    }
+    game.phases[s.phase as usize].name.clone()
+}
+
+// A branch may itself be an `if` after `then` as well as after `else`.
+#[test]
+fn a_then_branch_may_be_a_choice_of_its_own() {
+    let text = read("phase_choice.muster").replace(
+        "next if total >= 6 then high else if total >= 4 then middle else low",
+        "next if total >= 4 then if total >= 6 then high else middle else low",
+    );
+    let game = compile("then_if.muster", &text);
+    assert_eq!(phase_after(&game, &["add 1", "add 1"]), "low");
+    assert_eq!(phase_after(&game, &["add 1", "add 3"]), "middle");
+    assert_eq!(phase_after(&game, &["add 2", "add 3"]), "middle");
+    assert_eq!(phase_after(&game, &["add 3", "add 3"]), "high");
+    // Before the phase ends nothing is chosen.
+    assert_eq!(phase_after(&game, &["add 3"]), "count");
+}
+
+// `file` and `rank` of a constant cell are fixed before play, and at play time they read
+// the cell's column and row from 1, whatever the cell.
+#[test]
+fn file_and_rank_count_from_the_bottom_left_corner() {
+    let text = read("files_ranks.muster").replace(
+        "var corner = file(d5) * 10 + rank(d5)",
+        "var corner = file(a1) * 10 + rank(a1)",
+    );
+    let game = compile("corner.muster", &text);
+    let engine = Engine::new(game.clone());
+    let s = engine.start(2, 1).unwrap();
+    let corner = game.vars.iter().position(|v| v.name == "corner").unwrap();
+    assert_eq!(s.globals[corner], muster::ir::Value::Int(11));
+    // Every legal mark is on rank 2, files b to d.
+    let marks: Vec<String> = engine
+        .legal_actions(&s)
+        .iter()
+        .map(|a| engine.action_text(&s, a))
+        .collect();
+    assert_eq!(marks, ["mark b2", "mark c2", "mark d2"]);
+}
