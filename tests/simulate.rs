@@ -23,9 +23,10 @@ fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
-/// A copy of Army Ants (with its library) that declares a variant with a short length cap.
-fn game_with_variant() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("muster-simulate-{}", std::process::id()));
+/// A copy of Army Ants (with its library) that declares a variant with a short length cap,
+/// in a folder of its own for each test (`tag`), as tests run at the same time.
+fn game_with_variant(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-simulate-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(dir.join("lib")).unwrap();
     std::fs::copy(
         "games/lib/standard_deck.muster",
@@ -103,7 +104,7 @@ fn the_report_gives_rates_first_player_length_and_branching_by_phase() {
 
 #[test]
 fn compare_plays_a_variant_on_the_same_seeds_side_by_side() {
-    let file = game_with_variant();
+    let file = game_with_variant("variant");
     let f = file.to_str().unwrap();
     let out = muster(&[
         "simulate",
@@ -176,7 +177,9 @@ fn compare_plays_a_variant_on_the_same_seeds_side_by_side() {
 }
 
 #[test]
-fn compare_with_the_same_file_shows_no_difference() {
+fn compare_with_a_copy_of_the_file_shows_no_difference() {
+    // The copy only adds a variant: its base game is the same game.
+    let copy = game_with_variant("copy");
     let v = json(&muster(&[
         "simulate",
         GAME,
@@ -185,7 +188,7 @@ fn compare_with_the_same_file_shows_no_difference() {
         "--seed",
         "8",
         "--compare",
-        GAME,
+        copy.to_str().unwrap(),
         "--json",
     ]));
     assert_eq!(v["base"]["seats"], v["compare"]["seats"]);
@@ -194,6 +197,101 @@ fn compare_with_the_same_file_shows_no_difference() {
     for (k, d) in diffs {
         assert_eq!(d["difference"].as_f64(), Some(0.0), "{k}");
     }
+}
+
+// `--variant X --compare FILE` with the file being simulated compares the variant with the
+// base game of that file (it used to play the variant on both sides), and says so.
+#[test]
+fn compare_naming_this_file_with_a_variant_compares_with_the_base_game() {
+    let file = game_with_variant("base");
+    let f = file.to_str().unwrap();
+    let args = [
+        "simulate",
+        f,
+        "--games",
+        "20",
+        "--seed",
+        "2",
+        "--variant",
+        "short",
+        "--compare",
+        f,
+    ];
+    let out = muster(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r = text(&out.stdout);
+    assert!(
+        r.contains("A: Army Ants — army_ants.muster [variant short] ("),
+        "{r}"
+    );
+    assert!(
+        r.contains("B: Army Ants — army_ants.muster [base game, without variant short] ("),
+        "{r}"
+    );
+    let v = json(&muster(&[&args[..], &["--json"]].concat()));
+    let (a, b) = (&v["base"], &v["compare"]);
+    assert_eq!(a["variant"], "short");
+    assert_eq!(a["max_turns"], 12);
+    assert_eq!(b["variant"], serde_json::Value::Null);
+    assert_ne!(b["max_turns"], 12);
+    // The B side is the base game, as `simulate FILE` plays it on the same seeds.
+    let plain = json(&muster(&[
+        "simulate", f, "--games", "20", "--seed", "2", "--json",
+    ]));
+    assert_eq!(plain["seats"], b["seats"]);
+    assert_eq!(plain["capped"], b["capped"]);
+    assert!(a["capped"].as_u64() > b["capped"].as_u64(), "{v}");
+}
+
+// A comparison whose two sides would be the same game is refused as a usage error, with
+// the option named and the way to write what was probably meant.
+#[test]
+fn compare_refuses_to_compare_a_game_with_itself() {
+    let file = game_with_variant("itself");
+    let f = file.to_str().unwrap();
+    // The same file written another way is still the same file.
+    let other_spelling = file.parent().unwrap().join(".").join("army_ants.muster");
+    let o = other_spelling.to_str().unwrap();
+    let out = muster(&["simulate", f, "--games", "2", "--compare", o]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    let e = text(&out.stderr);
+    assert!(
+        e.contains(&format!(
+            "error: --compare {o} names the rules file being simulated, without a variant: \
+             both sides would play the same games"
+        )),
+        "{e}"
+    );
+    assert!(
+        e.contains(&format!("`--variant NAME --compare {o}`")),
+        "{e}"
+    );
+
+    let out = muster(&[
+        "simulate",
+        f,
+        "--games",
+        "2",
+        "--variant",
+        "short",
+        "--compare",
+        "short",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    let e = text(&out.stderr);
+    assert!(
+        e.contains(
+            "error: --compare short names the variant being simulated (--variant short): \
+             both sides would play the same games"
+        ),
+        "{e}"
+    );
+    assert!(
+        e.contains(&format!("`--variant short --compare {f}`")),
+        "{e}"
+    );
 }
 
 #[test]

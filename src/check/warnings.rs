@@ -1,6 +1,7 @@
 //! Warnings: rules that check but are probably not what the designer meant. A zone no
-//! rule ever names, a variant that changes nothing, and a condition whose answer never
-//! depends on the game.
+//! rule ever names, a variant that changes nothing, a variant's definition or variable
+//! that replaces nothing (a misspelt name), and a condition whose answer never depends on
+//! the game.
 
 use super::consts;
 use super::load::Loaded;
@@ -23,8 +24,71 @@ pub fn warn(
     }
     unused_zones(cx, items);
     constant_conditions(cx, items, game);
-    if variant.is_none() {
-        idle_variants(cx, loaded);
+    match variant {
+        None => idle_variants(cx, loaded),
+        Some(v) => replaces_nothing(cx, loaded, game, v),
+    }
+}
+
+/// A variant's `def` or `var` whose name the base game does not declare and that nothing
+/// uses: it replaces nothing and changes nothing, most likely because its name is a
+/// misspelling of the declaration it was meant to replace.
+fn replaces_nothing(cx: &mut Ctx, loaded: &Loaded, game: &ir::Game, variant: &str) {
+    let Some(ItemKind::Variant { items, .. }) = loaded
+        .items
+        .iter()
+        .map(|i| &i.kind)
+        .find(|k| matches!(k, ItemKind::Variant { name, .. } if name.name == variant))
+    else {
+        return;
+    };
+    let base = |defs: bool| -> Vec<&str> {
+        loaded
+            .items
+            .iter()
+            .filter_map(|i| match &i.kind {
+                ItemKind::Def { name, .. } if defs => Some(name.name.as_str()),
+                ItemKind::Var { name, .. } if !defs => Some(name.name.as_str()),
+                _ => None,
+            })
+            .collect()
+    };
+    let shown = |n: &str| {
+        game.display
+            .iter()
+            .flatten()
+            .any(|s| game.vars.get(s.var as usize).is_some_and(|v| v.name == n))
+    };
+    for vi in items {
+        let (name, defs, what) = match &vi.kind {
+            ItemKind::Def { name, .. } => (name, true, "definition"),
+            ItemKind::Var { name, .. } => (name, false, "variable"),
+            _ => continue,
+        };
+        let n = name.name.as_str();
+        let known = base(defs);
+        if known.contains(&n) || cx.used.contains(n) || (!defs && shown(n)) {
+            continue;
+        }
+        let keyword = if defs { "def" } else { "var" };
+        let rule = format!("a variant's `{keyword}` replaces the game's {what} of the same name");
+        let help = match crate::similar::closest(n, known.iter().copied()) {
+            Some(best) => format!("did you mean `{best}`? {rule}"),
+            None => {
+                format!("{rule}; name the one to change, use this one in the variant, or remove it")
+            }
+        };
+        cx.error(
+            Diagnostic::warning(
+                "muster::replaces-nothing",
+                name.span,
+                format!(
+                    "the game has no {what} `{n}`, so variant `{variant}` replaces nothing with it"
+                ),
+            )
+            .label("replaces nothing, and nothing uses it")
+            .help(help),
+        );
     }
 }
 

@@ -71,7 +71,7 @@ pub struct GameOpts {
     pub seed: Option<u64>,
     /// Stop the game after this many turns (default: the game's own `max_turns` for games
     /// among agents; no cap at all when a person plays a seat). At most `MAX_TURNS`,
-    /// 1,000,000.
+    /// 1,000,000. Search agents' playouts stop at this cap too.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::check::MAX_TURNS as i64))]
     pub max_turns: Option<u32>,
 }
@@ -150,7 +150,8 @@ pub enum Command {
         #[arg(long, default_value_t = 100)]
         games: u32,
         /// One agent per seat, e.g. `mcts,random` (default: random everywhere). Agents:
-        /// random, greedy, mcts, ismcts; `mcts:N` searches N iterations a move.
+        /// random, greedy, mcts, ismcts; `mcts:N` searches N iterations a move (give more
+        /// than the number of legal moves, or it barely searches).
         #[arg(long)]
         agents: Option<String>,
         #[command(flatten)]
@@ -161,8 +162,9 @@ pub enum Command {
         /// Print the report as one JSON object.
         #[arg(long)]
         json: bool,
-        /// Also play another rules file, or another variant of this one, with the same
-        /// seeds and agents, and show the two reports side by side.
+        /// Also play another rules file, another variant of this one, or (naming this file
+        /// with `--variant`) its base game, with the same seeds and agents, and show the two
+        /// reports side by side.
         #[arg(long, value_name = "OTHER_FILE_OR_VARIANT")]
         compare: Option<String>,
     },

@@ -1,6 +1,7 @@
 //! `muster simulate`: many games between agents, in parallel, with a report a designer can
 //! decide from. Results depend only on the seed, never on `--jobs`. With `--compare`, a
-//! second rules file or variant plays the same seeds and the two reports show side by side.
+//! second rules file or variant (or, naming the same file with `--variant`, the base game)
+//! plays the same seeds and the two reports show side by side.
 
 use super::{agent_list, GameOpts, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::agents;
@@ -275,15 +276,66 @@ impl Played<'_> {
     }
 }
 
-/// What `--compare` names: another rules file, or a variant of the same file.
-fn compare_target(file: &Path, other: &str, opts: &GameOpts) -> (std::path::PathBuf, GameOpts) {
+/// The other side of a comparison: its rules file and options, and whether it is the base
+/// game of the file being simulated (with `--variant` given on the command line).
+struct Target {
+    file: std::path::PathBuf,
+    opts: GameOpts,
+    base: bool,
+}
+
+/// What `--compare` names: another rules file, or a variant of the same file. Naming the
+/// rules file being simulated while `--variant` is given compares that variant with the
+/// base game. A comparison whose two sides would be the same game is refused, with the
+/// reason and how to write what was probably meant.
+fn compare_target(file: &Path, other: &str, opts: &GameOpts) -> Result<Target, String> {
     let as_path = Path::new(other);
     if as_path.is_file() {
-        (as_path.to_path_buf(), opts.clone())
-    } else {
+        if !same_file(file, as_path) {
+            return Ok(Target {
+                file: as_path.to_path_buf(),
+                opts: opts.clone(),
+                base: false,
+            });
+        }
+        if opts.variant.is_none() {
+            return Err(format!(
+                "--compare {other} names the rules file being simulated, without a variant: \
+                 both sides would play the same games\n  to compare the base game with a \
+                 variant, write `--compare NAME`; to compare a variant with the base game, \
+                 `--variant NAME --compare {other}`"
+            ));
+        }
         let mut o = opts.clone();
-        o.variant = Some(other.to_string());
-        (file.to_path_buf(), o)
+        o.variant = None;
+        return Ok(Target {
+            file: file.to_path_buf(),
+            opts: o,
+            base: true,
+        });
+    }
+    if opts.variant.as_deref() == Some(other) {
+        return Err(format!(
+            "--compare {other} names the variant being simulated (--variant {other}): both \
+             sides would play the same games\n  to compare it with the base game, write \
+             `--variant {other} --compare {}`; with another variant, `--compare OTHER`",
+            file.display()
+        ));
+    }
+    let mut o = opts.clone();
+    o.variant = Some(other.to_string());
+    Ok(Target {
+        file: file.to_path_buf(),
+        opts: o,
+        base: false,
+    })
+}
+
+/// Whether two paths name the same file, however they are written.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
     }
 }
 
@@ -304,9 +356,22 @@ pub fn run(
     let other = match compare {
         None => None,
         Some(c) => {
-            let (f, o) = compare_target(file, c, opts);
-            match super::prepare(&f, &o) {
-                Ok((e, p)) if p == players => Some((e, describe(&f, &o), f, o)),
+            let t = match compare_target(file, c, opts) {
+                Ok(t) => t,
+                Err(why) => {
+                    eprintln!("error: {why}");
+                    return EXIT_USAGE;
+                }
+            };
+            let what = match &opts.variant {
+                Some(v) if t.base => format!(
+                    "{} [base game, without variant {v}]",
+                    describe(&t.file, &t.opts)
+                ),
+                _ => describe(&t.file, &t.opts),
+            };
+            match super::prepare(&t.file, &t.opts) {
+                Ok((e, p)) if p == players => Some((e, what, t.file, t.opts)),
                 Ok(_) => {
                     eprintln!(
                         "error: the games compared must seat the same players: give --players"
