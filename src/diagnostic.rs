@@ -74,6 +74,9 @@ pub struct Diagnostic {
     pub span: Span,
     pub label: String,
     pub help: Option<String>,
+    /// Another place the diagnostic is about, with its label, drawn with the first when
+    /// both are in the same file (the help line should name it too, for other outputs).
+    pub related: Option<Box<(Span, String)>>,
 }
 
 impl Diagnostic {
@@ -85,6 +88,7 @@ impl Diagnostic {
             span,
             label: String::new(),
             help: None,
+            related: None,
         }
     }
     pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
@@ -101,6 +105,10 @@ impl Diagnostic {
         self.help = Some(help.into());
         self
     }
+    pub fn related(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.related = Some(Box::new((span, label.into())));
+        self
+    }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -111,6 +119,8 @@ struct Report<'a> {
     diag: &'a Diagnostic,
     source: NamedSource<Excerpt>,
     span: SourceSpan,
+    /// The related place, when it is in the same file.
+    related: Option<(SourceSpan, String)>,
 }
 
 /// Source lines longer than this (in bytes) are shown as an excerpt around the label.
@@ -120,8 +130,9 @@ const LONG_LABEL: usize = 120;
 
 /// A file's text as miette reads it, except that a label on a long line (a minified or
 /// generated file, a fuzzer's output) is shown with only the part of the line around it,
-/// and without the neighbouring lines.
-struct Excerpt(Arc<str>);
+/// and without the neighbouring lines. The second field is where the diagnostic's own
+/// label starts: an excerpt drawn with a related label before it is headed with it.
+struct Excerpt(Arc<str>, usize);
 
 impl SourceCode for Excerpt {
     fn read_span<'a>(
@@ -136,8 +147,20 @@ impl SourceCode for Excerpt {
         let line = text[..line_start].matches('\n').count();
         if before == 0 && after == 0 {
             // The read for the header: the label's line and its column, counted in
-            // characters (as in `--format json`).
+            // characters (as in `--format json`); the diagnostic's own label when the
+            // excerpt holds it.
             let end = floor_char(text, at + span.len()).max(at);
+            let own = self.1;
+            if at < own && own < end {
+                let own_line_start = text[..own].rfind('\n').map_or(0, |i| i + 1);
+                return Ok(Box::new(MietteSpanContents::new(
+                    &text.as_bytes()[own..end],
+                    (own, end - own).into(),
+                    text[..own_line_start].matches('\n').count(),
+                    text[own_line_start..own].chars().count(),
+                    1,
+                )));
+            }
             return Ok(Box::new(MietteSpanContents::new(
                 &text.as_bytes()[at..end],
                 (at, end - at).into(),
@@ -152,7 +175,16 @@ impl SourceCode for Excerpt {
             .split(|&b| b == b'\n')
             .all(|l| l.len() <= LONG_LINE)
         {
-            return Ok(inner);
+            // The lines read, counted afresh: miette counts from the start of the file,
+            // which would draw two labels far apart as one long excerpt.
+            let lines = inner.data().split(|&b| b == b'\n').count();
+            return Ok(Box::new(MietteSpanContents::new(
+                inner.data(),
+                *inner.span(),
+                inner.line(),
+                inner.column(),
+                lines,
+            )));
         }
         let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
         // A window of the long line around the label, without the lines around it.
@@ -238,9 +270,15 @@ impl miette::Diagnostic for Report<'_> {
         } else {
             Some(self.diag.label.clone())
         };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
-            label, self.span,
-        ))))
+        // The main label is primary: the header names its place even when the related
+        // one comes first in the file.
+        let related = self
+            .related
+            .as_ref()
+            .map(|(span, label)| LabeledSpan::new_with_span(Some(label.clone()), *span));
+        Some(Box::new(
+            std::iter::once(LabeledSpan::new_primary_with_span(label, self.span)).chain(related),
+        ))
     }
 }
 
@@ -276,11 +314,22 @@ pub fn render_width(sources: &Sources, diags: &[Diagnostic], colour: bool, width
             end = len;
         }
         let (start, end) = shorten(&file.text, start, end);
+        let related = diag
+            .related
+            .as_deref()
+            .filter(|(span, _)| span.file == diag.span.file)
+            .map(|(span, label)| {
+                let s = floor_char(&file.text, span.start as usize);
+                let e = floor_char(&file.text, span.end as usize).max(s);
+                let (s, e) = shorten(&file.text, s, e);
+                (SourceSpan::new(s.into(), e - s), label.clone())
+            });
         // miette adds the line and column to the name itself.
         let report = Report {
             diag,
-            source: NamedSource::new(file.name.clone(), Excerpt(file.text.clone())),
+            source: NamedSource::new(file.name.clone(), Excerpt(file.text.clone(), start)),
             span: SourceSpan::new(start.into(), end - start),
+            related,
         };
         let _ = handler.render_report(&mut out, &report);
         out.push('\n');

@@ -3,10 +3,11 @@
 //! is a reviewed snapshot, together with its exit code. Each file is
 //! `tests/pawn_race.muster` with one mistake (or, for `several_errors`, five independent
 //! ones), except the topology files (`shape_*`, `area_*`, `form_*`, `link_*`, `roll_*`),
-//! which are a small game of formations with one mistake. Files named `warn_*` are valid rules with a likely mistake: they pass with
+//! which are a small game of formations with one mistake. A file whose first line is
+//! `// validate --variant a,b: ...` is validated with that variant list too. Files named `warn_*` are valid rules with a likely mistake: they pass with
 //! warnings and exit code 0.
 
-use muster::check::{check_all, compile_source, load_source, read_text};
+use muster::check::{check_with, compile_source, load_source, read_text};
 use muster::diagnostic::render;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,14 +28,27 @@ fn corpus() -> Vec<String> {
     names
 }
 
+/// The variant list a corpus file asks to be checked with, on a first line
+/// `// validate --variant a,b: ...` (for conflicts between variants).
+fn variant_list(name: &str) -> Option<String> {
+    let text = std::fs::read_to_string(corpus_dir().join(name)).ok()?;
+    let rest = text
+        .lines()
+        .next()?
+        .strip_prefix("// validate --variant ")?;
+    Some(rest.split(':').next()?.trim().to_string())
+}
+
 /// What `muster validate NAME` does, run in the corpus folder so that diagnostics name
 /// the file as given: its exit code, and the snapshot text (exit code, the verdict on
 /// stdout, then the diagnostics on stderr). The library is asked too, and must agree
 /// with the binary on every diagnostic.
 fn validate(name: &str) -> (i32, String) {
+    let list = variant_list(name);
     let out = Command::new(env!("CARGO_BIN_EXE_muster"))
         .current_dir(corpus_dir())
         .args(["validate", name])
+        .args(list.iter().flat_map(|l| ["--variant", l.as_str()]))
         .env("NO_COLOR", "1")
         .output()
         .expect("muster runs");
@@ -48,7 +62,7 @@ fn validate(name: &str) -> (i32, String) {
         let text = text.as_str();
         let diags = match load_source(name, text, Some(&corpus_dir())) {
             Ok(loaded) => {
-                let d = check_all(&loaded);
+                let d = check_with(&loaded, list.as_deref());
                 render(&loaded.sources, &d, false)
             }
             Err(f) => render(&f.sources, &f.diagnostics, false),
@@ -190,6 +204,11 @@ fn json_diagnostics_match_the_text_ones() {
         let out = Command::new(env!("CARGO_BIN_EXE_muster"))
             .current_dir(corpus_dir())
             .args(["validate", "--format", "json", &name])
+            .args(
+                variant_list(&name)
+                    .iter()
+                    .flat_map(|l| ["--variant", l.as_str()]),
+            )
             .output()
             .unwrap();
         let (code, snapshot) = validate(&name);

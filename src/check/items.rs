@@ -120,55 +120,194 @@ fn apply_variant<'a>(
             out.push(item);
         }
     }
-    let Some(v) = variant else { return out };
-    let Some(var) = items
-        .iter()
-        .find(|i| matches!(&i.kind, ItemKind::Variant { name, .. } if name.name == v))
-    else {
-        let names = variant_names(items);
-        let help = if names.is_empty() {
-            "this game declares no variants".to_string()
-        } else {
-            format!("known variants: {}", names.join(", "))
+    let Some(list) = variant else { return out };
+    let mut applied: Vec<&str> = Vec::new();
+    // Which variant of the list declared each key, and where; the header by property.
+    let mut by: HashMap<(&'static str, String), (&str, &Item)> = HashMap::new();
+    let mut header_by: HashMap<&'static str, (&str, &Item, String)> = HashMap::new();
+    for v in variant_list(list) {
+        let Some((vname, vitems)) = find_variant(items, v, list, &applied, diags) else {
+            continue;
         };
-        diags.push(
-            Diagnostic::error(
-                "muster::unknown-variant",
-                Span::default(),
-                format!("unknown variant `{v}`"),
-            )
-            .label("asked for here")
-            .help(help),
-        );
-        return out;
-    };
-    let ItemKind::Variant { items: vitems, .. } = &var.kind else {
-        unreachable!()
-    };
-    for vi in vitems {
-        match key(vi) {
-            // A variant's `game { ... }` changes only the properties it gives: both are
-            // kept, and the header is merged when lowered.
-            Some(k) if k.0 == "game" => out.push(vi),
-            Some(k) => match seen.get(&k) {
-                Some(&i) => out[i] = vi,
-                None => {
-                    seen.insert(k, out.len());
+        applied.push(vname);
+        for vi in vitems {
+            match key(vi) {
+                // A variant's `game { ... }` changes only the properties it gives: both are
+                // kept, and the header is merged when lowered. Two variants of a list
+                // may give the same property only the same value.
+                Some(k) if k.0 == "game" => {
+                    if let ItemKind::Game(g) = &vi.kind {
+                        for (prop, value) in header_props(g) {
+                            match header_by.get(prop) {
+                                Some((first, at, was)) if *was != value => {
+                                    diags.push(conflict(
+                                        sources,
+                                        (first, at),
+                                        (vname, vi),
+                                        &format!("game property `{prop}`"),
+                                    ));
+                                }
+                                Some(_) => {}
+                                None => {
+                                    header_by.insert(prop, (vname, vi, value));
+                                }
+                            }
+                        }
+                    }
                     out.push(vi);
                 }
-            },
-            None => diags.push(
-                Diagnostic::error(
-                    "muster::variant",
-                    vi.span,
-                    "a variant cannot hold imports or other variants",
-                )
-                .label("not allowed inside a variant")
-                .help("put imports at the top of the file, and each variant at the top level"),
-            ),
+                Some(k) => {
+                    if let Some(&(first, at)) = by.get(&k) {
+                        // The same declaration, word for word, is no conflict.
+                        if !super::warnings::same_text(sources, at, vi) {
+                            diags.push(conflict(
+                                sources,
+                                (first, at),
+                                (vname, vi),
+                                &describe_key(&k),
+                            ));
+                        }
+                        continue;
+                    }
+                    by.insert(k.clone(), (vname, vi));
+                    match seen.get(&k) {
+                        Some(&i) => out[i] = vi,
+                        None => {
+                            seen.insert(k, out.len());
+                            out.push(vi);
+                        }
+                    }
+                }
+                None => diags.push(
+                    Diagnostic::error(
+                        "muster::variant",
+                        vi.span,
+                        "a variant cannot hold imports or other variants",
+                    )
+                    .label("not allowed inside a variant")
+                    .help("put imports at the top of the file, and each variant at the top level"),
+                ),
+            }
         }
     }
     out
+}
+
+/// The names in a variant list, `a,b` or a single `a`, each trimmed, in order.
+pub fn variant_list(list: &str) -> impl Iterator<Item = &str> {
+    list.split(',').map(str::trim)
+}
+
+/// The declarations of the variant `v` of a list, or an error: an unknown name (with the
+/// closest known one), an empty name, or a name given twice.
+fn find_variant<'a>(
+    items: &'a [Item],
+    v: &str,
+    list: &str,
+    applied: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(&'a str, &'a [Item])> {
+    let found = items.iter().find_map(|i| match &i.kind {
+        ItemKind::Variant { name, items } if name.name == v => {
+            Some((name.name.as_str(), items.as_slice()))
+        }
+        _ => None,
+    });
+    let names = variant_names(items);
+    let (message, help) = match found {
+        Some(f) if !applied.contains(&f.0) => return Some(f),
+        Some(_) => (
+            format!("variant `{v}` is named twice in `{list}`"),
+            "name each variant once; they apply in the order given".to_string(),
+        ),
+        None if v.is_empty() => (
+            format!("the variant list `{list}` has an empty name"),
+            "separate variant names with single commas, e.g. `--variant a,b`".to_string(),
+        ),
+        None => {
+            let known = if names.is_empty() {
+                "this game declares no variants".to_string()
+            } else {
+                format!("known variants: {}", names.join(", "))
+            };
+            let help = match crate::similar::closest(v, names.iter().map(String::as_str)) {
+                Some(best) => format!("did you mean `{best}`? {known}"),
+                None => known,
+            };
+            (format!("unknown variant `{v}`"), help)
+        }
+    };
+    diags.push(
+        Diagnostic::error("muster::unknown-variant", Span::default(), message)
+            .label("asked for here")
+            .help(help),
+    );
+    None
+}
+
+/// The header properties a variant's `game { ... }` gives, each with its value as text.
+fn header_props(g: &ast::GameDecl) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    if !g.title.is_empty() {
+        out.push(("title", g.title.clone()));
+    }
+    if let Some((lo, hi, _)) = g.players {
+        out.push(("players", format!("{lo}..{hi}")));
+    }
+    if let Some((m, _)) = g.max_turns {
+        out.push(("max_turns", m.to_string()));
+    }
+    if let Some(f) = &g.first_phase {
+        out.push(("first_phase", f.name.clone()));
+    }
+    out
+}
+
+/// A declaration's key in words: `phase `play``, `the setup`.
+fn describe_key(k: &(&'static str, String)) -> String {
+    if k.0 == "end" {
+        "the end rules".to_string()
+    } else if k.1.is_empty() {
+        format!("the {}", k.0)
+    } else {
+        format!("{} `{}`", k.0, k.1)
+    }
+}
+
+/// The first line of a declaration: where a diagnostic about all of it points.
+fn head(sources: &crate::diagnostic::Sources, span: Span) -> Span {
+    let text = sources.text(span);
+    match text.find('\n') {
+        Some(i) => Span {
+            end: span.start + text[..i].trim_end().len() as u32,
+            ..span
+        },
+        None => span,
+    }
+}
+
+/// Two variants of a list that both declare `what`, differently.
+fn conflict(
+    sources: &crate::diagnostic::Sources,
+    first: (&str, &Item),
+    second: (&str, &Item),
+    what: &str,
+) -> Diagnostic {
+    let ((a, at), (b, bt)) = (first, second);
+    let (line, col) = sources.line_col(at.span);
+    let file = &sources.files[at.span.file as usize].name;
+    Diagnostic::error(
+        "muster::variant-conflict",
+        head(sources, bt.span),
+        format!("variants `{a}` and `{b}` both change {what}"),
+    )
+    .label(format!("`{b}` changes {what} here"))
+    .related(head(sources, at.span), format!("`{a}` changes {what} here"))
+    .help(format!(
+        "they cannot be applied together; write one variant that combines `{a}` and `{b}`, \
+         with {what} as the combined game should have it, and ask for that one instead \
+         (`{a}`'s is at {file}:{line}:{col})"
+    ))
 }
 
 pub fn lower(
@@ -418,7 +557,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
     ir::Game {
         format_version: ir::FORMAT_VERSION,
         title: header.title,
-        variant: variant.map(str::to_string),
+        variant: variant.map(|l| variant_list(l).collect::<Vec<_>>().join(",")),
         min_players: min_p,
         max_players: max_p,
         max_turns: header.max_turns.map_or(1000, |m| m.0.clamp(1, MAX_TURNS)),

@@ -43,7 +43,8 @@ pub struct Failed {
 /// The most diagnostics one run reports (errors first, then warnings).
 pub const MAX_ERRORS: usize = 50;
 
-/// Reads, checks and lowers the rules file at `path`, with `variant` applied if given.
+/// Reads, checks and lowers the rules file at `path`, with `variant` applied if given:
+/// one variant's name, or several separated by commas (`a,b`), applied in order.
 pub fn compile_file(path: &std::path::Path, variant: Option<&str>) -> Result<Compiled, Failed> {
     compile(load_file(path)?, variant)
 }
@@ -55,12 +56,20 @@ pub fn compile_source(name: &str, text: &str, variant: Option<&str>) -> Result<C
 
 /// Checks the base game and every variant; the result lists each one's diagnostics.
 pub fn check_all(loaded: &Loaded) -> Vec<Diagnostic> {
+    check_with(loaded, None)
+}
+
+/// Checks the base game, every variant, and the variants of `list` (`a,b`) applied
+/// together in order, if given; the result lists each one's diagnostics.
+pub fn check_with(loaded: &Loaded, list: Option<&str>) -> Vec<Diagnostic> {
     let mut all = match items::lower(loaded, None) {
         Ok((_, w)) => w,
         Err(d) => d,
     };
-    for name in items::variant_names(&loaded.items) {
-        match items::lower(loaded, Some(&name)) {
+    let names = items::variant_names(&loaded.items);
+    let list = list.filter(|l| !names.iter().any(|n| n == l));
+    for name in names.iter().map(String::as_str).chain(list) {
+        match items::lower(loaded, Some(name)) {
             Ok((_, w)) => all.extend(w.into_iter().filter(|d| !d.is_error())),
             Err(d) => all.extend(d),
         }

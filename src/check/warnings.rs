@@ -26,7 +26,11 @@ pub fn warn(
     constant_conditions(cx, items, game);
     match variant {
         None => idle_variants(cx, loaded),
-        Some(v) => replaces_nothing(cx, loaded, game, v),
+        Some(list) => {
+            for v in super::items::variant_list(list) {
+                replaces_nothing(cx, loaded, game, v);
+            }
+        }
     }
 }
 
@@ -341,7 +345,7 @@ fn header_changes(v: &ast::GameDecl, g: &ast::GameDecl) -> bool {
 }
 
 /// Whether two declarations read the same, comments and spacing aside.
-fn same_text(sources: &Sources, a: &Item, b: &Item) -> bool {
+pub(super) fn same_text(sources: &Sources, a: &Item, b: &Item) -> bool {
     tokens(sources.text(a.span)) == tokens(sources.text(b.span))
 }
 

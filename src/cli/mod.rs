@@ -59,8 +59,9 @@ pub struct Cli {
 /// Options shared by every command that starts a game.
 #[derive(clap::Args, Debug, Clone)]
 pub struct GameOpts {
-    /// A variant declared in the rules file.
-    #[arg(long)]
+    /// A variant declared in the rules file, or several applied in order: `--variant a,b`
+    /// (an error names any two that change the same declaration).
+    #[arg(long, value_name = "NAME[,NAME...]", value_parser = variant_list)]
     pub variant: Option<String>,
     /// How many players (for games with a range of player counts).
     #[arg(long)]
@@ -86,6 +87,10 @@ pub enum Command {
         /// `text` (default) or `json` (one object per diagnostic, on stdout).
         #[arg(long, default_value = "text")]
         format: String,
+        /// Also check these variants applied together, in order: `--variant a,b`. (The
+        /// base game and each variant alone are always checked.)
+        #[arg(long, value_name = "NAME[,NAME...]", value_parser = variant_list)]
+        variant: Option<String>,
     },
     /// Play in the terminal: people at the prompt, agents for the other seats.
     Play {
@@ -138,8 +143,9 @@ pub enum Command {
     Dump {
         /// The rules file.
         file: PathBuf,
-        /// Dump this variant of the game instead of the base game.
-        #[arg(long)]
+        /// Dump this variant of the game instead of the base game (or several applied in
+        /// order: `--variant a,b`).
+        #[arg(long, value_name = "NAME[,NAME...]", value_parser = variant_list)]
         variant: Option<String>,
     },
     /// Play many games between agents and report the results.
@@ -222,7 +228,11 @@ pub fn main() -> i32 {
 
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
-        Command::Validate { files, format } => validate::run(&files, &format),
+        Command::Validate {
+            files,
+            format,
+            variant,
+        } => validate::run(&files, &format, variant.as_deref()),
         Command::Play {
             file,
             game,
@@ -350,6 +360,19 @@ pub fn render_for_stderr(
     crate::diagnostic::render_width(sources, diags, colour_stderr(), width)
 }
 
+/// `--variant a, b` as the checker and saved games write it, `a,b`; an empty name is
+/// refused.
+fn variant_list(text: &str) -> Result<String, String> {
+    let names: Vec<&str> = text.split(',').map(str::trim).collect();
+    if names.iter().any(|n| n.is_empty()) {
+        return Err(format!(
+            "`{text}` has an empty variant name; give one name, or several separated by \
+             commas: `a,b`"
+        ));
+    }
+    Ok(names.join(","))
+}
+
 /// Compiles a rules file, printing diagnostics on failure; `Err` holds the exit code.
 pub fn load(path: &Path, variant: Option<&str>) -> Result<Compiled, i32> {
     match check::compile_file(path, variant) {
@@ -360,10 +383,9 @@ pub fn load(path: &Path, variant: Option<&str>) -> Result<Compiled, i32> {
                 render_for_stderr(&failed.sources, &failed.diagnostics)
             );
             let io = failed.diagnostics.iter().any(|d| d.code == "muster::io");
-            let variant_missing = failed
-                .diagnostics
-                .iter()
-                .any(|d| d.code == "muster::unknown-variant");
+            let variant_missing = failed.diagnostics.iter().any(|d| {
+                d.code == "muster::unknown-variant" || d.code == "muster::variant-conflict"
+            });
             Err(if io || variant_missing {
                 EXIT_USAGE
             } else {

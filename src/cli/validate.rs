@@ -1,11 +1,12 @@
-//! `muster validate FILE...`: every diagnostic of every file, base game and variants.
+//! `muster validate FILE...`: every diagnostic of every file, base game and variants (and,
+//! with `--variant a,b`, those variants applied together).
 
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::check;
 use crate::diagnostic;
 use std::path::PathBuf;
 
-pub fn run(files: &[PathBuf], format: &str) -> i32 {
+pub fn run(files: &[PathBuf], format: &str, variant: Option<&str>) -> i32 {
     if format != "text" && format != "json" {
         eprintln!("error: --format is `text` or `json`, not `{format}`");
         return EXIT_USAGE;
@@ -29,7 +30,7 @@ pub fn run(files: &[PathBuf], format: &str) -> i32 {
         };
         let (sources, diags) = match loaded {
             Ok(loaded) => {
-                let d = check::check_all(&loaded);
+                let d = check::check_with(&loaded, variant);
                 (loaded.sources, d)
             }
             Err(failed) => {
