@@ -1,12 +1,12 @@
 //! Language constructs tested on small rules files of their own (`tests/constructs/`): a
-//! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), and a cell's
-//! `file` and `rank`. Their scenarios run as `muster test` runs them; what a scenario cannot
+//! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
+//! `file` and `rank`, and a stuck seat's result chosen by the position (`on stuck if`). Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
 use muster::diagnostic::render;
 use muster::engine::Engine;
-use muster::ir::{Game, NextPhase};
+use muster::ir::{Game, NextPhase, StuckRule};
 use muster::scenario;
 use std::path::{Path, PathBuf};
 
@@ -55,6 +55,11 @@ fn computed_next_phase_scenarios_hold() {
 #[test]
 fn file_and_rank_scenarios_hold() {
     assert_eq!(run_scenarios("files_ranks.scenarios"), 3);
+}
+
+#[test]
+fn conditional_stuck_scenarios_hold() {
+    assert_eq!(run_scenarios("stuck_choice.scenarios"), 6);
 }
 
 // `next if ... else if ...` is lowered as nested choices naming the phases by id; the
@@ -144,4 +149,74 @@ fn file_and_rank_count_from_the_bottom_left_corner() {
         .map(|a| engine.action_text(&s, a))
         .collect();
     assert_eq!(marks, ["mark b2", "mark c2", "mark d2"]);
+}
+
+// `on stuck if ... else if ... else RESULT` is lowered as its conditions in order, each with
+// its result, and the last `else` as the fixed rule; it survives RON. A fixed `on stuck`
+// writes no `stuck_if` at all, so the IR of older rules files keeps its shape.
+#[test]
+fn a_conditional_stuck_is_lowered_in_order_and_a_fixed_one_keeps_its_shape() {
+    let game = compile("stuck_choice.muster", &read("stuck_choice.muster"));
+    let results: Vec<StuckRule> = game.end.stuck_if.iter().map(|(_, r)| *r).collect();
+    assert_eq!(results, [StuckRule::Lose, StuckRule::Pass]);
+    assert_eq!(game.end.stuck, StuckRule::Draw);
+    let text = ron::ser::to_string_pretty(&game, ron::ser::PrettyConfig::default()).unwrap();
+    assert_eq!(text.matches("stuck_if:").count(), 1);
+    let back: Game = ron::from_str(&text).unwrap();
+    assert_eq!(back, game);
+
+    let fixed = match compile_source(
+        "stuck_choice.muster",
+        &read("stuck_choice.muster"),
+        Some("fixed"),
+    ) {
+        Ok(c) => c.game,
+        Err(f) => panic!("{}", render(&f.sources, &f.diagnostics, false)),
+    };
+    assert!(fixed.end.stuck_if.is_empty());
+    assert_eq!(fixed.end.stuck, StuckRule::Draw);
+    let text = ron::ser::to_string_pretty(&fixed, ron::ser::PrettyConfig::default()).unwrap();
+    assert!(!text.contains("stuck_if"), "{text}");
+}
+
+// `xs[i]` (`indexing.muster`): from 1, from the end, out of range, on a path of cells, a
+// run, a zone, a comprehension and a list fixed before play.
+#[test]
+fn indexing_scenarios_hold() {
+    assert_eq!(run_scenarios("indexing.scenarios"), 7);
+}
+
+// A change of a per-seat variable through a component's owner (`shared_owner.muster`):
+// through a hand and the board it reaches the owner's seat.
+#[test]
+fn owner_points_scenarios_hold() {
+    assert_eq!(run_scenarios("shared_owner.scenarios"), 2);
+}
+
+// Through a token in a shared zone, whose owner is `none`, the change has no seat: a rules
+// error that says so, not an effect that silently does nothing.
+#[test]
+fn a_change_through_no_owner_is_a_rules_error() {
+    let game = compile("shared_owner.muster", &read("shared_owner.muster"));
+    let engine = Engine::new(game);
+    let mut s = engine.start(2, 1).unwrap();
+    let a = engine.parse_action(&s, "score T1").unwrap();
+    match engine.apply(&mut s, &a) {
+        Err(muster::engine::EngineError::Rules(r)) => {
+            assert_eq!(r.code, "muster::run::value");
+            assert!(
+                r.message.starts_with(
+                    "`points += 1` has no seat to change: the seat before `.points` is `none`"
+                ),
+                "{}",
+                r.message
+            );
+            assert!(
+                r.message.contains("in applying `score T1`"),
+                "{}",
+                r.message
+            );
+        }
+        other => panic!("a rules error: {other:?}"),
+    }
 }

@@ -65,6 +65,15 @@ fn eval_in(e: &Expr, locals: &[Value], board: &Board, room: &mut usize) -> Resul
             }
             Value::List(out)
         }
+        // `xs[i]` of a list fixed before play (runs and zones need the state or the walk).
+        Expr::Index(coll, at) => {
+            let i = eval_in(at, locals, board, room)?.as_int();
+            match eval_in(coll, locals, board, room)? {
+                Value::List(mut items) => ops::position(items.len(), i)
+                    .map_or(Value::None, |k| std::mem::take(&mut items[k])),
+                _ => return Err(Unfixed::State),
+            }
+        }
         Expr::Call(b @ (Builtin::File | Builtin::Rank), args) if args.len() == 1 => {
             let c = eval_in(&args[0], locals, board, room)?;
             ops::file_or_rank(&c, *b == Builtin::Rank, board)

@@ -16,6 +16,7 @@ fn folds(x: &ir::Expr) -> bool {
         ir::Expr::Binary(op, a, b) => *op != ir::BinOp::Range && folds(a) && folds(b),
         ir::Expr::If(c, a, b) => folds(c) && folds(a) && folds(b),
         ir::Expr::Not(a) | ir::Expr::Neg(a) => folds(a),
+        ir::Expr::Index(a, i) => folds(a) && folds(i),
         _ => false,
     }
 }
@@ -165,6 +166,7 @@ impl<'a> Ctx<'a> {
             ExprKind::Name(id) => self.name(id),
             ExprKind::Call(f, args) => self.call(f, args, e.span),
             ExprKind::Field(base, field) => self.field(base, field),
+            ExprKind::Index(coll, at) => self.index(coll, at),
             ExprKind::Unary(op, inner) => match op {
                 ast::UnOp::Not => (
                     ir::Expr::Not(Box::new(self.expect(
@@ -272,6 +274,38 @@ impl<'a> Ctx<'a> {
                 (ir::Expr::List(out), Type::List(Box::new(ty)))
             }
         }
+    }
+
+    /// `coll[at]`: an item of a collection, by its place from 1 (from the end if negative).
+    fn index(&mut self, coll: &ast::Expr, at: &ast::Expr) -> Lowered {
+        let (c, el) = self.collection(coll, "the value before `[...]`");
+        let (i, ty) = self.expr(at);
+        if !fits(&Type::Int, &ty) {
+            let d = Diagnostic::error(
+                "muster::type",
+                at.span,
+                format!(
+                    "the index in `[...]` must be a number, but this is {}",
+                    describe(self, &ty)
+                ),
+            )
+            .label(format!("this is {}", describe(self, &ty)))
+            .help("an index is an item's place, from 1: `xs[1]` is the first item, `xs[-1]` the last; to ask whether an item is in a collection, write `x in xs`");
+            self.error(d);
+        }
+        if i == ir::Expr::Const(Value::Int(0)) {
+            let d = Diagnostic::error(
+                "muster::index",
+                at.span,
+                "items are counted from 1: `[0]` names no item",
+            )
+            .label("no item 0")
+            .help("the first item is `[1]`, the last `[-1]`");
+            self.error(d);
+        }
+        // The item may be missing (out of range): a number or condition read from it is
+        // 0 or false, as `none` reads.
+        (ir::Expr::Index(Box::new(c), Box::new(i)), el)
     }
 
     fn name(&mut self, id: &Ident) -> Lowered {

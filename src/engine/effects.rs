@@ -30,6 +30,23 @@ enum Dest {
     Zone(ZoneId, u8, u16),
 }
 
+/// The rules error of an assignment to a per-seat variable whose seat is `none`.
+fn no_seat_to_assign(eng: &Engine, var: u16, op: AssignOp, v: &Value) -> EngineError {
+    let name = &eng.game.vars[var as usize].name;
+    let change = match (op, v) {
+        (AssignOp::Add, Value::Int(n)) => format!("`{name} += {n}`"),
+        (AssignOp::Sub, Value::Int(n)) => format!("`{name} -= {n}`"),
+        _ => format!("`{name} = ...`"),
+    };
+    rules(
+        code::VALUE,
+        format!(
+            "{change} has no seat to change: the seat before `.{name}` is `none` \
+             (a card or piece in a shared zone has no owner)"
+        ),
+    )
+}
+
 fn rules(code: &'static str, msg: impl Into<String>) -> EngineError {
     EngineError::rules(code, msg)
 }
@@ -297,6 +314,9 @@ impl<'a> Runner<'a> {
                         Value::Seat(p) if p < s.players => {
                             &mut s.seat_vars[p as usize * self.eng.game.vars.len() + *i as usize]
                         }
+                        // No seat to change (`c.owner.points += 1` where `c` lies in a
+                        // shared zone): said, not skipped in silence.
+                        Value::None => return Err(no_seat_to_assign(self.eng, *i, *op, &v)),
                         _ => return Ok(()),
                     },
                     Target::Piece(c, i) => match self.ev(s, c, l) {

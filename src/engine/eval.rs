@@ -573,7 +573,37 @@ impl<'a> Eval<'a> {
                 Value::List(out)
             }
             Expr::Call(b, args) => self.call(*b, args, l),
+            Expr::Index(coll, at) => self.index(coll, at, l),
         }
+    }
+
+    /// `coll[at]`: from the start, the collection is walked only up to the item; from the
+    /// end, it is gathered first. `none` where no item has that place.
+    #[inline(never)]
+    fn index(&self, coll: &Expr, at: &Expr, l: &mut [Value]) -> Value {
+        let i = self.eval(at, l).as_int();
+        let mut found = Value::None;
+        if i > 0 {
+            let mut left = i;
+            self.for_each(coll, l, &mut |v, _| {
+                left -= 1;
+                if left == 0 {
+                    found = v;
+                }
+                left > 0
+            });
+        } else if i < 0 {
+            let mut items = super::pool::take();
+            self.for_each(coll, l, &mut |v, _| {
+                items.push(v);
+                true
+            });
+            if let Some(k) = ops::position(items.len(), i) {
+                found = std::mem::take(&mut items[k]);
+            }
+            super::pool::give(items);
+        }
+        found
     }
 
     /// The set of cells a collection holds.

@@ -157,6 +157,7 @@ impl Engine {
             .collect();
         let any_may_win = !game.end.wins.is_empty()
             || game.end.stuck == StuckRule::Lose
+            || game.end.stuck_if.iter().any(|(_, r)| *r == StuckRule::Lose)
             || game.phases.iter().any(|p| {
                 declares_winner(&p.enter)
                     || declares_winner(&p.before_turn)

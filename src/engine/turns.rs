@@ -156,7 +156,7 @@ impl Engine {
                 if self.has_legal_action(s) {
                     return Ok(());
                 }
-                if self.stuck_ends_game(s) {
+                if self.stuck_ends_game(s, l) {
                     return Ok(());
                 }
                 passes += 1;
@@ -182,11 +182,25 @@ impl Engine {
         ))
     }
 
-    /// Applies the `on stuck` rule to a decider with no legal action. True if the game is
-    /// over; false if the turn is to end (a pass, or a loss that leaves others playing).
-    fn stuck_ends_game(&self, s: &mut State) -> bool {
+    /// Applies the `on stuck` rule to a decider with no legal action: the result of the
+    /// first `on stuck if` condition that holds, seen from the stuck seat (`me`), else the
+    /// fixed one. True if the game is over; false if the turn is to end (a pass, or a loss
+    /// that leaves others playing).
+    fn stuck_ends_game(&self, s: &mut State, l: &mut [Value]) -> bool {
         let who = self.step_decider(s);
-        match self.game.end.stuck {
+        let end = &self.game.end;
+        let mut rule = end.stuck;
+        if !end.stuck_if.is_empty() {
+            let ev = Eval {
+                eng: self,
+                s,
+                me: who,
+            };
+            if let Some((_, r)) = end.stuck_if.iter().find(|(c, _)| ev.truth(c, l)) {
+                rule = *r;
+            }
+        }
+        match rule {
             StuckRule::Draw => s.outcome = Some(Outcome::Draw),
             StuckRule::Lose => self.eliminate(s, who),
             StuckRule::Pass => {}
@@ -421,7 +435,7 @@ impl Engine {
         } else if action == DONE || !matches!(mode, StepMode::Repeat | StepMode::Loop) {
             s.step += 1;
         }
-        if self.settle_step(s, l) && (self.has_legal_action(s) || self.stuck_ends_game(s)) {
+        if self.settle_step(s, l) && (self.has_legal_action(s) || self.stuck_ends_game(s, l)) {
             return Ok(());
         }
         if let Some(next) = self.end_turn(s, l)? {

@@ -175,6 +175,10 @@ pub enum Expr {
     Comprehension(u16, Box<Expr>, Option<Box<Expr>>),
     List(Vec<Expr>),
     Call(Builtin, Vec<Expr>),
+    /// The i-th item of a collection (a list, a run's cells, a zone's components bottom
+    /// first), counted from 1; a negative i counts from the end (-1 is the last); `none`
+    /// out of range.
+    Index(Box<Expr>, Box<Expr>),
 }
 
 /// A variable to assign.

@@ -416,7 +416,14 @@ pub enum StuckRule {
 pub struct EndRules {
     pub wins: Vec<(Expr, Expr)>,
     pub draws: Vec<Expr>,
+    /// What a seat with no legal action does (`on stuck RESULT`); with `stuck_if`, what it
+    /// does when none of their conditions holds.
     pub stuck: StuckRule,
+    /// `on stuck if COND then RESULT else ...`: the conditions, in order, each with the
+    /// result it picks, evaluated when a seat is stuck with `me` as that seat; the first
+    /// that holds decides. Empty for a fixed `on stuck` (and then not written out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stuck_if: Vec<(Expr, StuckRule)>,
     /// How well a seat is doing (the seat is local slot 0), if the rules say.
     pub score: Option<Expr>,
 }

@@ -31,6 +31,19 @@ pub fn contains(coll: &Value, item: &Value, board: &Board) -> bool {
     }
 }
 
+/// Where the item `xs[i]` stands among `n` items, from 0: `i` counts from 1, and a
+/// negative `i` from the end (-1 is the last); `None` if it names no item (0 included).
+pub fn position(n: usize, i: i64) -> Option<usize> {
+    let k = if i > 0 {
+        i.checked_sub(1)?
+    } else if i < 0 {
+        (n as i64).checked_add(i)?
+    } else {
+        return None;
+    };
+    (0..n as i64).contains(&k).then_some(k as usize)
+}
+
 /// The cells of a run, in order.
 pub fn line_cells(line: &Value, board: &Board) -> Vec<u16> {
     let mut out = Vec::new();

@@ -4,7 +4,7 @@
 
 use crate::syntax::ast::{
     AttrType, Block, Clause, DeckEntry, EndRule, Expr, ExprKind, Ident, Item, ItemKind, NextPhase,
-    Span, StmtKind, Visibility,
+    Span, StmtKind, StuckChoice, Visibility,
 };
 
 /// What a declared name is.
@@ -563,7 +563,13 @@ impl Builder {
                             self.expr(when);
                         }
                         EndRule::Draw { when } => self.expr(when),
-                        EndRule::Stuck(..) => {}
+                        EndRule::Stuck(choice, _) => {
+                            let mut c = choice;
+                            while let StuckChoice::If(cond, _, otherwise) = c {
+                                self.expr(cond);
+                                c = otherwise;
+                            }
+                        }
                         EndRule::Score { seat, value } => {
                             let m = self.scope.len();
                             self.local(
@@ -771,7 +777,7 @@ impl Builder {
                 self.global(f);
             }
             ExprKind::Unary(_, x) => self.expr(x),
-            ExprKind::Binary(_, a, b) => {
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
                 self.expr(a);
                 self.expr(b);
             }

@@ -364,6 +364,14 @@ pub enum StuckRule {
     Lose,
 }
 
+/// What `on stuck` does: a fixed result, or one chosen when a seat is stuck,
+/// `if COND then RESULT else ...` (the `else` may be another `if`).
+#[derive(Clone, Debug)]
+pub enum StuckChoice {
+    Result(StuckRule),
+    If(Expr, StuckRule, Box<StuckChoice>),
+}
+
 #[derive(Clone, Debug)]
 pub enum EndRule {
     Win {
@@ -373,7 +381,8 @@ pub enum EndRule {
     Draw {
         when: Expr,
     },
-    Stuck(StuckRule, Span),
+    /// `on stuck ...`; the span is the whole rule, for a second one to be told where.
+    Stuck(StuckChoice, Span),
     /// `score p: expr`: how well seat `p` is doing.
     Score {
         seat: Ident,
@@ -550,6 +559,8 @@ pub enum ExprKind {
     Name(Ident),
     Call(Ident, Vec<Expr>),
     Field(Box<Expr>, Ident),
+    /// `xs[i]`: the i-th item of a collection, from 1; from the end if negative.
+    Index(Box<Expr>, Box<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),

@@ -33,6 +33,7 @@ fn is_operator(rule: Rule) -> bool {
             | Rule::not
             | Rule::neg
             | Rule::field_access
+            | Rule::index_access
     )
 }
 

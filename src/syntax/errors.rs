@@ -60,6 +60,7 @@ fn words(rule: Rule) -> Option<&'static str> {
             "an end rule (`win ... when ...`, `draw when ...`, `on stuck ...`, `score p: ...`)"
         }
         Rule::stuck_result => "`draw`, `pass` or `lose`",
+        Rule::stuck_if => "`if CONDITION then RESULT else RESULT`",
         Rule::block => "a block `{ ... }`",
         Rule::stmt | Rule::if_stmt | Rule::for_stmt | Rule::move_stmt | Rule::swap_stmt | Rule::shift_stmt
         | Rule::shuffle_stmt | Rule::place_stmt | Rule::reveal_stmt | Rule::conceal_stmt | Rule::win_stmt | Rule::lose_stmt | Rule::draw_stmt
@@ -75,6 +76,7 @@ fn words(rule: Rule) -> Option<&'static str> {
             "an operator"
         }
         Rule::postfix | Rule::field_access => "`.field`",
+        Rule::index_access => "`[`",
         Rule::quant_kind => "`any`, `all` or `none`",
         Rule::agg_kind => "`sum`, `max`, `min` or `count`",
         Rule::name | Rule::word => "a name",

@@ -87,7 +87,7 @@ fn pratt() -> PrattParser<Rule> {
                 | Op::infix(Rule::div, Assoc::Left)
                 | Op::infix(Rule::rem, Assoc::Left))
             .op(Op::prefix(Rule::neg))
-            .op(Op::postfix(Rule::field_access))
+            .op(Op::postfix(Rule::field_access) | Op::postfix(Rule::index_access))
     }
 }
 
@@ -529,14 +529,10 @@ impl Builder {
                                 value: self.expr(ri.next().unwrap()),
                             }
                         }
-                        _ => {
-                            let rule = match r.into_inner().find(not_kw).unwrap().as_str() {
-                                "draw" => StuckRule::Draw,
-                                "pass" => StuckRule::Pass,
-                                _ => StuckRule::Lose,
-                            };
-                            EndRule::Stuck(rule, sp)
-                        }
+                        _ => EndRule::Stuck(
+                            self.stuck_choice(r.into_inner().find(not_kw).unwrap()),
+                            sp,
+                        ),
                     }
                 })
                 .collect(),
@@ -717,6 +713,23 @@ impl Builder {
             }
         }
         ph
+    }
+
+    /// `RESULT`, or `if COND then RESULT else CHOICE`.
+    fn stuck_choice(&self, p: Pair<Rule>) -> StuckChoice {
+        let result = |p: Pair<Rule>| match p.as_str() {
+            "draw" => StuckRule::Draw,
+            "pass" => StuckRule::Pass,
+            _ => StuckRule::Lose,
+        };
+        if p.as_rule() != Rule::stuck_if {
+            return StuckChoice::Result(result(p));
+        }
+        let mut it = p.into_inner().filter(not_kw);
+        let cond = self.expr(it.next().unwrap());
+        let then = result(it.next().unwrap());
+        let otherwise = Box::new(self.stuck_choice(it.next().unwrap()));
+        StuckChoice::If(cond, then, otherwise)
     }
 
     /// `PHASE`, or `if COND then NEXT else NEXT`.
@@ -995,11 +1008,16 @@ impl Builder {
             .map_postfix(|lhs, op| {
                 let s = op.as_span();
                 let span = lhs.span.to(Span::new(*file, s.start(), s.end()));
-                let name = self.ident(op.into_inner().find(not_kw).unwrap());
-                Expr {
-                    kind: ExprKind::Field(Box::new(lhs), name),
-                    span,
-                }
+                let kind = if op.as_rule() == Rule::index_access {
+                    let at = self.expr(op.into_inner().next().unwrap());
+                    ExprKind::Index(Box::new(lhs), Box::new(at))
+                } else {
+                    ExprKind::Field(
+                        Box::new(lhs),
+                        self.ident(op.into_inner().find(not_kw).unwrap()),
+                    )
+                };
+                Expr { kind, span }
             })
             .map_infix(|lhs, op, rhs| {
                 let b = match op.as_rule() {

@@ -93,6 +93,10 @@ pub(super) fn source_text(e: &ast::Expr) -> String {
             a.iter().map(source_text).collect::<Vec<_>>().join(", ")
         ),
         K::Field(b, f) => format!("{}.{}", source_text(b), f.name),
+        K::Index(c, i) if matches!(c.kind, K::Binary(..) | K::Unary(..)) => {
+            format!("({})[{}]", source_text(c), source_text(i))
+        }
+        K::Index(c, i) => format!("{}[{}]", source_text(c), source_text(i)),
         K::Unary(ast::UnOp::Not, x) => format!("not {}", source_text(x)),
         K::Unary(ast::UnOp::Neg, x) => format!("-{}", source_text(x)),
         K::Binary(op, a, b) => {

@@ -7,8 +7,11 @@ pub(super) fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> 
         wins: vec![],
         draws: vec![],
         stuck: ir::StuckRule::Pass,
+        stuck_if: vec![],
         score: None,
     };
+    // Where the `on stuck` rule is, once one is read.
+    let mut stuck_at: Option<Span> = None;
     for item in items {
         let ItemKind::End(rules) = &item.kind else {
             continue;
@@ -33,11 +36,20 @@ pub(super) fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> 
                     end.draws
                         .push(cx.expect(when, &Type::Bool, "a `draw when` condition"))
                 }
-                ast::EndRule::Stuck(s, _) => {
-                    end.stuck = match s {
-                        ast::StuckRule::Draw => ir::StuckRule::Draw,
-                        ast::StuckRule::Pass => ir::StuckRule::Pass,
-                        ast::StuckRule::Lose => ir::StuckRule::Lose,
+                ast::EndRule::Stuck(choice, span) => {
+                    if let Some(first) = stuck_at {
+                        cx.error(twice(first, *span));
+                    }
+                    stuck_at = Some(*span);
+                    end.stuck_if.clear();
+                    let mut c = choice;
+                    while let ast::StuckChoice::If(cond, then, otherwise) = c {
+                        let e = cx.expect(cond, &Type::Bool, "an `on stuck if` condition");
+                        end.stuck_if.push((e, result(*then)));
+                        c = otherwise;
+                    }
+                    if let ast::StuckChoice::Result(r) = c {
+                        end.stuck = result(*r);
                     }
                 }
             }
@@ -45,4 +57,27 @@ pub(super) fn lower_end(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> 
         }
     }
     end
+}
+
+fn result(r: ast::StuckRule) -> ir::StuckRule {
+    match r {
+        ast::StuckRule::Draw => ir::StuckRule::Draw,
+        ast::StuckRule::Pass => ir::StuckRule::Pass,
+        ast::StuckRule::Lose => ir::StuckRule::Lose,
+    }
+}
+
+/// A second `on stuck` rule: a game has one, which may choose by conditions.
+fn twice(first: Span, second: Span) -> Diagnostic {
+    Diagnostic::error(
+        "muster::duplicate-stuck",
+        second,
+        "`on stuck` is given twice",
+    )
+    .label("second `on stuck`")
+    .related(first, "first `on stuck`")
+    .help(
+        "a game has one `on stuck` rule; to let the position decide, write \
+         `on stuck if CONDITION then RESULT else RESULT`",
+    )
 }
