@@ -450,3 +450,66 @@ scenario "wrong score" { score Red = 1 }
         "{err}"
     );
 }
+
+// The tutorial's own game (docs/tutorial.md, section 8): every rules or scenario text the
+// section shows is in its files, the rules file validates (alone and with both variants),
+// its scenarios pass, and a seeded simulation between two agents finishes uncapped.
+#[test]
+fn the_tutorials_own_game_validates_passes_and_simulates() {
+    let tutorial = std::fs::read_to_string(common::repo_path("docs/tutorial.md")).unwrap();
+    let start = tutorial
+        .find("## 8. Write a game that is not in the box")
+        .expect("the tutorial's section 8");
+    let section = &tutorial[start..start + tutorial[start..].find("## Where to go").unwrap()];
+    let rules_path = common::repo_path("docs/tutorial/snake_race.muster");
+    let scenarios_path = common::repo_path("docs/tutorial/snake_race.scenarios");
+    let rules = std::fs::read_to_string(&rules_path).unwrap();
+    let scenarios = std::fs::read_to_string(&scenarios_path).unwrap();
+    let mut shown = 0;
+    for block in section.split("```muster\n").skip(1) {
+        // Each paragraph of a block (a declaration, a scenario) is in one of the files.
+        for part in block[..block.find("```").unwrap()].split("\n\n") {
+            assert!(
+                rules.contains(part) || scenarios.contains(part),
+                "the tutorial shows text its files do not hold:\n{part}"
+            );
+        }
+        shown += 1;
+    }
+    assert!(shown >= 6, "section 8 shows {shown} blocks of rules");
+    let rules_arg = rules_path.to_str().unwrap();
+    for variant in [None, Some("exact_home,long_die")] {
+        let mut args = vec!["validate", rules_arg];
+        if let Some(v) = variant {
+            args.extend(["--variant", v]);
+        }
+        let out = muster(&args, "");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert!(said.contains("(0 error(s), 0 warning(s))"), "{said}");
+    }
+    let out = muster(&["test", scenarios_path.to_str().unwrap()], "");
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("(7 of 7 scenario(s) passed)"), "{said}");
+    let out = muster(
+        &[
+            "simulate",
+            rules_arg,
+            "--games",
+            "40",
+            "--seed",
+            "1",
+            "--agents",
+            "greedy,random",
+        ],
+        "",
+    );
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        report.contains("40 games, 2 players (greedy vs random)"),
+        "{report}"
+    );
+    assert!(report.contains("capped         0"), "{report}");
+}
