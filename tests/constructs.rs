@@ -190,7 +190,7 @@ fn indexing_scenarios_hold() {
 // through a hand and the board it reaches the owner's seat.
 #[test]
 fn owner_points_scenarios_hold() {
-    assert_eq!(run_scenarios("shared_owner.scenarios"), 2);
+    assert_eq!(run_scenarios("shared_owner.scenarios"), 3);
 }
 
 // Through a token in a shared zone, whose owner is `none`, the change has no seat: a rules
@@ -218,5 +218,32 @@ fn a_change_through_no_owner_is_a_rules_error() {
             );
         }
         other => panic!("a rules error: {other:?}"),
+    }
+}
+
+// A `transfer` from or to the owner of a token in a shared zone has no seat to pay or to
+// be paid: a rules error that says which side is `none`, not a transfer of nothing.
+#[test]
+fn a_transfer_from_or_to_no_owner_is_a_rules_error() {
+    let game = compile("shared_owner.muster", &read("shared_owner.muster"));
+    let engine = Engine::new(game);
+    for (action, side) in [("take T1", "from"), ("give T1", "to")] {
+        let mut s = engine.start(2, 1).unwrap();
+        let a = engine.parse_action(&s, action).unwrap();
+        match engine.apply(&mut s, &a) {
+            Err(muster::engine::EngineError::Rules(r)) => {
+                assert_eq!(r.code, "muster::run::value");
+                let expected = format!(
+                    "`transfer 1 points` has no seat to change: the seat after `{side}` is `none`"
+                );
+                assert!(r.message.starts_with(&expected), "{}", r.message);
+                assert!(
+                    r.message.contains(&format!("in applying `{action}`")),
+                    "{}",
+                    r.message
+                );
+            }
+            other => panic!("a rules error: {other:?}"),
+        }
     }
 }

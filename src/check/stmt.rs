@@ -154,7 +154,10 @@ impl<'a> Ctx<'a> {
             }
             StmtKind::EndTurn => ir::Stmt::EndTurn,
             StmtKind::React(name) => match self.reactions.get(&name.name) {
-                Some(&r) => ir::Stmt::React(r),
+                Some(&r) => {
+                    self.used.insert(name.name.clone());
+                    ir::Stmt::React(r)
+                }
                 None => {
                     let known: Vec<String> = self.reactions.keys().cloned().collect();
                     if known.is_empty() {

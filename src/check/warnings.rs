@@ -1,7 +1,7 @@
 //! Warnings: rules that check but are probably not what the designer meant. A zone no
-//! rule ever names, a variant that changes nothing, a variant's definition or variable
-//! that replaces nothing (a misspelt name), and a condition whose answer never depends on
-//! the game.
+//! rule ever names, a variant that changes nothing, a variant's definition, variable,
+//! effect, pattern or reaction that replaces nothing (a misspelt name), and a condition
+//! whose answer never depends on the game.
 
 use super::consts;
 use super::load::Loaded;
@@ -34,9 +34,24 @@ pub fn warn(
     }
 }
 
-/// A variant's `def` or `var` whose name the base game does not declare and that nothing
-/// uses: it replaces nothing and changes nothing, most likely because its name is a
-/// misspelling of the declaration it was meant to replace.
+/// The declarations a variant may add by a misspelt name without anything else noticing:
+/// its kind (the keyword that declares it, and the word for it) and its name. Zones and
+/// actions are left out: an unused zone or an action no step offers is warned of already.
+fn replaceable(kind: &ItemKind) -> Option<(&'static str, &'static str, &ast::Ident)> {
+    Some(match kind {
+        ItemKind::Def { name, .. } => ("def", "definition", name),
+        ItemKind::Var { name, .. } => ("var", "variable", name),
+        ItemKind::Effect { name, .. } => ("effect", "effect", name),
+        ItemKind::Pattern { name, .. } => ("pattern", "pattern", name),
+        ItemKind::Reaction(r) => ("reaction", "reaction", &r.name),
+        _ => return None,
+    })
+}
+
+/// A variant's `def`, `var`, named `effect`, `pattern` or `reaction` whose name the base
+/// game does not declare and that nothing uses: it replaces nothing and changes nothing,
+/// most likely because its name is a misspelling of the declaration it was meant to
+/// replace.
 fn replaces_nothing(cx: &mut Ctx, loaded: &Loaded, game: &ir::Game, variant: &str) {
     let Some(ItemKind::Variant { items, .. }) = loaded
         .items
@@ -46,15 +61,13 @@ fn replaces_nothing(cx: &mut Ctx, loaded: &Loaded, game: &ir::Game, variant: &st
     else {
         return;
     };
-    let base = |defs: bool| -> Vec<&str> {
+    let base = |keyword: &str| -> Vec<&str> {
         loaded
             .items
             .iter()
-            .filter_map(|i| match &i.kind {
-                ItemKind::Def { name, .. } if defs => Some(name.name.as_str()),
-                ItemKind::Var { name, .. } if !defs => Some(name.name.as_str()),
-                _ => None,
-            })
+            .filter_map(|i| replaceable(&i.kind))
+            .filter(|(k, _, _)| *k == keyword)
+            .map(|(_, _, name)| name.name.as_str())
             .collect()
     };
     let shown = |n: &str| {
@@ -64,17 +77,14 @@ fn replaces_nothing(cx: &mut Ctx, loaded: &Loaded, game: &ir::Game, variant: &st
             .any(|s| game.vars.get(s.var as usize).is_some_and(|v| v.name == n))
     };
     for vi in items {
-        let (name, defs, what) = match &vi.kind {
-            ItemKind::Def { name, .. } => (name, true, "definition"),
-            ItemKind::Var { name, .. } => (name, false, "variable"),
-            _ => continue,
+        let Some((keyword, what, name)) = replaceable(&vi.kind) else {
+            continue;
         };
         let n = name.name.as_str();
-        let known = base(defs);
-        if known.contains(&n) || cx.used.contains(n) || (!defs && shown(n)) {
+        let known = base(keyword);
+        if known.contains(&n) || cx.used.contains(n) || (keyword == "var" && shown(n)) {
             continue;
         }
-        let keyword = if defs { "def" } else { "var" };
         let rule = format!("a variant's `{keyword}` replaces the game's {what} of the same name");
         let help = match crate::similar::closest(n, known.iter().copied()) {
             Some(best) => format!("did you mean `{best}`? {rule}"),
@@ -140,7 +150,8 @@ fn unused_zones(cx: &mut Ctx, items: &[&Item]) {
 
 /// Conditions that are always true or always false: `require true`, `x == x`, and
 /// conditions made of constants only. Looks at every `require`, a step's `if`, a phase's
-/// `until` and `skip ... when`, the end rules' `when`s and the `if`s among effects.
+/// `until` and `skip ... when`, the conditions of `next if`, the end rules' `when`s and
+/// `on stuck if` conditions, and the `if`s among effects.
 fn constant_conditions(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
     let mut found = Vec::new();
     let board = &game.board;
@@ -189,6 +200,9 @@ fn constant_conditions(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
                 if let (Some((_, e)), Some(x)) = (&p.skip, &ph.skip) {
                     check(e, x);
                 }
+                if let (Some(n), Some(l)) = (&p.next, &ph.next_if) {
+                    next_conditions(n, l, &mut check);
+                }
                 for (b, l) in [
                     (&p.enter, &ph.enter),
                     (&p.before_turn, &ph.before_turn),
@@ -202,6 +216,18 @@ fn constant_conditions(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
             ItemKind::Setup(b) => effects(b, &game.setup, &mut check),
             ItemKind::End(rules) => {
                 for r in rules {
+                    if let ast::EndRule::Stuck(choice, _) = r {
+                        // `on stuck if COND then ... else if COND ...`: the conditions in
+                        // order, as lowered.
+                        let mut c = choice;
+                        let mut lowered = game.end.stuck_if.iter();
+                        while let ast::StuckChoice::If(e, _, otherwise) = c {
+                            let Some((x, _)) = lowered.next() else { break };
+                            check(e, x);
+                            c = otherwise;
+                        }
+                        continue;
+                    }
                     let (e, x) = match r {
                         ast::EndRule::Win { when, .. } => (when, wins.next().map(|w| &w.1)),
                         ast::EndRule::Draw { when } => (when, draws.next()),
@@ -217,6 +243,19 @@ fn constant_conditions(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
     }
     for d in found {
         cx.error(d);
+    }
+}
+
+/// The conditions of `next if COND then PHASE else PHASE`, with the choice as lowered.
+fn next_conditions(
+    next: &ast::NextPhase,
+    lowered: &ir::NextPhase,
+    check: &mut impl FnMut(&ast::Expr, &ir::Expr),
+) {
+    if let (ast::NextPhase::If(e, a, b), ir::NextPhase::If(x, la, lb)) = (next, lowered) {
+        check(e, x);
+        next_conditions(a, la, check);
+        next_conditions(b, lb, check);
     }
 }
 

@@ -47,6 +47,18 @@ fn no_seat_to_assign(eng: &Engine, var: u16, op: AssignOp, v: &Value) -> EngineE
     )
 }
 
+/// The rules error of a `transfer` whose payer or payee is `none`.
+fn no_seat_to_transfer(eng: &Engine, var: u16, n: i64, side: &str) -> EngineError {
+    let name = &eng.game.vars[var as usize].name;
+    rules(
+        code::VALUE,
+        format!(
+            "`transfer {n} {name}` has no seat to change: the seat after `{side}` is `none` \
+             (a card or piece in a shared zone has no owner)"
+        ),
+    )
+}
+
 fn rules(code: &'static str, msg: impl Into<String>) -> EngineError {
     EngineError::rules(code, msg)
 }
@@ -246,8 +258,16 @@ impl<'a> Runner<'a> {
             }
             Stmt::Transfer(amount, var, from, to) => {
                 let n = self.ev(s, amount, l).as_int();
-                let (Value::Seat(a), Value::Seat(b)) = (self.ev(s, from, l), self.ev(s, to, l))
-                else {
+                let (from, to) = (self.ev(s, from, l), self.ev(s, to, l));
+                // A payer or payee that is `none` (the owner of a card in a shared zone):
+                // said, not skipped in silence.
+                if from == Value::None {
+                    return Err(no_seat_to_transfer(self.eng, *var, n, "from"));
+                }
+                if to == Value::None {
+                    return Err(no_seat_to_transfer(self.eng, *var, n, "to"));
+                }
+                let (Value::Seat(a), Value::Seat(b)) = (from, to) else {
                     return Ok(());
                 };
                 let vars = self.eng.game.vars.len();
