@@ -97,19 +97,46 @@ pub fn sight(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<V
 
 /// Empty cells reached from `cell` by any path of steps through empty cells.
 pub fn reach(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
-    let mut seen = CellSet::new(board.cells.len());
+    flood(
+        board.cells.len(),
+        cell,
+        |c, visit| steps(board, c, dirs, visit),
+        |n| occ[n as usize] == NONE,
+        out,
+    );
+}
+
+/// Calls `visit` on each neighbour of `c` in `dirs`.
+fn steps(board: &Board, c: u16, dirs: &[u8], visit: &mut dyn FnMut(u16)) {
+    for &d in dirs {
+        let n = board.step(c, d);
+        if n != NO_CELL {
+            visit(n);
+        }
+    }
+}
+
+/// Breadth-first from `cell` over `neighbours` (which calls its `visit` on each neighbour
+/// of a cell): every cell reached through cells that `admit`, once each, in the order
+/// reached, pushed to `out`. `out` from its length on is the queue, so nothing else is
+/// allocated.
+pub(crate) fn flood(
+    cells: usize,
+    cell: u16,
+    mut neighbours: impl FnMut(u16, &mut dyn FnMut(u16)),
+    admit: impl Fn(u16) -> bool,
+    out: &mut Vec<Value>,
+) {
+    let mut seen = CellSet::new(cells);
     seen.insert(cell);
-    // The cells reached so far are the queue: `out` from `first` on.
-    let first = out.len();
-    let mut i = first;
+    let mut i = out.len();
     let mut c = cell;
     loop {
-        for &d in dirs {
-            let n = board.step(c, d);
-            if n != NO_CELL && occ[n as usize] == NONE && seen.insert(n) {
+        neighbours(c, &mut |n| {
+            if admit(n) && seen.insert(n) {
                 out.push(Value::Cell(n));
             }
-        }
+        });
         match out.get(i) {
             Some(Value::Cell(next)) => c = *next,
             _ => break,
@@ -257,23 +284,11 @@ pub fn distance(board: &Board, a: u16, b: u16) -> i64 {
 
 /// The cells of `member` reached from `cell` by steps in `dirs` that stay inside `member`.
 pub fn group(board: &Board, cell: u16, dirs: &[u8], member: &CellSet, out: &mut Vec<Value>) {
-    let mut seen = CellSet::new(board.cells.len());
-    seen.insert(cell);
-    // The cells reached so far are the queue: `out` from `first` on.
-    let first = out.len();
-    let mut i = first;
-    let mut c = cell;
-    loop {
-        for &d in dirs {
-            let n = board.step(c, d);
-            if n != NO_CELL && member.contains(n) && seen.insert(n) {
-                out.push(Value::Cell(n));
-            }
-        }
-        match out.get(i) {
-            Some(Value::Cell(next)) => c = *next,
-            _ => break,
-        }
-        i += 1;
-    }
+    flood(
+        board.cells.len(),
+        cell,
+        |c, visit| steps(board, c, dirs, visit),
+        |n| member.contains(n),
+        out,
+    );
 }

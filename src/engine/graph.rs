@@ -202,24 +202,13 @@ impl Engine {
     /// `reachable(cell, within)`: empty cells of `within` reached by links through empty
     /// cells of `within`.
     pub(crate) fn reachable(&self, s: &State, cell: u16, within: &CellSet, out: &mut Vec<Value>) {
-        let mut seen = CellSet::new(s.cells.len());
-        seen.insert(cell);
-        // The cells reached so far are the queue: `out` from `first` on.
-        let first = out.len();
-        let mut i = first;
-        let mut c = cell;
-        loop {
-            self.each_link(s, c, |n| {
-                if within.contains(n) && s.cells[n as usize] == NONE && seen.insert(n) {
-                    out.push(Value::Cell(n));
-                }
-            });
-            match out.get(i) {
-                Some(Value::Cell(next)) => c = *next,
-                _ => break,
-            }
-            i += 1;
-        }
+        super::geometry::flood(
+            s.cells.len(),
+            cell,
+            |c, visit| self.each_link(s, c, visit),
+            |n| within.contains(n) && s.cells[n as usize] == NONE,
+            out,
+        );
     }
 
     /// `targets(cell, k)`: occupied cells at the end of a path of links whose cells

@@ -6,6 +6,7 @@
 
 use crate::ir::Value;
 use std::cell::RefCell;
+use std::thread::LocalKey;
 
 /// Buffers kept at most, and the largest buffer kept: a rare huge list is let go.
 const KEEP: usize = 64;
@@ -13,26 +14,41 @@ const KEEP_CAPACITY: usize = 4096;
 
 thread_local! {
     static LISTS: RefCell<Vec<Vec<Value>>> = const { RefCell::new(Vec::new()) };
+    static CELLS: RefCell<Vec<Vec<u16>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// An empty buffer, reused if one is free.
+type Pool<T> = LocalKey<RefCell<Vec<Vec<T>>>>;
+
+/// An empty buffer from `pool`, reused if one is free.
 #[inline]
-pub(crate) fn take() -> Vec<Value> {
-    LISTS.with_borrow_mut(Vec::pop).unwrap_or_default()
+fn take_from<T>(pool: &'static Pool<T>) -> Vec<T> {
+    pool.with_borrow_mut(Vec::pop).unwrap_or_default()
 }
 
-/// Gives a buffer back (emptied here).
+/// Gives a buffer back to `pool` (emptied here).
 #[inline]
-pub(crate) fn give(mut v: Vec<Value>) {
+fn give_to<T>(pool: &'static Pool<T>, mut v: Vec<T>) {
     if v.capacity() == 0 || v.capacity() > KEEP_CAPACITY {
         return;
     }
     v.clear();
-    LISTS.with_borrow_mut(|p| {
+    pool.with_borrow_mut(|p| {
         if p.len() < KEEP {
             p.push(v);
         }
     });
+}
+
+/// An empty list buffer, reused if one is free.
+#[inline]
+pub(crate) fn take() -> Vec<Value> {
+    take_from(&LISTS)
+}
+
+/// Gives a list buffer back (emptied here).
+#[inline]
+pub(crate) fn give(v: Vec<Value>) {
+    give_to(&LISTS, v)
 }
 
 /// Gives back the storage of a value about to be dropped, if it is a list.
@@ -43,28 +59,16 @@ pub(crate) fn recycle(v: Value) {
     }
 }
 
-thread_local! {
-    static CELLS: RefCell<Vec<Vec<u16>>> = const { RefCell::new(Vec::new()) };
-}
-
 /// An empty buffer of cells, reused if one is free.
 #[inline]
 pub(crate) fn take_cells() -> Vec<u16> {
-    CELLS.with_borrow_mut(Vec::pop).unwrap_or_default()
+    take_from(&CELLS)
 }
 
 /// Gives a buffer of cells back (emptied here).
 #[inline]
-pub(crate) fn give_cells(mut v: Vec<u16>) {
-    if v.capacity() == 0 || v.capacity() > KEEP_CAPACITY {
-        return;
-    }
-    v.clear();
-    CELLS.with_borrow_mut(|p| {
-        if p.len() < KEEP {
-            p.push(v);
-        }
-    });
+pub(crate) fn give_cells(v: Vec<u16>) {
+    give_to(&CELLS, v)
 }
 
 /// The local slots of one query or one action (`None` each), from the pool and given
