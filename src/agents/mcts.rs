@@ -165,30 +165,7 @@ impl SearchAgent {
     /// The index in `self.legal` (the legal actions at `s`) of an action with which `mover`
     /// wins at once, if any.
     fn decisive(&self, s: &State, mover: u8) -> Option<usize> {
-        let engine = &*self.engine;
-        self.legal.iter().position(|a| {
-            if !engine.may_win_at_once(a) {
-                return false;
-            }
-            let mut t = s.clone();
-            engine.apply_listed(&mut t, a).is_ok()
-                && matches!(&t.outcome, Some(Outcome::Win(w)) if w == &[mover])
-        })
-    }
-
-    /// In `s`, the first of `legal` with which the seat deciding wins at once. Only the
-    /// actions whose effects may win are tried.
-    fn winning(&self, s: &State, legal: &[Action]) -> Option<usize> {
-        let engine = &*self.engine;
-        let me = engine.decider(s)?;
-        legal.iter().position(|a| {
-            if !engine.may_win_at_once(a) {
-                return false;
-            }
-            let mut t = s.clone();
-            engine.apply_listed(&mut t, a).is_ok()
-                && matches!(&t.outcome, Some(Outcome::Win(w)) if w == &[me])
-        })
+        first_win(&self.engine, s, &self.legal, mover)
     }
 
     /// Whether, after `a` in `s`, the next seat to decide (another seat) can win at once.
@@ -386,7 +363,11 @@ impl Agent for SearchAgent {
             Some(s) => s,
             None => self.engine.sample_state(view, &mut self.rng),
         };
-        if let Some(i) = self.winning(&sample, legal) {
+        let win = self
+            .engine
+            .decider(&sample)
+            .and_then(|me| first_win(&self.engine, &sample, legal, me));
+        if let Some(i) = win {
             return i;
         }
         // The most visited of the actions actually on offer, ties to the better mean, then
@@ -416,4 +397,17 @@ impl Agent for SearchAgent {
         }
         ranked.first().map_or(0, |r| r.2)
     }
+}
+
+/// The index in `legal` (the legal actions at `s`) of the first action with which `mover`
+/// wins at once, if any. Only the actions whose effects may win are tried.
+fn first_win(engine: &Engine, s: &State, legal: &[Action], mover: u8) -> Option<usize> {
+    legal.iter().position(|a| {
+        if !engine.may_win_at_once(a) {
+            return false;
+        }
+        let mut t = s.clone();
+        engine.apply_listed(&mut t, a).is_ok()
+            && matches!(&t.outcome, Some(Outcome::Win(w)) if w == &[mover])
+    })
 }
