@@ -543,14 +543,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
     }
     let first_phase = match &header.first_phase {
         None => 0,
-        Some(n) => match cx.phases.get(&n.name) {
-            Some(&p) => p,
-            None => {
-                let known: Vec<String> = cx.phases.keys().cloned().collect();
-                cx.unknown("phase", n, "no such phase", known);
-                0
-            }
-        },
+        Some(n) => phases::find_phase(cx, n).unwrap_or(0),
     };
     warn_unoffered(cx, items, &phases, &reactions);
 

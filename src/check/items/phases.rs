@@ -3,14 +3,27 @@
 use super::*;
 
 pub(super) fn find_action(cx: &mut Ctx, n: &ast::Ident) -> Option<u16> {
-    match cx.actions.get(&n.name) {
-        Some(&a) => Some(a),
-        None => {
-            let known: Vec<String> = cx.actions.keys().cloned().collect();
-            cx.unknown("action", n, "no such action", known);
-            None
-        }
+    find_in(cx, |cx| &cx.actions, "action", n)
+}
+
+pub(super) fn find_phase(cx: &mut Ctx, n: &ast::Ident) -> Option<u16> {
+    find_in(cx, |cx| &cx.phases, "phase", n)
+}
+
+/// The id of a name in one of the checker's tables of declared names, or a located
+/// error with the closest names.
+fn find_in<'a>(
+    cx: &mut Ctx<'a>,
+    table: for<'c> fn(&'c Ctx<'a>) -> &'c HashMap<String, u16>,
+    what: &str,
+    n: &ast::Ident,
+) -> Option<u16> {
+    if let Some(&id) = table(cx).get(&n.name) {
+        return Some(id);
     }
+    let known: Vec<String> = table(cx).keys().cloned().collect();
+    cx.unknown(what, n, &format!("no such {what}"), known);
+    None
 }
 
 pub(super) fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) -> Vec<ir::Phase> {
@@ -108,17 +121,6 @@ pub(super) fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) 
         });
     }
     phases
-}
-
-fn find_phase(cx: &mut Ctx, n: &ast::Ident) -> Option<u16> {
-    match cx.phases.get(&n.name) {
-        Some(&id) => Some(id),
-        None => {
-            let known: Vec<String> = cx.phases.keys().cloned().collect();
-            cx.unknown("phase", n, "no such phase", known);
-            None
-        }
-    }
 }
 
 /// `next if COND then PHASE else PHASE`, every branch checked (so that every unknown
