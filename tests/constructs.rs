@@ -47,19 +47,27 @@ fn phase_id(game: &Game, name: &str) -> u16 {
     game.phases.iter().position(|p| p.name == name).unwrap() as u16
 }
 
-#[test]
-fn computed_next_phase_scenarios_hold() {
-    assert_eq!(run_scenarios("phase_choice.scenarios"), 7);
-}
+/// Each construct's scenario file, and how many scenarios it holds (every one must pass).
+const SCENARIO_FILES: &[(&str, usize)] = &[
+    // A computed `next` phase: each branch of an `else if` chain, read as the phase ends.
+    ("phase_choice.scenarios", 7),
+    // `file` and `rank`: legal and illegal marks, values after moves, a folded value.
+    ("files_ranks.scenarios", 3),
+    // A conditional `on stuck`, judged from the stuck seat; the old form unchanged.
+    ("stuck_choice.scenarios", 6),
+    // `xs[i]`: from 1, from the end, out of range, on a path of cells, a run, a zone, a
+    // comprehension and a list fixed before play.
+    ("indexing.scenarios", 7),
+    // A change of a per-seat variable through a component's owner: through a hand and the
+    // board it reaches the owner's seat.
+    ("shared_owner.scenarios", 3),
+];
 
 #[test]
-fn file_and_rank_scenarios_hold() {
-    assert_eq!(run_scenarios("files_ranks.scenarios"), 3);
-}
-
-#[test]
-fn conditional_stuck_scenarios_hold() {
-    assert_eq!(run_scenarios("stuck_choice.scenarios"), 6);
+fn every_constructs_scenarios_hold() {
+    for &(file, count) in SCENARIO_FILES {
+        assert_eq!(run_scenarios(file), count, "{file}");
+    }
 }
 
 // `next if ... else if ...` is lowered as nested choices naming the phases by id; the
@@ -177,20 +185,6 @@ fn a_conditional_stuck_is_lowered_in_order_and_a_fixed_one_keeps_its_shape() {
     assert_eq!(fixed.end.stuck, StuckRule::Draw);
     let text = ron::ser::to_string_pretty(&fixed, ron::ser::PrettyConfig::default()).unwrap();
     assert!(!text.contains("stuck_if"), "{text}");
-}
-
-// `xs[i]` (`indexing.muster`): from 1, from the end, out of range, on a path of cells, a
-// run, a zone, a comprehension and a list fixed before play.
-#[test]
-fn indexing_scenarios_hold() {
-    assert_eq!(run_scenarios("indexing.scenarios"), 7);
-}
-
-// A change of a per-seat variable through a component's owner (`shared_owner.muster`):
-// through a hand and the board it reaches the owner's seat.
-#[test]
-fn owner_points_scenarios_hold() {
-    assert_eq!(run_scenarios("shared_owner.scenarios"), 3);
 }
 
 // Through a token in a shared zone, whose owner is `none`, the change has no seat: a rules

@@ -232,15 +232,23 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// The text of docs/tutorial.md from `start` up to the next `end` after it.
+fn tutorial_text(start: &str, end: &str) -> String {
+    let tutorial = std::fs::read_to_string(common::repo_path("docs/tutorial.md")).unwrap();
+    let from = tutorial
+        .find(start)
+        .unwrap_or_else(|| panic!("the tutorial has no `{start}`"));
+    let len = tutorial[from..]
+        .find(end)
+        .unwrap_or_else(|| panic!("nothing ends the tutorial's `{start}`"));
+    tutorial[from..from + len].to_string()
+}
+
 // The tutorial's ruling and its scenario, as docs/tutorial.md gives them: the scenario
 // passes on the changed game and fails, at its `illegal` step, on the original.
 #[test]
 fn the_tutorials_scenario_pins_its_ruling() {
-    let tutorial = std::fs::read_to_string(common::repo_path("docs/tutorial.md")).unwrap();
-    let start = tutorial
-        .find("// Strict attacks")
-        .expect("the tutorial's scenario");
-    let block = &tutorial[start..start + tutorial[start..].find("```").unwrap()];
+    let block = &tutorial_text("// Strict attacks", "```");
     let dir = temp_path("tutorial", "games");
     copy_dir(&common::repo_path("games/lib"), &dir.join("lib"));
     let original = std::fs::read_to_string(common::repo_path("games/army_ants.muster")).unwrap();
@@ -456,11 +464,10 @@ scenario "wrong score" { score Red = 1 }
 // its scenarios pass, and a seeded simulation between two agents finishes uncapped.
 #[test]
 fn the_tutorials_own_game_validates_passes_and_simulates() {
-    let tutorial = std::fs::read_to_string(common::repo_path("docs/tutorial.md")).unwrap();
-    let start = tutorial
-        .find("## 8. Write a game that is not in the box")
-        .expect("the tutorial's section 8");
-    let section = &tutorial[start..start + tutorial[start..].find("## Where to go").unwrap()];
+    let section = &tutorial_text(
+        "## 8. Write a game that is not in the box",
+        "## Where to go",
+    );
     let rules_path = common::repo_path("docs/tutorial/snake_race.muster");
     let scenarios_path = common::repo_path("docs/tutorial/snake_race.scenarios");
     let rules = std::fs::read_to_string(&rules_path).unwrap();

@@ -203,56 +203,40 @@ fn the_army_ants_deployments_conflict_on_the_command_line() {
 fn a_game_saved_with_a_list_replays() {
     let rules = rules_path();
     let rules = rules.to_str().unwrap();
-    let log = common::binary::temp_path("variant_lists", "list.log");
-    let _ = std::fs::remove_file(&log);
-    let out = muster(
-        &[
-            "play",
-            rules,
-            "--variant",
-            "double, head_start",
-            "--agents",
-            "random,random",
-            "--seed",
-            "3",
-            "--save",
-            log.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let saved = std::fs::read_to_string(&log).unwrap();
+    let (saved, replay) = saved_and_replayed(rules, "double, head_start", "list.log");
     assert!(saved.contains("\nvariant double,head_start\n"), "{saved}");
-    let replay = muster(&["replay", rules, log.to_str().unwrap()], "");
-    assert_eq!(replay.status.code(), Some(0), "{}", text(&replay.stderr));
-    assert!(
-        text(&replay.stdout).contains("wins"),
-        "{}",
-        text(&replay.stdout)
-    );
+    assert!(replay.contains("wins"), "{replay}");
     // A game with a single variant saves and replays as before.
-    let one = common::binary::temp_path("variant_lists", "single.log");
-    let _ = std::fs::remove_file(&one);
+    let (saved, _) = saved_and_replayed(rules, "double", "single.log");
+    assert!(saved.contains("\nvariant double\n"), "{saved}");
+}
+
+/// Plays a seeded game between random agents with `variant`, saved to a log named
+/// `name`; its log's text and what `replay` printed of it (both commands must succeed).
+fn saved_and_replayed(rules: &str, variant: &str, name: &str) -> (String, String) {
+    let log = common::binary::temp_path("variant_lists", name);
+    let _ = std::fs::remove_file(&log);
+    let log = log.to_str().unwrap();
     let out = muster(
         &[
             "play",
             rules,
             "--variant",
-            "double",
+            variant,
             "--agents",
             "random,random",
             "--seed",
             "3",
             "--save",
-            one.to_str().unwrap(),
+            log,
         ],
         "",
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let saved = std::fs::read_to_string(&one).unwrap();
-    assert!(saved.contains("\nvariant double\n"), "{saved}");
-    let replay = muster(&["replay", rules, one.to_str().unwrap()], "");
+    let saved = std::fs::read_to_string(log).unwrap();
+    let replay = muster(&["replay", rules, log], "");
     assert_eq!(replay.status.code(), Some(0), "{}", text(&replay.stderr));
+    (saved, text(&replay.stdout))
 }
 
 // `simulate --compare` with a list: the list against one of its variants, and against
