@@ -428,6 +428,19 @@ impl<'a> Ctx<'a> {
         if let Some(d) = self.board.dirs.iter().position(|d| d.name == n) {
             return (ir::Expr::Const(Value::Dir(d as u8)), Type::Dir);
         }
+        if self.board.hex {
+            if n == "around" {
+                let dirs = (0..self.board.dirs.len() as u8).map(Value::Dir).collect();
+                return (
+                    ir::Expr::Const(Value::List(dirs)),
+                    Type::List(Box::new(Type::Dir)),
+                );
+            }
+            if let Some(d) = self.hex_direction(n, id.span) {
+                self.error(d);
+                return unknown();
+            }
+        }
         if let Some((_, names)) = DIR_SETS.iter().find(|(s, _)| *s == n) {
             if !self.board.dirs.is_empty() {
                 let dirs = names
@@ -841,6 +854,17 @@ impl<'a> Ctx<'a> {
         if args.len() != arity {
             return self.bad_arity(n, arity, args.len(), span, "function");
         }
+        if self.board.hex && matches!(n, "linked" | "reachable" | "targets" | "row" | "seat_of") {
+            let d = Diagnostic::error(
+                "muster::hex-board",
+                f.span,
+                format!("`{n}` reads the areas and links of a board of areas, and this is a hex board"),
+            )
+            .label("a hex board has no areas")
+            .help("a hex board's cells touch in its six directions: use `adjacent(c, around)`, `reach(c, around)` or `group(c, around, cells)`");
+            self.error(d);
+            return unknown();
+        }
         let cells = Type::List(Box::new(Type::Cell));
         let (b, out, xs) = match n {
             "adjacent" | "slide" | "sight" | "reach" => {
@@ -1098,6 +1122,27 @@ impl<'a> Ctx<'a> {
     }
 
     /// A direction or a set of directions; a single direction is taken as a set of one.
+    /// On a hex board, the diagnostic for a grid's direction or set of directions (`n`,
+    /// `s`, `orthogonal`, `diagonal`), which such a board does not have.
+    fn hex_direction(&self, n: &str, span: Span) -> Option<Diagnostic> {
+        let what = match n {
+            "n" | "s" => format!("direction `{n}`"),
+            "orthogonal" | "diagonal" => format!("set of directions `{n}`"),
+            _ => return None,
+        };
+        Some(
+            Diagnostic::error(
+                "muster::hex-direction",
+                span,
+                format!("a hex board has no {what}"),
+            )
+            .label("a direction of a square grid")
+            .help(
+                "a hex board has six directions: `e`, `ne`, `nw`, `w`, `sw`, `se`, and the set `around` (all six)",
+            ),
+        )
+    }
+
     fn dirs_arg(&mut self, e: &ast::Expr, f: &str) -> ir::Expr {
         let (x, t) = self.expr(e);
         match t {

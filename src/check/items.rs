@@ -578,6 +578,17 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
     }
 }
 
+/// The six directions of a hex board (`board hex`), each rank drawn half a cell to the
+/// right of the rank below: in the order of `around` on such a board.
+pub(crate) const HEX_DIRS: [(&str, i8, i8); 6] = [
+    ("e", 1, 0),
+    ("ne", 0, 1),
+    ("nw", -1, 1),
+    ("w", -1, 0),
+    ("sw", 0, -1),
+    ("se", 1, -1),
+];
+
 const GRID_DIRS: [(&str, i8, i8); 8] = [
     ("n", 0, 1),
     ("ne", 1, 1),

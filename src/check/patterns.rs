@@ -24,10 +24,28 @@ pub const MAX_RANGE: u32 = 64;
 
 pub fn lower_patterns(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::PatternDef> {
     let mut out = Vec::new();
+    let hex = items
+        .iter()
+        .any(|i| matches!(&i.kind, ItemKind::Board(b) if b.hex));
     for item in items {
         let ItemKind::Pattern { name, pat } = &item.kind else {
             continue;
         };
+        if hex {
+            // Betza's atoms are vectors of a square grid: on hexagons they would name
+            // other cells than a designer means.
+            cx.error(
+                Diagnostic::error(
+                    "muster::hex-pattern",
+                    name.span,
+                    format!("move pattern `{}` on a hex board", name.name),
+                )
+                .label("patterns are drawn on a square grid")
+                .help(
+                    "Betza's atoms (W, F, N, ...) are steps of a square grid, which a hex board does not have; move pieces with `adjacent`, `slide`, `sight` or `reach` and the six directions `e ne nw w sw se`",
+                ),
+            );
+        }
         let pat = lower(cx, pat);
         out.push(ir::PatternDef {
             name: name.name.clone(),

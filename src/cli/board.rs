@@ -158,11 +158,21 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
             .unwrap_or(1)
             .clamp(2, super::MAX_COLUMN)
             + 1;
+        // A hex board draws each rank half a cell right of the rank below: cells an even
+        // number of columns wide, so that half a cell is whole columns.
+        let width = if b.hex { width + width % 2 } else { width };
+        let indent = |y: u16| {
+            if b.hex {
+                " ".repeat(y as usize * width / 2)
+            } else {
+                String::new()
+            }
+        };
         let rank_w = b.height.to_string().len();
         let files: String = (0..b.width)
             .map(|x| format!("{:>width$}", ((b'a' + x as u8) as char).to_string()))
             .collect();
-        out.push_str(&format!("{:rank_w$} {files}\n", ""));
+        out.push_str(&format!("{}{:rank_w$} {files}\n", indent(b.height - 1), ""));
         for y in (0..b.height).rev() {
             let row: String = (0..b.width)
                 .map(|x| {
@@ -183,7 +193,12 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
                     }
                 })
                 .collect();
-            out.push_str(&format!("{:>rank_w$} {row}  {}\n", y + 1, y + 1));
+            out.push_str(&format!(
+                "{}{:>rank_w$} {row}  {}\n",
+                indent(y),
+                y + 1,
+                y + 1
+            ));
         }
         out.push_str(&format!("{:rank_w$} {files}\n", ""));
     }

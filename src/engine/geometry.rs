@@ -274,12 +274,17 @@ pub fn shifts(board: &Board, occ: &[u16], line: &Value, dir: u8, out: &mut Vec<V
     }
 }
 
-/// Chebyshev distance between two cells.
+/// The distance between two cells in steps: on a grid the Chebyshev distance (a king's
+/// moves), on a hex board the number of steps between hexagons.
 pub fn distance(board: &Board, a: u16, b: u16) -> i64 {
     let (ca, cb) = (&board.cells[a as usize], &board.cells[b as usize]);
-    (ca.x as i64 - cb.x as i64)
-        .abs()
-        .max((ca.y as i64 - cb.y as i64).abs())
+    let (dx, dy) = (ca.x as i64 - cb.x as i64, ca.y as i64 - cb.y as i64);
+    if board.hex {
+        // Steps (+1, 0), (0, +1) and (-1, +1), and their opposites.
+        (dx.abs() + dy.abs() + (dx + dy).abs()) / 2
+    } else {
+        dx.abs().max(dy.abs())
+    }
 }
 
 /// The cells of `member` reached from `cell` by steps in `dirs` that stay inside `member`.

@@ -120,6 +120,10 @@ pub struct Component {
 pub struct Board {
     pub width: u16,
     pub height: u16,
+    /// A board of hexagonal cells (`board hex`): six directions, and `distance` counts
+    /// steps between hexagons.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hex: bool,
     pub cells: Vec<CellDef>,
     pub dirs: Vec<DirDef>,
     /// `links[cell * dirs.len() + dir]` is the neighbouring cell, or `NO_CELL`.

@@ -207,6 +207,9 @@ pub enum DeckEntry {
 pub struct BoardDecl {
     /// False for a board of areas (`board { area ... }`), which has no grid.
     pub grid: bool,
+    /// `board hex W x H`: a grid of hexagonal cells (each rank half a cell right of the
+    /// rank below), with six directions.
+    pub hex: bool,
     pub width: u32,
     pub height: u32,
     pub size_span: Span,

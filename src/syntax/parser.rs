@@ -177,7 +177,9 @@ impl Builder {
         let span = self.span(&p);
         let rule = p.as_rule();
         let mut it = p.into_inner().filter(not_kw).peekable();
-        let grid_board = it.peek().is_some_and(|p| p.as_rule() == Rule::int);
+        let grid_board = it
+            .peek()
+            .is_some_and(|p| matches!(p.as_rule(), Rule::int | Rule::board_hex));
         let kind = match rule {
             Rule::import => ItemKind::Import(string_value(it.next().unwrap())),
             Rule::game => {
@@ -324,6 +326,7 @@ impl Builder {
                 }
                 ItemKind::Board(BoardDecl {
                     grid: false,
+                    hex: false,
                     width: 0,
                     height: 0,
                     size_span: span,
@@ -386,6 +389,7 @@ impl Builder {
                 })
             }
             Rule::board => {
+                let hex = it.next_if(|p| p.as_rule() == Rule::board_hex).is_some();
                 let w = it.next().unwrap();
                 let h = it.next().unwrap();
                 let size_span = self.span(&w).to(self.span(&h));
@@ -410,6 +414,7 @@ impl Builder {
                     .collect();
                 ItemKind::Board(BoardDecl {
                     grid: true,
+                    hex,
                     areas: Vec::new(),
                     links: Vec::new(),
                     width: int_value(&w).min(u32::MAX as i64) as u32,

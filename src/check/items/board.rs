@@ -41,9 +41,11 @@ pub(super) fn lower_board(cx: &mut Ctx, items: &[&Item]) {
     let mut board = ir::Board {
         width: w,
         height: h,
+        hex: b.hex,
         ..Default::default()
     };
-    board.dirs = GRID_DIRS
+    let dirs: &[(&str, i8, i8)] = if b.hex { &HEX_DIRS } else { &GRID_DIRS };
+    board.dirs = dirs
         .iter()
         .map(|(n, dx, dy)| ir::DirDef {
             name: n.to_string(),
@@ -60,7 +62,7 @@ pub(super) fn lower_board(cx: &mut Ctx, items: &[&Item]) {
     }
     for c in 0..board.cells.len() {
         let (x, y) = (board.cells[c].x as i32, board.cells[c].y as i32);
-        for (_, dx, dy) in GRID_DIRS {
+        for &(_, dx, dy) in dirs {
             let (nx, ny) = (x + dx as i32, y + dy as i32);
             board
                 .links
