@@ -3,7 +3,8 @@
 //! is a reviewed snapshot, together with its exit code. Each file is
 //! `tests/pawn_race.muster` with one mistake (or, for `several_errors`, five independent
 //! ones), except the topology files (`shape_*`, `area_*`, `form_*`, `link_*`, `roll_*`),
-//! which are a small game of formations with one mistake. A file whose first line is
+//! which are a small game of formations with one mistake, and the hex files (`hex_*`), a
+//! small game on a hex board with one mistake. A file whose first line is
 //! `// validate --variant a,b: ...` is validated with that variant list too. Files named `warn_*` are valid rules with a likely mistake: they pass with
 //! warnings and exit code 0.
 
