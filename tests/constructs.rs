@@ -1,6 +1,7 @@
 //! Language constructs tested on small rules files of their own (`tests/constructs/`): a
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
-//! `file` and `rank`, and a stuck seat's result chosen by the position (`on stuck if`). Their scenarios run as `muster test` runs them; what a scenario cannot
+//! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), and a
+//! hex board's geometry. Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -61,6 +62,8 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // A change of a per-seat variable through a component's owner: through a hand and the
     // board it reaches the owner's seat.
     ("shared_owner.scenarios", 3),
+    // A hex board: six neighbours, hex distance, runs on three axes, a slide, a rectangle.
+    ("hex_geometry.scenarios", 6),
 ];
 
 #[test]
@@ -240,4 +243,36 @@ fn a_transfer_from_or_to_no_owner_is_a_rules_error() {
             other => panic!("a rules error: {other:?}"),
         }
     }
+}
+
+// On a hex board `around` is its six directions in the documented order (e ne nw w sw
+// se), each with its file and rank step; the IR says `hex`, and a grid's IR does not
+// mention it at all.
+#[test]
+fn a_hex_board_has_six_directions_in_order() {
+    let game = compile("hex_geometry.muster", &read("hex_geometry.muster"));
+    assert!(game.board.hex);
+    let dirs: Vec<(&str, i8, i8)> = game
+        .board
+        .dirs
+        .iter()
+        .map(|d| (d.name.as_str(), d.dx, d.dy))
+        .collect();
+    assert_eq!(
+        dirs,
+        [
+            ("e", 1, 0),
+            ("ne", 0, 1),
+            ("nw", -1, 1),
+            ("w", -1, 0),
+            ("sw", 0, -1),
+            ("se", 1, -1)
+        ]
+    );
+    let text = ron::ser::to_string_pretty(&game, ron::ser::PrettyConfig::default()).unwrap();
+    assert_eq!(text.matches("hex: true").count(), 1);
+    let grid = compile("files_ranks.muster", &read("files_ranks.muster"));
+    assert!(!grid.board.hex);
+    let text = ron::ser::to_string_pretty(&grid, ron::ser::PrettyConfig::default()).unwrap();
+    assert!(!text.contains("hex"), "a grid's IR says nothing of hexes");
 }
