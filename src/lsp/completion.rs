@@ -48,6 +48,7 @@ pub const KEYWORDS: &[&str] = &[
     "from",
     "game",
     "grid",
+    "hex",
     "hidden",
     "holds",
     "if",
