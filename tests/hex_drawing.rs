@@ -38,7 +38,9 @@ fn an_empty_hex_board_is_drawn_as_a_rhombus() {
 fn stones_are_drawn_where_they_stand_on_a_hex_board() {
     let e = small_hex();
     let mut s = e.start(2, 1).unwrap();
-    for m in ["place d4", "swap", "place a1", "place b1", "place g7", "place c2"] {
+    for m in [
+        "place d4", "swap", "place a1", "place b1", "place g7", "place c2",
+    ] {
         let a = e.parse_action(&s, m).unwrap();
         e.apply(&mut s, &a).unwrap();
     }

@@ -1121,7 +1121,6 @@ impl<'a> Ctx<'a> {
         (ir::Expr::Call(b, xs), out)
     }
 
-    /// A direction or a set of directions; a single direction is taken as a set of one.
     /// On a hex board, the diagnostic for a grid's direction or set of directions (`n`,
     /// `s`, `orthogonal`, `diagonal`), which such a board does not have.
     fn hex_direction(&self, n: &str, span: Span) -> Option<Diagnostic> {
@@ -1143,6 +1142,7 @@ impl<'a> Ctx<'a> {
         )
     }
 
+    /// A direction or a set of directions; a single direction is taken as a set of one.
     fn dirs_arg(&mut self, e: &ast::Expr, f: &str) -> ir::Expr {
         let (x, t) = self.expr(e);
         match t {
@@ -1150,7 +1150,12 @@ impl<'a> Ctx<'a> {
             Type::Unknown => x,
             t if fits(&Type::List(Box::new(Type::Dir)), &t) => x,
             t => {
-                let d = Diagnostic::error("muster::type", e.span, format!("the directions given to `{f}` must be a direction or a set such as `orthogonal`, but this is {}", describe(self, &t)))
+                let set = if self.board.hex {
+                    "around"
+                } else {
+                    "orthogonal"
+                };
+                let d = Diagnostic::error("muster::type", e.span, format!("the directions given to `{f}` must be a direction or a set such as `{set}`, but this is {}", describe(self, &t)))
                     .label("not directions");
                 self.error(d);
                 x

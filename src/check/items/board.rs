@@ -18,8 +18,10 @@ pub(super) fn lower_board(cx: &mut Ctx, items: &[&Item]) {
                 "muster::board",
                 b.size_span,
                 format!(
-                    "a {} x {} grid is outside what Muster supports",
-                    b.width, b.height
+                    "a {} x {} {} is outside what Muster supports",
+                    b.width,
+                    b.height,
+                    if b.hex { "hex board" } else { "grid" }
                 ),
             )
             .label("board size")
