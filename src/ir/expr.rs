@@ -96,7 +96,8 @@ pub enum Builtin {
     /// `group(cell, dirs, through)`: the cells of `through` reached from `cell` by steps
     /// in `dirs` that stay inside `through`.
     Group,
-    /// `distance(a, b)`: the Chebyshev distance between two grid cells.
+    /// `distance(a, b)`: the Chebyshev distance between two grid cells; on a hex board,
+    /// the steps between two hexagons.
     Distance,
     /// `file(cell)` and `rank(cell)`: the column and row of a grid cell, from 1 (file 1
     /// is `a`, rank 1 the bottom row: `c4` is file 3, rank 4).
