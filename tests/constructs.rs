@@ -61,6 +61,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // A change of a per-seat variable through a component's owner: through a hand and the
     // board it reaches the owner's seat.
     ("shared_owner.scenarios", 3),
+    // Betza's `m` and `c`: a pawn that steps only onto empty cells and takes only
+    // diagonally; `attacks`, defended cells included.
+    ("move_capture.scenarios", 5),
 ];
 
 #[test]

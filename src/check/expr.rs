@@ -40,7 +40,7 @@ pub(super) fn were(n: usize) -> String {
 }
 
 /// How each built-in function is called, for help lines.
-const BUILTIN_SIGNATURES: [(&str, &str); 39] = [
+const BUILTIN_SIGNATURES: [(&str, &str); 40] = [
     ("linked", "cell"),
     ("reachable", "cell, within"),
     ("targets", "cell, most occupied cells passed over"),
@@ -72,6 +72,7 @@ const BUILTIN_SIGNATURES: [(&str, &str); 39] = [
     ("prev", "seat"),
     ("contents", "zones"),
     ("destinations", "cell, pattern"),
+    ("attacks", "cell, pattern"),
     ("route", "cell, pattern"),
     ("waypoints", "route"),
     ("finishes", "route"),
@@ -1018,22 +1019,23 @@ impl<'a> Ctx<'a> {
                     Type::List(Box::new(Type::Cell)),
                 );
             }
-            "destinations" => {
+            "destinations" | "attacks" => {
                 let c = self.expect(
                     &args[0],
                     &Type::Cell,
-                    "the first argument of `destinations`",
+                    &format!("the first argument of `{n}`"),
                 );
                 let p = self.expect(
                     &args[1],
                     &Type::Pattern,
-                    "the second argument of `destinations`",
+                    &format!("the second argument of `{n}`"),
                 );
-                (
-                    Builtin::Destinations,
-                    Type::List(Box::new(Type::Cell)),
-                    vec![c, p],
-                )
+                let b = if n == "attacks" {
+                    Builtin::Attacks
+                } else {
+                    Builtin::Destinations
+                };
+                (b, Type::List(Box::new(Type::Cell)), vec![c, p])
             }
             "route" => {
                 let c = self.expect(&args[0], &Type::Cell, "the first argument of `route`");

@@ -182,7 +182,7 @@ pub const BUILTIN_NAMES: [&str; 8] = [
 ];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 39] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 40] = [
     ("linked", 1),
     ("reachable", 2),
     ("targets", 2),
@@ -214,6 +214,7 @@ pub const BUILTIN_FUNCTIONS: [(&str, usize); 39] = [
     ("prev", 1),
     ("contents", 1),
     ("destinations", 2),
+    ("attacks", 2),
     ("route", 2),
     ("waypoints", 1),
     ("finishes", 1),

@@ -760,7 +760,7 @@ impl<'a> Eval<'a> {
                 let hi = self.eval(&args[2], l).as_int().max(0) as usize;
                 self.eng.subsets(self.s, &items, lo, hi, &mut out);
             }
-            Builtin::Destinations => {
+            Builtin::Destinations | Builtin::Attacks => {
                 let (Value::Cell(c), Value::Pattern(p)) =
                     (self.eval(&args[0], l), self.eval(&args[1], l))
                 else {
@@ -768,7 +768,12 @@ impl<'a> Eval<'a> {
                 };
                 let walk = self.walk(c);
                 let mut cells = super::pool::take_cells();
-                walk.destinations(c, &self.eng.game.patterns[p as usize].pat, &mut cells);
+                let pat = &self.eng.game.patterns[p as usize].pat;
+                if b == Builtin::Destinations {
+                    walk.destinations(c, pat, &mut cells);
+                } else {
+                    walk.attacks(c, pat, &mut cells);
+                }
                 out.extend(cells.iter().map(|&c| Value::Cell(c)));
                 super::pool::give_cells(cells);
             }
@@ -803,7 +808,7 @@ impl<'a> Eval<'a> {
                     return Value::Bool(false);
                 };
                 let g = &self.eng.steps[r.pattern as usize];
-                return Value::Bool(r.at != r.origin && g.accepts(&r.states));
+                return Value::Bool(r.at != r.origin && g.accepts(&r.states, true));
             }
             Builtin::Advance | Builtin::Passed => {
                 let (Value::Route(r), Value::Cell(to)) =
@@ -942,6 +947,7 @@ fn makes_list(b: Builtin) -> bool {
             | Sweep
             | Subsets
             | Destinations
+            | Attacks
             | Waypoints
             | Finishes
             | Passed

@@ -78,6 +78,10 @@ pub enum Builtin {
     /// `destinations(cell, pattern)`: where the piece on `cell` may move by the pattern:
     /// empty cells and cells of other owners (capture by landing), each once.
     Destinations,
+    /// `attacks(cell, pattern)`: the cells the piece on `cell` attacks by the pattern:
+    /// where a way ends by a leg that may capture (not `m`), whatever stands there (empty,
+    /// another owner's piece, or its own: a defended piece), each once.
+    Attacks,
     /// `route(cell, pattern)`: a move of the piece on `cell` by the pattern, not yet begun,
     /// that may be taken a part at a time.
     RouteOf,

@@ -266,6 +266,37 @@ pub enum Pat {
 pub struct Leg {
     pub vectors: Vec<(i8, i8)>,
     pub range: u8,
+    /// What may stand where the move ends after this leg (Betza's `m` and `c`).
+    #[serde(default, skip_serializing_if = "Lands::is_any")]
+    pub lands: Lands,
+}
+
+/// What may stand on the cell where a move ends after a leg.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub enum Lands {
+    /// An empty cell or another owner's piece (a capture).
+    #[default]
+    Any,
+    /// Only an empty cell: the leg moves, never captures (`m`).
+    Move,
+    /// Only another owner's piece: the leg captures, never moves to an empty cell (`c`).
+    Capture,
+}
+
+impl Lands {
+    pub fn is_any(&self) -> bool {
+        *self == Lands::Any
+    }
+
+    /// Whether a move may end on a cell that is empty (`empty`) or holds another owner's
+    /// piece.
+    pub fn allows(self, empty: bool) -> bool {
+        match self {
+            Lands::Any => true,
+            Lands::Move => empty,
+            Lands::Capture => !empty,
+        }
+    }
 }
 
 /// Effects run whenever a component enters or leaves a zone; the component is local 0.
