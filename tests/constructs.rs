@@ -1,6 +1,7 @@
 //! Language constructs tested on small rules files of their own (`tests/constructs/`): a
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
-//! `file` and `rank`, and a stuck seat's result chosen by the position (`on stuck if`). Their scenarios run as `muster test` runs them; what a scenario cannot
+//! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), move-only
+//! and capture-only pattern legs with `attacks`, and `require afterwards`. Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -64,6 +65,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // Betza's `m` and `c`: a pawn that steps only onto empty cells and takes only
     // diagonally; `attacks`, defended cells included.
     ("move_capture.scenarios", 5),
+    // `require afterwards`: a king that may not end a move attacked; pins, mate and
+    // stalemate follow.
+    ("afterwards.scenarios", 5),
 ];
 
 #[test]

@@ -368,7 +368,7 @@ fn record_places(
             .clauses
             .iter()
             .filter_map(|c| match c {
-                ast::Clause::Require(e, _) => Some(place(e.span)),
+                ast::Clause::Require { cond, .. } => Some(place(cond.span)),
                 _ => None,
             })
             .collect();

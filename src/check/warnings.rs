@@ -165,7 +165,7 @@ fn constant_conditions(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
             ItemKind::Action(a) => {
                 let Some(act) = actions.next() else { return };
                 let requires = a.clauses.iter().filter_map(|c| match c {
-                    ast::Clause::Require(e, _) => Some(e),
+                    ast::Clause::Require { cond, .. } => Some(cond),
                     _ => None,
                 });
                 let conds = act.clauses.iter().filter_map(|c| match c {

@@ -278,15 +278,72 @@ impl Engine {
                 super::pool::recycle(std::mem::replace(&mut l[*slot as usize], v));
                 self.walk(ev, a, i + 1, l, args, f)
             }
-            Clause::Require { cond, .. } => {
-                if ev.truth(cond, l) {
+            Clause::Require {
+                cond, afterwards, ..
+            } => {
+                // `require afterwards` was judged at the `do`, on the position it produces.
+                if *afterwards || ev.truth(cond, l) {
                     self.walk(ev, a, i + 1, l, args, f)
                 } else {
                     true
                 }
             }
-            Clause::Do(_) => self.walk(ev, a, i + 1, l, args, f),
+            Clause::Do(body) => {
+                if self
+                    .fails_afterwards(ev, &clauses[i + 1..], body, l)
+                    .is_some()
+                {
+                    return true;
+                }
+                self.walk(ev, a, i + 1, l, args, f)
+            }
         }
+    }
+
+    /// The first `require afterwards` among `rest` (the clauses after a `do`) that fails on
+    /// the position `body` produces, as its index among the action's requires; `None` if
+    /// all hold or there is none. The `do` runs on a copy of the state and of the locals;
+    /// a rules error while it runs leaves the action legal, so that applying it reports
+    /// the error.
+    fn fails_afterwards(
+        &self,
+        ev: &Eval,
+        rest: &[Clause],
+        body: &[crate::ir::Stmt],
+        l: &[Value],
+    ) -> Option<u16> {
+        if !rest.iter().any(|c| {
+            matches!(
+                c,
+                Clause::Require {
+                    afterwards: true,
+                    ..
+                }
+            )
+        }) {
+            return None;
+        }
+        let mut after = ev.s.clone();
+        let mut l2 = super::pool::Locals::new(l.len());
+        for (to, from) in l2.iter_mut().zip(l) {
+            *to = from.clone();
+        }
+        Runner::new(self, ev.me)
+            .run(&mut after, body, &mut l2)
+            .ok()?;
+        let then = Eval {
+            eng: self,
+            s: &after,
+            me: ev.me,
+        };
+        rest.iter().find_map(|c| match c {
+            Clause::Require {
+                index,
+                cond,
+                afterwards: true,
+            } if !then.truth(cond, &mut l2) => Some(*index),
+            _ => None,
+        })
     }
 
     /// Why an action is not legal now: the parameter whose value is not on offer, or the
@@ -323,9 +380,13 @@ impl Engine {
         let me = self.step_decider(s);
         let ev = Eval { eng: self, s, me };
         let def = &self.game.actions[act.action as usize];
+        let refusal = |index: u16| match def.require_reasons.get(index as usize) {
+            Some(Some(reason)) => reason.clone(),
+            _ => format!("it fails `require {}`", def.require_texts[index as usize]),
+        };
         let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
         let mut k = 0;
-        for c in &def.clauses {
+        for (i, c) in def.clauses.iter().enumerate() {
             match c {
                 Clause::Choose {
                     slot, domain, name, ..
@@ -352,18 +413,21 @@ impl Engine {
                     l[*slot as usize] = v.clone();
                 }
                 Clause::Let { slot, value } => l[*slot as usize] = ev.eval(value, &mut l),
-                Clause::Require { index, cond } => {
-                    if !ev.truth(cond, &mut l) {
-                        if let Some(Some(reason)) = def.require_reasons.get(*index as usize) {
-                            return Some(reason.clone());
-                        }
-                        return Some(format!(
-                            "it fails `require {}`",
-                            def.require_texts[*index as usize]
-                        ));
+                Clause::Require {
+                    index,
+                    cond,
+                    afterwards,
+                } => {
+                    if !*afterwards && !ev.truth(cond, &mut l) {
+                        return Some(refusal(*index));
                     }
                 }
-                Clause::Do(_) => {}
+                Clause::Do(body) => {
+                    let rest = &def.clauses[i + 1..];
+                    if let Some(index) = self.fails_afterwards(&ev, rest, body, &l) {
+                        return Some(refusal(index));
+                    }
+                }
             }
         }
         None

@@ -432,6 +432,10 @@ pub enum Clause {
     Require {
         index: u16,
         cond: Expr,
+        /// `require afterwards`: judged on the position the action's `do` produces
+        /// (it stands after the `do`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        afterwards: bool,
     },
     Do(Vec<Stmt>),
 }

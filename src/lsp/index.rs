@@ -550,7 +550,7 @@ impl Builder {
                             self.expr(value);
                             self.local(var, DeclKind::Local, var.span.to(value.span), sp, "let");
                         }
-                        Clause::Require(e, _) => self.expr(e),
+                        Clause::Require { cond, .. } => self.expr(cond),
                         Clause::Do(b) => self.block(b, sp),
                     }
                 }

@@ -352,8 +352,13 @@ pub enum Clause {
         var: Ident,
         value: Expr,
     },
-    /// `require COND [else "reason"]`: the reason is what a refused move is told.
-    Require(Expr, Option<String>),
+    /// `require [afterwards] COND [else "reason"]`: the reason is what a refused move is
+    /// told; `afterwards`, the condition is judged on the position the `do` produces.
+    Require {
+        cond: Expr,
+        reason: Option<String>,
+        afterwards: bool,
+    },
     Do(Block),
 }
 

@@ -788,9 +788,18 @@ impl Builder {
                 value: self.expr(it.next().unwrap()),
             },
             Rule::require => {
-                let cond = self.expr(it.next().unwrap());
+                let mut first = it.next().unwrap();
+                let afterwards = first.as_rule() == Rule::afterwards;
+                if afterwards {
+                    first = it.next().unwrap();
+                }
+                let cond = self.expr(first);
                 let reason = it.find(|p| p.as_rule() == Rule::string).map(string_value);
-                Clause::Require(cond, reason)
+                Clause::Require {
+                    cond,
+                    reason,
+                    afterwards,
+                }
             }
             Rule::do_clause => Clause::Do(self.block(it.next().unwrap())),
             r => unreachable!("clause {r:?}"),
