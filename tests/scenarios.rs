@@ -60,6 +60,16 @@ fn battalion_emperor_rulings() {
     run_game("battalion_emperor");
 }
 
+#[test]
+fn breakthrough_rulings() {
+    run_game("breakthrough");
+}
+
+#[test]
+fn connect_four_rulings() {
+    run_game("connect_four");
+}
+
 /// A scenario file in a temporary folder, its game the shipped Army Ants.
 fn scenario_file(name: &str, body: &str) -> String {
     scenario_file_of("army_ants", "players 2 seed 1", name, body)
