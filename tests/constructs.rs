@@ -58,6 +58,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `xs[i]`: from 1, from the end, out of range, on a path of cells, a run, a zone, a
     // comprehension and a list fixed before play.
     ("indexing.scenarios", 7),
+    // Paths: `along` on a loop (round again both ways), on a per-seat open path (none past
+    // its ends), on any list of cells; `index_of`; `line` in either direction; a piece
+    // moving along its seat's path.
+    ("paths.scenarios", 7),
     // A change of a per-seat variable through a component's owner: through a hand and the
     // board it reaches the owner's seat.
     ("shared_owner.scenarios", 3),
