@@ -44,7 +44,6 @@ pub(super) fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
                     .label("declared again")
                     .help("give every part of it the same word: `path` for a track, `region` for a set of cells"),
                 );
-                continue;
             }
             if r.loops != loops {
                 cx.error(
@@ -56,7 +55,6 @@ pub(super) fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
                     .label("not like the first")
                     .help("end every seat's path with `loop`, or none of them"),
                 );
-                continue;
             }
             if r.seat.is_some() != per_seat {
                 cx.error(
@@ -93,6 +91,9 @@ pub(super) fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
             }
             given[idx] = true;
             let what = if path { "a path" } else { "a region" };
+            // A path whose cells are already wrong (a misspelt cell, a line that is not
+            // straight) is not judged again on what is left of it.
+            let before = cx.diags.len();
             let x = cx.expect(&r.cells, &Type::List(Box::new(Type::Cell)), what);
             match consts::fixed(&x, &[], &cx.board) {
                 Ok(Value::List(vs)) => {
@@ -106,7 +107,7 @@ pub(super) fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
                             }
                         })
                         .collect();
-                    if path {
+                    if path && cx.diags.len() == before {
                         check_path(cx, name, r, &lists[idx]);
                     }
                 }
