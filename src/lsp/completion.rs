@@ -79,6 +79,7 @@ pub const KEYWORDS: &[&str] = &[
     "order",
     "owner",
     "pass",
+    "path",
     "pattern",
     "per",
     "phase",
