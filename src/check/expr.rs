@@ -1121,7 +1121,11 @@ impl<'a> Ctx<'a> {
                     )
                     .label("the cells of a board of areas have no files or ranks");
                     self.error(d);
-                } else if let (ir::Expr::Const(x @ Value::Cell(_)), ir::Expr::Const(y @ Value::Cell(_))) = (&a, &b2) {
+                } else if let (
+                    ir::Expr::Const(x @ Value::Cell(_)),
+                    ir::Expr::Const(y @ Value::Cell(_)),
+                ) = (&a, &b2)
+                {
                     if ir::ops::straight(x, y, &self.board).is_empty() {
                         let name = |v: &Value| match v {
                             Value::Cell(c) => self.board.cells[*c as usize].name.clone(),

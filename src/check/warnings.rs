@@ -129,11 +129,17 @@ fn path_gaps(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
             let Some(cells) = def.cells.get(seat.unwrap_or(0)) else {
                 continue;
             };
-            let ends = if def.loops { cells.len() } else { cells.len().saturating_sub(1) };
-            let gap = (0..ends).map(|i| (cells[i], cells[(i + 1) % cells.len()])).find(|&(a, z)| {
-                let (a, z) = (&board.cells[a as usize], &board.cells[z as usize]);
-                a.x.abs_diff(z.x) > 1 || a.y.abs_diff(z.y) > 1
-            });
+            let ends = if def.loops {
+                cells.len()
+            } else {
+                cells.len().saturating_sub(1)
+            };
+            let gap = (0..ends)
+                .map(|i| (cells[i], cells[(i + 1) % cells.len()]))
+                .find(|&(a, z)| {
+                    let (a, z) = (&board.cells[a as usize], &board.cells[z as usize]);
+                    a.x.abs_diff(z.x) > 1 || a.y.abs_diff(z.y) > 1
+                });
             if let Some((a, z)) = gap {
                 let (a, z) = (&board.cells[a as usize].name, &board.cells[z as usize].name);
                 cx.error(

@@ -64,7 +64,9 @@ pub(super) fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
                         format!("{word} `{name}` is given both per seat and for everyone"),
                     )
                     .label("mixed")
-                    .help(format!("give it for every seat, `{word} name(Seat) = ...`, or once for all")),
+                    .help(format!(
+                        "give it for every seat, `{word} name(Seat) = ...`, or once for all"
+                    )),
                 );
                 continue;
             }
