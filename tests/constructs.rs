@@ -1,7 +1,8 @@
 //! Language constructs tested on small rules files of their own (`tests/constructs/`): a
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
-//! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), move-only
-//! and capture-only pattern legs with `attacks`, and `require afterwards`. Their scenarios run as `muster test` runs them; what a scenario cannot
+//! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), indexing,
+//! paths (`along`, `index_of`, `line`), move-only and capture-only pattern legs with
+//! `attacks`, and `require afterwards`. Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -59,6 +60,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `xs[i]`: from 1, from the end, out of range, on a path of cells, a run, a zone, a
     // comprehension and a list fixed before play.
     ("indexing.scenarios", 7),
+    // Paths: `along` on a loop (round again both ways), on a per-seat open path (none past
+    // its ends), on any list of cells; `index_of`; `line` in either direction; a piece
+    // moving along its seat's path.
+    ("paths.scenarios", 7),
     // A change of a per-seat variable through a component's owner: through a hand and the
     // board it reaches the owner's seat.
     ("shared_owner.scenarios", 3),
@@ -247,4 +252,26 @@ fn a_transfer_from_or_to_no_owner_is_a_rules_error() {
             other => panic!("a rules error: {other:?}"),
         }
     }
+}
+
+// On a board with paths, `muster play` draws an empty cell on no path blank, so that the
+// tracks stand out; a board without paths draws every empty cell as `.`.
+#[test]
+fn cells_on_no_path_are_drawn_blank() {
+    let drawn = |file: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let e = Engine::new(muster::check::compile_file(&path, None).unwrap().game);
+        let s = e.start(2, 1).unwrap();
+        muster::cli::render_view(&e, &e.view(&s, 0))
+    };
+    let homeward = drawn("games/homeward.muster");
+    let rows: Vec<&str> = homeward.lines().skip(2).take(9).collect();
+    assert_eq!(rows[0], "9   .  .  .  .  .  .  .  .  .  9");
+    assert_eq!(rows[1], "8   .           .           .  8");
+    assert_eq!(rows[4], "5   .  .  .  .  .  .  .  .  .  5");
+    let pawns = drawn("tests/pawn_race.muster");
+    assert!(
+        pawns.lines().any(|l| l.starts_with("2   .  .  .")),
+        "{pawns}"
+    );
 }

@@ -33,6 +33,7 @@ const GAMES: &[(&str, Option<&str>, &[u8])] = &[
     ("games/battle_line.muster", None, &[2]),
     ("games/breakthrough.muster", None, &[2]),
     ("games/connect_four.muster", None, &[2]),
+    ("games/homeward.muster", None, &[2, 4]),
 ];
 
 fn engine(file: &str, variant: Option<&str>) -> Engine {

@@ -70,6 +70,11 @@ fn connect_four_rulings() {
     run_game("connect_four");
 }
 
+#[test]
+fn homeward_rulings() {
+    run_game("homeward");
+}
+
 /// A scenario file in a temporary folder, its game the shipped Army Ants.
 fn scenario_file(name: &str, body: &str) -> String {
     scenario_file_of("army_ants", "players 2 seed 1", name, body)

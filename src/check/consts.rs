@@ -78,6 +78,11 @@ fn eval_in(e: &Expr, locals: &[Value], board: &Board, room: &mut usize) -> Resul
             let c = eval_in(&args[0], locals, board, room)?;
             ops::file_or_rank(&c, *b == Builtin::Rank, board)
         }
+        Expr::Call(Builtin::Line, args) if args.len() == 2 => {
+            let a = eval_in(&args[0], locals, board, room)?;
+            let b = eval_in(&args[1], locals, board, room)?;
+            Value::List(ops::straight(&a, &b, board))
+        }
         _ => return Err(Unfixed::State),
     };
     if let Value::List(items) = &v {

@@ -40,7 +40,10 @@ pub(super) fn were(n: usize) -> String {
 }
 
 /// How each built-in function is called, for help lines.
-const BUILTIN_SIGNATURES: [(&str, &str); 40] = [
+const BUILTIN_SIGNATURES: [(&str, &str); 43] = [
+    ("index_of", "list, item"),
+    ("along", "path, cell, steps"),
+    ("line", "cell, cell"),
     ("linked", "cell"),
     ("reachable", "cell, within"),
     ("targets", "cell, most occupied cells passed over"),
@@ -1084,6 +1087,67 @@ impl<'a> Ctx<'a> {
                     Type::List(Box::new(Type::Cell)),
                     vec![c, d, through],
                 )
+            }
+            "index_of" => {
+                let (c, el) = self.collection(&args[0], "the first argument of `index_of`");
+                let x = self.expect(&args[1], &el, "the item `index_of` looks for");
+                (Builtin::IndexOf, Type::Int, vec![c, x])
+            }
+            "along" => {
+                let (p, t) = self.expr(&args[0]);
+                if !fits(&cells, &t) {
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        args[0].span,
+                        format!(
+                            "`along` steps along a list of cells, but this is {}",
+                            describe(self, &t)
+                        ),
+                    )
+                    .label("not a list of cells")
+                    .help("give a path (`path ring = ...`), a region or a list of cells, in the order pieces follow it");
+                    self.error(d);
+                }
+                let c = self.expect(&args[1], &Type::Cell, "the second argument of `along`");
+                let k = self.expect(&args[2], &Type::Int, "the steps `along` takes");
+                (Builtin::Along, Type::Cell, vec![p, c, k])
+            }
+            "line" => {
+                let a = self.expect(&args[0], &Type::Cell, "the first argument of `line`");
+                let b2 = self.expect(&args[1], &Type::Cell, "the second argument of `line`");
+                if !self.areas.is_empty() {
+                    let d = Diagnostic::error(
+                        "muster::not-a-grid",
+                        span,
+                        "`line` follows a file, a rank or a diagonal of a grid, and this board has no grid",
+                    )
+                    .label("the cells of a board of areas have no files or ranks");
+                    self.error(d);
+                } else if let (
+                    ir::Expr::Const(x @ Value::Cell(_)),
+                    ir::Expr::Const(y @ Value::Cell(_)),
+                ) = (&a, &b2)
+                {
+                    if ir::ops::straight(x, y, &self.board).is_empty() {
+                        let name = |v: &Value| match v {
+                            Value::Cell(c) => self.board.cells[*c as usize].name.clone(),
+                            _ => String::new(),
+                        };
+                        let d = Diagnostic::error(
+                            "muster::line",
+                            span,
+                            format!(
+                                "`{}` and `{}` are not on one file, rank or diagonal, so no straight line joins them",
+                                name(x),
+                                name(y)
+                            ),
+                        )
+                        .label("not a straight line")
+                        .help("join two lines with `+`: `line(a1, a4) + line(b4, d4)`");
+                        self.error(d);
+                    }
+                }
+                (Builtin::Line, cells, vec![a, b2])
             }
             "next" => (
                 Builtin::NextSeat,

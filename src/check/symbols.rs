@@ -182,7 +182,10 @@ pub const BUILTIN_NAMES: [&str; 8] = [
 ];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 40] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 43] = [
+    ("index_of", 2),
+    ("along", 3),
+    ("line", 2),
     ("linked", 1),
     ("reachable", 2),
     ("targets", 2),

@@ -23,6 +23,7 @@ pub fn warn(
         return;
     }
     unused_zones(cx, items);
+    path_gaps(cx, items, game);
     constant_conditions(cx, items, game);
     match variant {
         None => idle_variants(cx, loaded),
@@ -103,6 +104,55 @@ fn replaces_nothing(cx: &mut Ctx, loaded: &Loaded, game: &ir::Game, variant: &st
             .label("replaces nothing, and nothing uses it")
             .help(help),
         );
+    }
+}
+
+/// A path that jumps between two cells of a grid that do not touch (not even at a corner):
+/// a piece moving along it skips the cells between, which is seldom what a track means.
+fn path_gaps(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
+    let board = &game.board;
+    if !board.cell_area.is_empty() {
+        return;
+    }
+    for item in items {
+        let ItemKind::Board(b) = &item.kind else {
+            continue;
+        };
+        for decl in b.regions.iter().filter(|r| r.path) {
+            let Some(def) = board.regions.iter().find(|r| r.name == decl.name.name) else {
+                continue;
+            };
+            let seat = decl
+                .seat
+                .as_ref()
+                .and_then(|s| game.seats.iter().position(|x| x.name == s.name));
+            let Some(cells) = def.cells.get(seat.unwrap_or(0)) else {
+                continue;
+            };
+            let ends = if def.loops {
+                cells.len()
+            } else {
+                cells.len().saturating_sub(1)
+            };
+            let gap = (0..ends)
+                .map(|i| (cells[i], cells[(i + 1) % cells.len()]))
+                .find(|&(a, z)| {
+                    let (a, z) = (&board.cells[a as usize], &board.cells[z as usize]);
+                    a.x.abs_diff(z.x) > 1 || a.y.abs_diff(z.y) > 1
+                });
+            if let Some((a, z)) = gap {
+                let (a, z) = (&board.cells[a as usize].name, &board.cells[z as usize].name);
+                cx.error(
+                    Diagnostic::warning(
+                        "muster::path-gap",
+                        decl.cells.span,
+                        format!("path `{}` jumps from `{a}` to `{z}`, which do not touch", decl.name.name),
+                    )
+                    .label(format!("`{a}` then `{z}`"))
+                    .help("a piece moving along the path leaps the cells between them; list every cell the track passes, in order (`line(a1, a6)` gives a straight run of them)"),
+                );
+            }
+        }
     }
 }
 

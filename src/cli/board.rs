@@ -150,7 +150,25 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
 
     let b = &g.board;
     if b.width > 0 && b.height > 0 {
-        let labels: Vec<String> = view.cells.iter().map(|s| seen_text(engine, s)).collect();
+        // On a board with paths, an empty cell on none of them is left blank, so that the
+        // tracks stand out.
+        let mut off_paths = vec![b.regions.iter().any(|r| r.path); b.cells.len()];
+        for r in b.regions.iter().filter(|r| r.path) {
+            for &c in r.cells.iter().flatten() {
+                if let Some(off) = off_paths.get_mut(c as usize) {
+                    *off = false;
+                }
+            }
+        }
+        let labels: Vec<String> = view
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(c, s)| match s {
+                Seen::Empty if off_paths[c] => String::new(),
+                s => seen_text(engine, s),
+            })
+            .collect();
         let width = labels
             .iter()
             .map(|l| l.chars().count())

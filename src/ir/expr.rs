@@ -127,6 +127,15 @@ pub enum Builtin {
     /// `subsets(list, lo, hi)`: every choice of lo to hi items from a list, as lists; a
     /// choice among identical components is offered once.
     Subsets,
+    /// `index_of(list, x)`: the place of `x` in the list, from 1; 0 if it is not there.
+    IndexOf,
+    /// `along(path, cell, k)`: the cell `k` steps further along a list of cells from
+    /// `cell` (backwards for negative `k`); a `loop` path wraps round, an open one gives
+    /// none past its ends; none if `cell` is not on it.
+    Along,
+    /// `line(a, b)`: the cells of the straight line from `a` to `b`, both included, in
+    /// that order; empty if the two are not on one file, rank or diagonal.
+    Line,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -213,6 +213,16 @@ pub struct RegionDef {
     pub per_seat: bool,
     /// One ordered list of cells, or one per seat.
     pub cells: Vec<Vec<CellId>>,
+    /// Declared as a `path`: a track whose cells are each on it once.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub path: bool,
+    /// A path whose last cell is followed by its first again (`loop`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub loops: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn public() -> Visibility {

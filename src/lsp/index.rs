@@ -358,7 +358,12 @@ impl Builder {
                         &r.name,
                         DeclKind::Region,
                         whole,
-                        format!("region {}{seat}", r.name.name),
+                        format!(
+                            "{} {}{seat}{}",
+                            if r.path { "path" } else { "region" },
+                            r.name.name,
+                            if r.loops { " (loop)" } else { "" }
+                        ),
                     );
                     if let Some(s) = &r.seat {
                         self.global(s);

@@ -274,6 +274,9 @@ pub struct RegionDecl {
     pub name: Ident,
     pub seat: Option<Ident>,
     pub cells: Expr,
+    /// Declared with `path` (a track: each cell once), and whether it is a `loop`.
+    pub path: bool,
+    pub loops: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

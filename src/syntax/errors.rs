@@ -23,6 +23,8 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::names => "`named [...]`",
         Rule::deck_body | Rule::deck_for | Rule::deck_card => "`card { ... }` or `for x in ... { ... }`",
         Rule::region => "`region name = cells`",
+        Rule::path => "`path name = cells`",
+        Rule::path_loop => "`loop`",
         Rule::area | Rule::link_rule => "`area name ...` or `link a, b when ...`",
         Rule::area_shaped => "`shaped family`",
         Rule::shape_rule | Rule::rule_rows | Rule::rule_row_cells | Rule::rule_connected

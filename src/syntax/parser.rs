@@ -391,6 +391,7 @@ impl Builder {
                 let size_span = self.span(&w).to(self.span(&h));
                 let regions = it
                     .map(|r| {
+                        let path = r.as_rule() == Rule::path;
                         let mut ri = r.into_inner().filter(not_kw);
                         let name = self.ident(ri.next().unwrap());
                         let mut next = ri.next().unwrap();
@@ -401,10 +402,13 @@ impl Builder {
                         } else {
                             None
                         };
+                        let loops = ri.next().is_some_and(|p| p.as_rule() == Rule::path_loop);
                         RegionDecl {
                             name,
                             seat,
                             cells: self.expr(next),
+                            path,
+                            loops,
                         }
                     })
                     .collect();
