@@ -31,6 +31,7 @@ const GAMES: &[(&str, Option<&str>, &[u8])] = &[
     ("games/battaglione.muster", Some("super_captain"), &[2]),
     ("games/battalion_emperor.muster", None, &[2, 3]),
     ("games/battle_line.muster", None, &[2]),
+    ("games/oh_hell.muster", None, &[3, 5]),
 ];
 
 fn engine(file: &str, variant: Option<&str>) -> Engine {
