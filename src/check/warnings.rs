@@ -389,7 +389,7 @@ pub(super) fn same_text(sources: &Sources, a: &Item, b: &Item) -> bool {
 }
 
 /// A declaration's text without comments, with each run of spacing made one space.
-fn tokens(text: &str) -> String {
+pub(super) fn tokens(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut space = false;

@@ -921,6 +921,10 @@ impl<'a> Eval<'a> {
                 let c = self.eval(&args[0], l);
                 return ops::file_or_rank(&c, b == Builtin::Rank, board);
             }
+            Builtin::CellAt => {
+                let (f, r) = (self.eval(&args[0], l), self.eval(&args[1], l));
+                return ops::cell_at(&f, &r, board);
+            }
         }
         Value::List(out)
     }
