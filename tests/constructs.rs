@@ -2,7 +2,8 @@
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
 //! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), indexing,
 //! paths (`along`, `index_of`, `line`), move-only and capture-only pattern legs with
-//! `attacks`, and `require afterwards`. Their scenarios run as `muster test` runs them; what a scenario cannot
+//! `attacks`, `require afterwards`, and a board written once for every size (`width`,
+//! `height`, `cell(f, r)`, variants that change only the board's size). Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -73,6 +74,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `require afterwards`: a king that may not end a move attacked; pins, mate and
     // stalemate follow.
     ("afterwards.scenarios", 5),
+    // A board written once for every size: `width`, `height`, `cell(f, r)`; variants that
+    // change only the size keep the base's regions, a restated region replaces its own.
+    ("board_sizes.scenarios", 6),
 ];
 
 #[test]
@@ -120,6 +124,71 @@ fn a_computed_next_round_trips_and_a_fixed_one_keeps_its_shape() {
     let count = &game.phases[phase_id(&game, "count") as usize];
     assert_eq!(count.next, Some(phase_id(&game, "middle")));
     assert_eq!(count.next_if, None);
+}
+
+fn compile_variant(name: &str, variant: &str) -> Game {
+    match compile_source(name, &read(name), Some(variant)) {
+        Ok(c) => c.game,
+        Err(f) => panic!("{}", render(&f.sources, &f.diagnostics, false)),
+    }
+}
+
+/// A region's cells by name, for each seat (one list when it is shared).
+fn region_cells(game: &Game, name: &str) -> Vec<Vec<String>> {
+    let r = game.board.regions.iter().find(|r| r.name == name).unwrap();
+    r.cells
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|&c| game.board.cells[c as usize].name.clone())
+                .collect()
+        })
+        .collect()
+}
+
+// A variant that only gives `board grid 3 x 3` keeps every base region, computed again at
+// its size; one that restates a region replaces that region and keeps the others, in the
+// base's order.
+#[test]
+fn a_variant_board_keeps_the_regions_it_does_not_restate() {
+    let base = compile("board_sizes.muster", &read("board_sizes.muster"));
+    assert_eq!(
+        region_cells(&base, "goal"),
+        [["a4", "b4", "c4", "d4"], ["a1", "b1", "c1", "d1"]]
+    );
+    assert_eq!(region_cells(&base, "middle"), [["b2", "c2", "b3", "c3"]]);
+    let small = compile_variant("board_sizes.muster", "small");
+    assert_eq!((small.board.width, small.board.height), (3, 3));
+    assert_eq!(
+        region_cells(&small, "goal"),
+        [["a3", "b3", "c3"], ["a1", "b1", "c1"]]
+    );
+    assert_eq!(region_cells(&small, "middle"), [["b2"]]);
+    let wide = compile_variant("board_sizes.muster", "wide");
+    let names: Vec<&str> = wide.board.regions.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["goal", "middle"]);
+    assert_eq!(region_cells(&wide, "middle"), [["c2", "d2", "c3", "d3"]]);
+    assert_eq!(region_cells(&wide, "goal")[0].len(), 6);
+    // The seats' start cells are computed at each size too.
+    let start = |g: &Game| -> Vec<muster::ir::Value> {
+        g.seats.iter().map(|s| s.attrs[0].clone()).collect()
+    };
+    let cell = |g: &Game, n: &str| {
+        muster::ir::Value::Cell(g.board.cells.iter().position(|c| c.name == n).unwrap() as u16)
+    };
+    assert_eq!(start(&small), [cell(&small, "a1"), cell(&small, "c3")]);
+    assert_eq!(start(&wide), [cell(&wide, "a1"), cell(&wide, "f4")]);
+}
+
+// A variant that restates every region (with the cells written out) is the same game as
+// the base, as before regions were kept: the IR is the same but for the variant's name.
+#[test]
+fn a_variant_restating_every_region_is_the_base_game() {
+    let base = compile("board_sizes.muster", &read("board_sizes.muster"));
+    let mut restated = compile_variant("board_sizes.muster", "restated");
+    assert_eq!(restated.variant.as_deref(), Some("restated"));
+    restated.variant = None;
+    assert_eq!(restated, base);
 }
 
 /// Plays `moves` (in notation) from the start and gives the name of the phase reached.

@@ -34,6 +34,7 @@ const GAMES: &[(&str, Option<&str>, &[u8])] = &[
     ("games/breakthrough.muster", None, &[2]),
     ("games/connect_four.muster", None, &[2]),
     ("games/homeward.muster", None, &[2, 4]),
+    ("games/oh_hell.muster", None, &[3, 5]),
 ];
 
 fn engine(file: &str, variant: Option<&str>) -> Engine {

@@ -75,6 +75,11 @@ fn homeward_rulings() {
     run_game("homeward");
 }
 
+#[test]
+fn oh_hell_rulings() {
+    run_game("oh_hell");
+}
+
 /// A scenario file in a temporary folder, its game the shipped Army Ants.
 fn scenario_file(name: &str, body: &str) -> String {
     scenario_file_of("army_ants", "players 2 seed 1", name, body)

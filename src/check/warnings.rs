@@ -376,6 +376,28 @@ fn condition(e: &ast::Expr, x: &ir::Expr, board: &ir::Board, out: &mut Vec<Diagn
     }
 }
 
+/// Whether a variant's grid changes the base's: its size, or a region it gives otherwise
+/// than the base (a region it does not give is kept as the base has it).
+fn grid_changes(sources: &Sources, v: &ast::BoardDecl, base: &ast::BoardDecl) -> bool {
+    let text = |b: &ast::BoardDecl, name: &str| -> Vec<String> {
+        b.regions
+            .iter()
+            .filter(|r| r.name.name == name)
+            .map(|r| {
+                let span = ast::Span {
+                    start: r.name.span.start,
+                    ..r.cells.span
+                };
+                tokens(sources.text(span))
+            })
+            .collect()
+    };
+    (v.width, v.height) != (base.width, base.height)
+        || v.regions
+            .iter()
+            .any(|r| text(v, &r.name.name) != text(base, &r.name.name))
+}
+
 /// A variant that is empty, or whose every declaration is the same as the base game's.
 fn idle_variants(cx: &mut Ctx, loaded: &Loaded) {
     let base: Vec<&Item> = loaded
@@ -399,6 +421,9 @@ fn idle_variants(cx: &mut Ctx, loaded: &Loaded) {
             };
             match (&vi.kind, &b.kind) {
                 (ItemKind::Game(v), ItemKind::Game(g)) => header_changes(v, g),
+                (ItemKind::Board(v), ItemKind::Board(g)) if v.grid && g.grid => {
+                    grid_changes(&loaded.sources, v, g)
+                }
                 _ => !same_text(&loaded.sources, vi, b),
             }
         });
@@ -439,7 +464,7 @@ pub(super) fn same_text(sources: &Sources, a: &Item, b: &Item) -> bool {
 }
 
 /// A declaration's text without comments, with each run of spacing made one space.
-fn tokens(text: &str) -> String {
+pub(super) fn tokens(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut space = false;

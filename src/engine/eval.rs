@@ -995,6 +995,10 @@ impl<'a> Eval<'a> {
                 super::pool::give(items);
                 return found;
             }
+            Builtin::CellAt => {
+                let (f, r) = (self.eval(&args[0], l), self.eval(&args[1], l));
+                return ops::cell_at(&f, &r, board);
+            }
         }
         Value::List(out)
     }

@@ -106,6 +106,8 @@ pub enum Builtin {
     /// is `a`, rank 1 the bottom row: `c4` is file 3, rank 4).
     File,
     Rank,
+    /// `cell(f, r)`: the grid cell at file `f` and rank `r`, from 1, or none off the board.
+    CellAt,
     /// `linked(cell)`: the cells linked to a cell (by its area's shape or a link rule).
     Linked,
     /// `reachable(cell, within)`: empty cells of `within` reached from a cell by links

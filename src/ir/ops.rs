@@ -115,6 +115,20 @@ pub fn file_or_rank(cell: &Value, rank: bool, board: &Board) -> Value {
     }
 }
 
+/// The grid cell at file `f` and rank `r` (from 1), or `None` off the board or on a board
+/// of areas.
+pub fn cell_at(f: &Value, r: &Value, board: &Board) -> Value {
+    let (Value::Int(f), Value::Int(r)) = (f, r) else {
+        return Value::None;
+    };
+    let on = |n: i64, side: u16| n >= 1 && n <= i64::from(side);
+    if board.cell_area.is_empty() && on(*f, board.width) && on(*r, board.height) {
+        Value::Cell(board.cell_at(*f as u16 - 1, *r as u16 - 1))
+    } else {
+        Value::None
+    }
+}
+
 /// Applies a binary operator. Collections for `in` are handled by `contains`.
 pub fn binary(op: BinOp, a: &Value, b: &Value, board: &Board) -> Value {
     use Value::*;

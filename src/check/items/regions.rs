@@ -4,22 +4,30 @@
 use super::*;
 
 pub(super) fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
-    let Some(b) = items.iter().find_map(|i| {
+    // The base's board, then the grids of variants, each replacing the regions it names
+    // (all the declarations of a name at once) and adding new names after the others.
+    let boards = items.iter().filter_map(|i| {
         if let ItemKind::Board(b) = &i.kind {
             Some(b)
         } else {
             None
         }
-    }) else {
-        return;
-    };
+    });
     let mut order: Vec<&str> = Vec::new();
     let mut parts: HashMap<&str, Vec<&ast::RegionDecl>> = HashMap::new();
-    for r in &b.regions {
-        if !parts.contains_key(r.name.name.as_str()) {
-            order.push(&r.name.name);
+    for b in boards {
+        let mut named_here: Vec<&str> = Vec::new();
+        for r in &b.regions {
+            let name = r.name.name.as_str();
+            if !named_here.contains(&name) {
+                named_here.push(name);
+                match parts.get_mut(name) {
+                    Some(earlier) => earlier.clear(),
+                    None => order.push(name),
+                }
+            }
+            parts.entry(name).or_default().push(r);
         }
-        parts.entry(&r.name.name).or_default().push(r);
     }
     for name in order {
         let decls = &parts[name];
@@ -97,6 +105,26 @@ pub(super) fn lower_regions(cx: &mut Ctx, items: &[&Item]) {
             // straight) is not judged again on what is left of it.
             let before = cx.diags.len();
             let x = cx.expect(&r.cells, &Type::List(Box::new(Type::Cell)), what);
+            // (A name that is no cell was reported already, and reads as `none`.)
+            if cx.diags.len() == before && off_board(&x, &cx.board) {
+                let (w, h) = (cx.board.width, cx.board.height);
+                let kind = if path { "path" } else { "region" };
+                cx.error(
+                    Diagnostic::error(
+                        "muster::off-board",
+                        r.cells.span,
+                        format!("a cell of {kind} `{name}` is off the board"),
+                    )
+                    .label(format!(
+                        "a corner or a cell here is not on the {w} x {h} board"
+                    ))
+                    .help(format!(
+                        "`cell(f, r)` gives none off the board: keep files from 1 to `width` \
+                         ({w}) and ranks from 1 to `height` ({h})"
+                    )),
+                );
+                continue;
+            }
             match consts::fixed(&x, &[], &cx.board) {
                 Ok(Value::List(vs)) => {
                     lists[idx] = vs
@@ -192,5 +220,22 @@ fn check_path(cx: &mut Ctx, name: &str, r: &ast::RegionDecl, cells: &[u16]) {
             return;
         }
         *first = i + 1;
+    }
+}
+
+/// Whether a region's cells, fixed before play, name a cell off the board: a rectangle's
+/// corner or a listed cell that is `none` (`cell(f, r)` beyond the board's size).
+fn off_board(x: &ir::Expr, board: &ir::Board) -> bool {
+    let missing = |e: &ir::Expr| consts::eval(e, &[], board) == Some(Value::None);
+    match x {
+        ir::Expr::Binary(ir::BinOp::Range, a, b) => missing(a) || missing(b),
+        ir::Expr::List(items) => items.iter().any(missing),
+        ir::Expr::Call(ir::Builtin::Concat, parts) => parts.iter().any(|p| off_board(p, board)),
+        ir::Expr::If(c, a, b) => match consts::eval(c, &[], board) {
+            Some(v) if v.truthy() => off_board(a, board),
+            Some(_) => off_board(b, board),
+            None => false,
+        },
+        _ => false,
     }
 }
