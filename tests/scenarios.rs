@@ -60,6 +60,11 @@ fn battalion_emperor_rulings() {
     run_game("battalion_emperor");
 }
 
+#[test]
+fn goofspiel_rulings() {
+    run_game("goofspiel");
+}
+
 /// A scenario file in a temporary folder, its game the shipped Army Ants.
 fn scenario_file(name: &str, body: &str) -> String {
     scenario_file_of("army_ants", "players 2 seed 1", name, body)

@@ -395,6 +395,15 @@ impl Builder<'_> {
                 .label("in a position")
                 .help("say what the zone holds with `in ZONE [...]`"))
             }
+            Fact::Secret(w, _) => {
+                return Err(Diagnostic::error(
+                    "muster::scenario-syntax",
+                    w.span,
+                    "a secret choice is made by playing it: it is checked, not set",
+                )
+                .label("in a position")
+                .help("play the choice with `play \"ACTION\"`, then check `secret SEAT ...`"))
+            }
             Fact::Decider(w) => return Err(Diagnostic::error(
                 "muster::scenario-syntax",
                 w.span,
