@@ -269,6 +269,14 @@ fn hint(token: &str, after: &str, expected: &[String]) -> Option<(Option<&'stati
             format!("a turn step is written `{token} of ACTION, ACTION, ...`"),
         ));
     }
+    if expected.iter().any(|e| e.starts_with("a turn step"))
+        && after.trim_start().starts_with("of ")
+    {
+        return Some((
+            None,
+            format!("`{token}` is not a step mode: a step is `one`, `optional`, `repeat`, `loop` or `all` followed by `of ACTION, ACTION, ...`"),
+        ));
+    }
     if token == ";" {
         return Some((
             None,
