@@ -125,6 +125,24 @@ impl Engine {
         }
     }
 
+    /// An action's text with each component written as the board of `view` labels it
+    /// (for a secret choice the view shows: the viewer's own, or any in the omniscient
+    /// view).
+    pub fn action_text_seen(&self, view: &super::View, a: &Action) -> String {
+        self.text_with(a, &|c| {
+            let owner = view
+                .cells
+                .iter()
+                .chain(view.zones.iter().flatten())
+                .find_map(|x| match *x {
+                    super::Seen::Known { comp, owner } if comp == c => Some(owner),
+                    _ => None,
+                })
+                .unwrap_or(super::NO_SEAT);
+            self.label_for(c, owner)
+        })
+    }
+
     /// An action's text with each component written as the board labels it.
     fn shown_text(&self, s: &State, a: &Action) -> String {
         self.text_with(a, &|c| self.label_for(c, s.owners[c as usize]))
