@@ -63,7 +63,7 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("shared_owner.scenarios", 3),
     // `all of ...`: secret choices applied together, in turn order from the turn's seat; a
     // seat passed over or with nothing legal takes no part.
-    ("secret_choice.scenarios", 7),
+    ("secret_choice.scenarios", 8),
 ];
 
 #[test]
