@@ -1,6 +1,7 @@
 //! Language constructs tested on small rules files of their own (`tests/constructs/`): a
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
-//! `file` and `rank`, and a stuck seat's result chosen by the position (`on stuck if`). Their scenarios run as `muster test` runs them; what a scenario cannot
+//! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), and
+//! secret choices revealed together (`all of ...`). Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
