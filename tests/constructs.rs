@@ -2,8 +2,9 @@
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
 //! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), indexing,
 //! paths (`along`, `index_of`, `line`), move-only and capture-only pattern legs with
-//! `attacks`, `require afterwards`, and a board written once for every size (`width`,
-//! `height`, `cell(f, r)`, variants that change only the board's size). Their scenarios run as `muster test` runs them; what a scenario cannot
+//! `attacks`, `require afterwards`, a board written once for every size (`width`,
+//! `height`, `cell(f, r)`, variants that change only the board's size), and secret choices
+//! revealed together (`all of ...`). Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -77,6 +78,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // A board written once for every size: `width`, `height`, `cell(f, r)`; variants that
     // change only the size keep the base's regions, a restated region replaces its own.
     ("board_sizes.scenarios", 6),
+    // `all of ...`: secret choices applied together, in turn order from the turn's seat; a
+    // seat passed over or with nothing legal takes no part.
+    ("secret_choice.scenarios", 8),
 ];
 
 #[test]
@@ -343,4 +347,129 @@ fn cells_on_no_path_are_drawn_blank() {
         pawns.lines().any(|l| l.starts_with("2   .  .  .")),
         "{pawns}"
     );
+}
+
+/// Plays `moves` (in notation) in a fresh game of `secret_choice.muster`.
+fn secret_game(players: u8, moves: &[&str]) -> (Engine, muster::engine::State) {
+    let engine = Engine::new(compile(
+        "secret_choice.muster",
+        &read("secret_choice.muster"),
+    ));
+    let mut s = engine.start(players, 1).unwrap();
+    for m in moves {
+        let a = engine.parse_action(&s, m).unwrap();
+        engine.apply(&mut s, &a).unwrap();
+    }
+    (engine, s)
+}
+
+// Two revealed choices that cannot both be done (one cell for two tokens) are a rules
+// error that names the choice that failed; nothing is resolved silently.
+#[test]
+fn interfering_secret_choices_are_a_rules_error() {
+    let (engine, mut s) = secret_game(2, &["take T1", "take T2", "put a1 T1"]);
+    let b = engine.parse_action(&s, "put a1 T2").unwrap();
+    match engine.apply(&mut s, &b) {
+        Err(muster::engine::EngineError::Rules(r)) => {
+            assert_eq!(r.code, "muster::run::occupied");
+            assert!(
+                r.message
+                    .contains("the secret choice `put a1 T2` of B, as the choices were revealed"),
+                "{}",
+                r.message
+            );
+        }
+        other => panic!("a rules error: {other:?}"),
+    }
+}
+
+// A seat's view shows every seat who has chosen, but only its own choice; the omniscient
+// view shows all, a spectator none. Two states that differ only in another seat's choice
+// give the same view.
+#[test]
+fn a_secret_choice_is_seen_only_by_its_seat() {
+    let (engine, s) = secret_game(3, &["take T1"]);
+    let (_, other) = secret_game(3, &["take T4"]);
+    let took = engine.parse_action(&s, "take T1").unwrap();
+    assert_eq!(s.secret, [(0, took.clone())]);
+    assert_eq!(engine.view(&s, 0).secret, [(0, Some(took.clone()))]);
+    assert_eq!(engine.view(&s, 1).secret, [(0, None)]);
+    assert_eq!(engine.public_view(&s).secret, [(0, None)]);
+    assert_eq!(engine.omniscient_view(&s).secret, [(0, Some(took))]);
+    assert_ne!(s, other);
+    assert_eq!(engine.view(&s, 1), engine.view(&other, 1));
+    assert_eq!(engine.view(&s, 2), engine.view(&other, 2));
+    assert_ne!(engine.view(&s, 0), engine.view(&other, 0));
+    // The next seat's legal actions do not depend on the choice made before it.
+    assert_eq!(engine.legal_actions(&s), engine.legal_actions(&other));
+}
+
+// Announced to the others, a secret choice says only that it was made; the last choice
+// reveals every choice of the step to everyone, in the order applied.
+#[test]
+fn a_secret_choice_is_announced_without_its_text_until_the_reveal() {
+    let (engine, s0) = secret_game(2, &[]);
+    let a = engine.parse_action(&s0, "take T1").unwrap();
+    let mut s1 = s0.clone();
+    engine.apply(&mut s1, &a).unwrap();
+    let told = engine.announce(&s0, &s1, &a, 0, Some(1));
+    assert_eq!(told.text, None);
+    assert!(told.secret && told.revealed.is_empty());
+    assert_eq!(
+        told.lines("A", &|q| format!("seat{q}")),
+        ["A has chosen in secret"]
+    );
+    assert_eq!(
+        engine.announce(&s0, &s1, &a, 0, Some(0)).text.as_deref(),
+        Some("take T1")
+    );
+    assert_eq!(
+        engine.announce(&s0, &s1, &a, 0, None).text.as_deref(),
+        Some("take T1")
+    );
+    let b = engine.parse_action(&s1, "take T2").unwrap();
+    let mut s2 = s1.clone();
+    engine.apply(&mut s2, &b).unwrap();
+    assert!(s2.secret.is_empty());
+    let told = engine.announce(&s1, &s2, &b, 1, Some(0));
+    assert_eq!(told.text, None);
+    assert_eq!(
+        told.revealed,
+        [(0, "take T1".to_string()), (1, "take T2".to_string())]
+    );
+    assert_eq!(
+        told.lines("B", &|q| ["A", "B"][q as usize].to_string()),
+        [
+            "B has chosen in secret",
+            "the secret choices are revealed:",
+            "  A plays take T1",
+            "  B plays take T2"
+        ]
+    );
+}
+
+// A state sampled from a seat's view keeps that seat's own choice and draws the others'
+// afresh among their legal actions: over many samples the real choice is not always
+// kept, and the sample gives the same view.
+#[test]
+fn a_sampled_state_draws_the_other_seats_secret_choices_afresh() {
+    use rand::SeedableRng;
+    let (engine, s) = secret_game(3, &["take T1", "take T2"]);
+    let view = engine.view(&s, 2);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut drawn = std::collections::BTreeSet::new();
+    for _ in 0..50 {
+        let sample = engine.sample_state(&view, &mut rng);
+        assert_eq!(engine.view(&sample, 2), view);
+        let seats: Vec<u8> = sample.secret.iter().map(|(q, _)| *q).collect();
+        assert_eq!(seats, [0, 1]);
+        drawn.insert(engine.action_text(&sample, &sample.secret[0].1));
+    }
+    assert_eq!(drawn.len(), 4, "{drawn:?}");
+    // The seat's own choice is kept.
+    let view = engine.view(&s, 1);
+    for _ in 0..10 {
+        let sample = engine.sample_state(&view, &mut rng);
+        assert_eq!(sample.secret[1], s.secret[1]);
+    }
 }

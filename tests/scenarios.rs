@@ -80,6 +80,11 @@ fn oh_hell_rulings() {
     run_game("oh_hell");
 }
 
+#[test]
+fn goofspiel_rulings() {
+    run_game("goofspiel");
+}
+
 /// A scenario file in a temporary folder, its game the shipped Army Ants.
 fn scenario_file(name: &str, body: &str) -> String {
     scenario_file_of("army_ants", "players 2 seed 1", name, body)

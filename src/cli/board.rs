@@ -237,6 +237,19 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
         out.push_str(&format!("{name}: {body}\n"));
     }
 
+    // Who has chosen in secret in an `all` step; what, only where the view shows it.
+    if !view.secret.is_empty() {
+        let chosen: Vec<String> = view
+            .secret
+            .iter()
+            .map(|(q, a)| match a {
+                Some(a) => format!("{} ({})", seat_name(*q), engine.action_text_seen(view, a)),
+                None => seat_name(*q).to_string(),
+            })
+            .collect();
+        out.push_str(&format!("chosen in secret: {}\n", chosen.join(", ")));
+    }
+
     // The variables the rules display (all of them in the omniscient view).
     let nvars = g.vars.len();
     let everything = view.seat.is_none();

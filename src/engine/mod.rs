@@ -21,6 +21,7 @@ mod view;
 pub use budget::{MAX_LEGAL_ACTIONS, MAX_LIST, MAX_WORK};
 pub use effects::MAX_TRIGGER_DEPTH;
 pub use legal::{Action, Args, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION};
+pub use notation::Announcement;
 pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 
@@ -338,6 +339,7 @@ impl Engine {
             reactions: Vec::new(),
             shapes: vec![NONE; self.area_instances()],
             links: Vec::new(),
+            secret: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
         };
         for (zi, z) in g.zones.iter().enumerate() {

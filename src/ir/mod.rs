@@ -391,6 +391,10 @@ pub enum StepMode {
     Repeat,
     /// Repeats until an action ends the turn; no `done`.
     Loop,
+    /// Every seat in play chooses one action in secret, in turn order from the turn's
+    /// seat; nothing is applied until the last has chosen, then all are applied in that
+    /// order.
+    All,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

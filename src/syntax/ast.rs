@@ -149,6 +149,8 @@ pub struct ReactionDecl {
     /// `when COND`: offered exactly when COND holds, even with only `done` to answer.
     pub offer: Option<Expr>,
     pub mode: StepMode,
+    /// Where the mode is written.
+    pub mode_span: Span,
     pub actions: Vec<Ident>,
     pub after: Block,
 }
@@ -325,12 +327,16 @@ pub enum StepMode {
     Optional,
     Repeat,
     Loop,
+    /// Every seat makes one secret choice; the choices are revealed together.
+    All,
 }
 
 #[derive(Clone, Debug)]
 pub struct StepDecl {
     pub by: Option<Expr>,
     pub mode: StepMode,
+    /// Where the mode is written.
+    pub mode_span: Span,
     pub actions: Vec<Ident>,
     pub condition: Option<Expr>,
     pub span: Span,

@@ -571,10 +571,12 @@ impl Builder {
                     offer = Some(self.expr(next.into_inner().find(not_kw).unwrap()));
                     next = it.next().unwrap();
                 }
+                let mode_span = self.span(&next);
                 let mode = match next.as_str() {
                     "one" => StepMode::One,
                     "optional" => StepMode::Optional,
                     "loop" => StepMode::Loop,
+                    "all" => StepMode::All,
                     _ => StepMode::Repeat,
                 };
                 let mut actions = Vec::new();
@@ -591,6 +593,7 @@ impl Builder {
                     by,
                     offer,
                     mode,
+                    mode_span,
                     actions,
                     after,
                 })
@@ -753,6 +756,7 @@ impl Builder {
         let mut st = StepDecl {
             by: None,
             mode: StepMode::One,
+            mode_span: span,
             actions: vec![],
             condition: None,
             span,
@@ -761,10 +765,12 @@ impl Builder {
             match part.as_rule() {
                 Rule::by => st.by = Some(self.expr(part.into_inner().find(not_kw).unwrap())),
                 Rule::step_mode => {
+                    st.mode_span = self.span(&part);
                     st.mode = match part.as_str() {
                         "one" => StepMode::One,
                         "optional" => StepMode::Optional,
                         "loop" => StepMode::Loop,
+                        "all" => StepMode::All,
                         _ => StepMode::Repeat,
                     }
                 }
