@@ -1,7 +1,10 @@
 //! Language constructs tested on small rules files of their own (`tests/constructs/`): a
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
-//! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), and a
-//! hex board's geometry. Their scenarios run as `muster test` runs them; what a scenario cannot
+//! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), indexing,
+//! paths (`along`, `index_of`, `line`), move-only and capture-only pattern legs with
+//! `attacks`, `require afterwards`, a board written once for every size (`width`,
+//! `height`, `cell(f, r)`, variants that change only the board's size), secret choices
+//! revealed together (`all of ...`), and a hex board's geometry. Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -59,9 +62,25 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `xs[i]`: from 1, from the end, out of range, on a path of cells, a run, a zone, a
     // comprehension and a list fixed before play.
     ("indexing.scenarios", 7),
+    // Paths: `along` on a loop (round again both ways), on a per-seat open path (none past
+    // its ends), on any list of cells; `index_of`; `line` in either direction; a piece
+    // moving along its seat's path.
+    ("paths.scenarios", 7),
     // A change of a per-seat variable through a component's owner: through a hand and the
     // board it reaches the owner's seat.
     ("shared_owner.scenarios", 3),
+    // Betza's `m` and `c`: a pawn that steps only onto empty cells and takes only
+    // diagonally; `attacks`, defended cells included.
+    ("move_capture.scenarios", 5),
+    // `require afterwards`: a king that may not end a move attacked; pins, mate and
+    // stalemate follow.
+    ("afterwards.scenarios", 5),
+    // A board written once for every size: `width`, `height`, `cell(f, r)`; variants that
+    // change only the size keep the base's regions, a restated region replaces its own.
+    ("board_sizes.scenarios", 6),
+    // `all of ...`: secret choices applied together, in turn order from the turn's seat; a
+    // seat passed over or with nothing legal takes no part.
+    ("secret_choice.scenarios", 8),
     // A hex board: six neighbours, hex distance, runs on three axes, a slide, a rectangle.
     ("hex_geometry.scenarios", 6),
 ];
@@ -111,6 +130,71 @@ fn a_computed_next_round_trips_and_a_fixed_one_keeps_its_shape() {
     let count = &game.phases[phase_id(&game, "count") as usize];
     assert_eq!(count.next, Some(phase_id(&game, "middle")));
     assert_eq!(count.next_if, None);
+}
+
+fn compile_variant(name: &str, variant: &str) -> Game {
+    match compile_source(name, &read(name), Some(variant)) {
+        Ok(c) => c.game,
+        Err(f) => panic!("{}", render(&f.sources, &f.diagnostics, false)),
+    }
+}
+
+/// A region's cells by name, for each seat (one list when it is shared).
+fn region_cells(game: &Game, name: &str) -> Vec<Vec<String>> {
+    let r = game.board.regions.iter().find(|r| r.name == name).unwrap();
+    r.cells
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|&c| game.board.cells[c as usize].name.clone())
+                .collect()
+        })
+        .collect()
+}
+
+// A variant that only gives `board grid 3 x 3` keeps every base region, computed again at
+// its size; one that restates a region replaces that region and keeps the others, in the
+// base's order.
+#[test]
+fn a_variant_board_keeps_the_regions_it_does_not_restate() {
+    let base = compile("board_sizes.muster", &read("board_sizes.muster"));
+    assert_eq!(
+        region_cells(&base, "goal"),
+        [["a4", "b4", "c4", "d4"], ["a1", "b1", "c1", "d1"]]
+    );
+    assert_eq!(region_cells(&base, "middle"), [["b2", "c2", "b3", "c3"]]);
+    let small = compile_variant("board_sizes.muster", "small");
+    assert_eq!((small.board.width, small.board.height), (3, 3));
+    assert_eq!(
+        region_cells(&small, "goal"),
+        [["a3", "b3", "c3"], ["a1", "b1", "c1"]]
+    );
+    assert_eq!(region_cells(&small, "middle"), [["b2"]]);
+    let wide = compile_variant("board_sizes.muster", "wide");
+    let names: Vec<&str> = wide.board.regions.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["goal", "middle"]);
+    assert_eq!(region_cells(&wide, "middle"), [["c2", "d2", "c3", "d3"]]);
+    assert_eq!(region_cells(&wide, "goal")[0].len(), 6);
+    // The seats' start cells are computed at each size too.
+    let start = |g: &Game| -> Vec<muster::ir::Value> {
+        g.seats.iter().map(|s| s.attrs[0].clone()).collect()
+    };
+    let cell = |g: &Game, n: &str| {
+        muster::ir::Value::Cell(g.board.cells.iter().position(|c| c.name == n).unwrap() as u16)
+    };
+    assert_eq!(start(&small), [cell(&small, "a1"), cell(&small, "c3")]);
+    assert_eq!(start(&wide), [cell(&wide, "a1"), cell(&wide, "f4")]);
+}
+
+// A variant that restates every region (with the cells written out) is the same game as
+// the base, as before regions were kept: the IR is the same but for the variant's name.
+#[test]
+fn a_variant_restating_every_region_is_the_base_game() {
+    let base = compile("board_sizes.muster", &read("board_sizes.muster"));
+    let mut restated = compile_variant("board_sizes.muster", "restated");
+    assert_eq!(restated.variant.as_deref(), Some("restated"));
+    restated.variant = None;
+    assert_eq!(restated, base);
 }
 
 /// Plays `moves` (in notation) from the start and gives the name of the phase reached.
@@ -242,6 +326,153 @@ fn a_transfer_from_or_to_no_owner_is_a_rules_error() {
             }
             other => panic!("a rules error: {other:?}"),
         }
+    }
+}
+
+// On a board with paths, `muster play` draws an empty cell on no path blank, so that the
+// tracks stand out; a board without paths draws every empty cell as `.`.
+#[test]
+fn cells_on_no_path_are_drawn_blank() {
+    let drawn = |file: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let e = Engine::new(muster::check::compile_file(&path, None).unwrap().game);
+        let s = e.start(2, 1).unwrap();
+        muster::cli::render_view(&e, &e.view(&s, 0))
+    };
+    let homeward = drawn("games/homeward.muster");
+    let rows: Vec<&str> = homeward.lines().skip(2).take(9).collect();
+    assert_eq!(rows[0], "9   .  .  .  .  .  .  .  .  .  9");
+    assert_eq!(rows[1], "8   .           .           .  8");
+    assert_eq!(rows[4], "5   .  .  .  .  .  .  .  .  .  5");
+    let pawns = drawn("tests/pawn_race.muster");
+    assert!(
+        pawns.lines().any(|l| l.starts_with("2   .  .  .")),
+        "{pawns}"
+    );
+}
+
+/// Plays `moves` (in notation) in a fresh game of `secret_choice.muster`.
+fn secret_game(players: u8, moves: &[&str]) -> (Engine, muster::engine::State) {
+    let engine = Engine::new(compile(
+        "secret_choice.muster",
+        &read("secret_choice.muster"),
+    ));
+    let mut s = engine.start(players, 1).unwrap();
+    for m in moves {
+        let a = engine.parse_action(&s, m).unwrap();
+        engine.apply(&mut s, &a).unwrap();
+    }
+    (engine, s)
+}
+
+// Two revealed choices that cannot both be done (one cell for two tokens) are a rules
+// error that names the choice that failed; nothing is resolved silently.
+#[test]
+fn interfering_secret_choices_are_a_rules_error() {
+    let (engine, mut s) = secret_game(2, &["take T1", "take T2", "put a1 T1"]);
+    let b = engine.parse_action(&s, "put a1 T2").unwrap();
+    match engine.apply(&mut s, &b) {
+        Err(muster::engine::EngineError::Rules(r)) => {
+            assert_eq!(r.code, "muster::run::occupied");
+            assert!(
+                r.message
+                    .contains("the secret choice `put a1 T2` of B, as the choices were revealed"),
+                "{}",
+                r.message
+            );
+        }
+        other => panic!("a rules error: {other:?}"),
+    }
+}
+
+// A seat's view shows every seat who has chosen, but only its own choice; the omniscient
+// view shows all, a spectator none. Two states that differ only in another seat's choice
+// give the same view.
+#[test]
+fn a_secret_choice_is_seen_only_by_its_seat() {
+    let (engine, s) = secret_game(3, &["take T1"]);
+    let (_, other) = secret_game(3, &["take T4"]);
+    let took = engine.parse_action(&s, "take T1").unwrap();
+    assert_eq!(s.secret, [(0, took.clone())]);
+    assert_eq!(engine.view(&s, 0).secret, [(0, Some(took.clone()))]);
+    assert_eq!(engine.view(&s, 1).secret, [(0, None)]);
+    assert_eq!(engine.public_view(&s).secret, [(0, None)]);
+    assert_eq!(engine.omniscient_view(&s).secret, [(0, Some(took))]);
+    assert_ne!(s, other);
+    assert_eq!(engine.view(&s, 1), engine.view(&other, 1));
+    assert_eq!(engine.view(&s, 2), engine.view(&other, 2));
+    assert_ne!(engine.view(&s, 0), engine.view(&other, 0));
+    // The next seat's legal actions do not depend on the choice made before it.
+    assert_eq!(engine.legal_actions(&s), engine.legal_actions(&other));
+}
+
+// Announced to the others, a secret choice says only that it was made; the last choice
+// reveals every choice of the step to everyone, in the order applied.
+#[test]
+fn a_secret_choice_is_announced_without_its_text_until_the_reveal() {
+    let (engine, s0) = secret_game(2, &[]);
+    let a = engine.parse_action(&s0, "take T1").unwrap();
+    let mut s1 = s0.clone();
+    engine.apply(&mut s1, &a).unwrap();
+    let told = engine.announce(&s0, &s1, &a, 0, Some(1));
+    assert_eq!(told.text, None);
+    assert!(told.secret && told.revealed.is_empty());
+    assert_eq!(
+        told.lines("A", &|q| format!("seat{q}")),
+        ["A has chosen in secret"]
+    );
+    assert_eq!(
+        engine.announce(&s0, &s1, &a, 0, Some(0)).text.as_deref(),
+        Some("take T1")
+    );
+    assert_eq!(
+        engine.announce(&s0, &s1, &a, 0, None).text.as_deref(),
+        Some("take T1")
+    );
+    let b = engine.parse_action(&s1, "take T2").unwrap();
+    let mut s2 = s1.clone();
+    engine.apply(&mut s2, &b).unwrap();
+    assert!(s2.secret.is_empty());
+    let told = engine.announce(&s1, &s2, &b, 1, Some(0));
+    assert_eq!(told.text, None);
+    assert_eq!(
+        told.revealed,
+        [(0, "take T1".to_string()), (1, "take T2".to_string())]
+    );
+    assert_eq!(
+        told.lines("B", &|q| ["A", "B"][q as usize].to_string()),
+        [
+            "B has chosen in secret",
+            "the secret choices are revealed:",
+            "  A plays take T1",
+            "  B plays take T2"
+        ]
+    );
+}
+
+// A state sampled from a seat's view keeps that seat's own choice and draws the others'
+// afresh among their legal actions: over many samples the real choice is not always
+// kept, and the sample gives the same view.
+#[test]
+fn a_sampled_state_draws_the_other_seats_secret_choices_afresh() {
+    use rand::SeedableRng;
+    let (engine, s) = secret_game(3, &["take T1", "take T2"]);
+    let view = engine.view(&s, 2);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut drawn = std::collections::BTreeSet::new();
+    for _ in 0..50 {
+        let sample = engine.sample_state(&view, &mut rng);
+        assert_eq!(engine.view(&sample, 2), view);
+        let seats: Vec<u8> = sample.secret.iter().map(|(q, _)| *q).collect();
+        assert_eq!(seats, [0, 1]);
+        drawn.insert(engine.action_text(&sample, &sample.secret[0].1));
+    }
+    assert_eq!(drawn.len(), 4, "{drawn:?}");
+    // The seat's own choice is kept.
+    let view = engine.view(&s, 1);
+    for _ in 0..10 {
+        let sample = engine.sample_state(&view, &mut rng);
+        assert_eq!(sample.secret[1], s.secret[1]);
     }
 }
 

@@ -265,3 +265,83 @@ fn reports_tell_what_happened_and_no_more() {
     let board = black.split("Army Ants").nth(1).unwrap();
     assert!(board.contains("*??"), "{board}");
 }
+
+// Goofspiel's bids are secret choices: the person hears only that the agent has bid, and
+// its board does not show the bid, until the reveal shows both bids; `undo` does not go
+// back past a reveal; a replay of a game saved with a bid not yet revealed keeps the bid
+// for its seat (`--as`) and `--reveal`.
+#[test]
+fn secret_choices_are_told_only_at_the_reveal() {
+    let args = [
+        "play",
+        "games/goofspiel.muster",
+        "--agents",
+        "human,random",
+        "--seed",
+        "3",
+    ];
+    let out = muster(&args, "bid 7S\nbid KS\nundo\nquit\n");
+    assert_eq!(out.status.code(), Some(0));
+    let shown = text(&out.stdout);
+    // Round 2: Hearts, whose turn it is, bids first; the person is told only that.
+    let round2 = shown.split("rounds played 0 → 1").nth(1).expect(&shown);
+    let (before, after) = round2.split_once("Spades> ").expect(&shown);
+    assert!(before.contains("Hearts has chosen in secret"), "{before}");
+    assert!(before.contains("chosen in secret: Hearts\n"), "{before}");
+    assert!(!before.contains("Hearts plays"), "{before}");
+    assert!(!before.contains("played (Hearts): 3H T"), "{before}");
+    let reveal = after
+        .split("the secret choices are revealed:")
+        .nth(1)
+        .expect(after);
+    let lines: Vec<&str> = reveal.lines().skip(1).take(2).collect();
+    assert!(lines[0].starts_with("  Hearts plays bid "), "{reveal}");
+    assert_eq!(lines[1], "  Spades plays bid KS");
+    assert!(
+        shown.contains("cannot undo: your move `bid KS` has shown you hidden"),
+        "{shown}"
+    );
+
+    // A game saved while Hearts (the person) is asked, after Spades has bid.
+    let log = temp("secret.log");
+    let log_arg = log.to_str().unwrap();
+    let out = muster(
+        &[
+            "play",
+            "games/goofspiel.muster",
+            "--agents",
+            "random,human",
+            "--seed",
+            "3",
+            "--save",
+            log_arg,
+        ],
+        "quit\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let game = "games/goofspiel.muster";
+    let public = text(&muster(&["replay", game, log_arg, "--verbose"], "").stdout);
+    assert!(public.contains("> Spades: (a secret choice)"), "{public}");
+    assert!(public.contains("chosen in secret: Spades\n"), "{public}");
+    assert!(!public.contains("bid "), "{public}");
+    let hearts = text(
+        &muster(
+            &["replay", game, log_arg, "--verbose", "--as", "Hearts"],
+            "",
+        )
+        .stdout,
+    );
+    assert!(!hearts.contains("bid "), "{hearts}");
+    let spades = text(
+        &muster(
+            &["replay", game, log_arg, "--verbose", "--as", "Spades"],
+            "",
+        )
+        .stdout,
+    );
+    assert!(spades.contains("> Spades: bid "), "{spades}");
+    assert!(
+        spades.contains("chosen in secret: Spades (bid "),
+        "{spades}"
+    );
+}

@@ -10,7 +10,8 @@
 //! - refusals: the reason given for typed moves that are not legal;
 //! - agents: the choice of the random, greedy and ismcts agents;
 //! - the echo: two actions of another seat that leave the seat the same view are
-//!   announced to it with the same text.
+//!   announced to it with the same text (another seat's secret choice in an `all` step
+//!   leaves the same view whatever it was, so it is announced only as made).
 
 mod common;
 
@@ -31,6 +32,12 @@ const GAMES: &[(&str, Option<&str>, &[u8])] = &[
     ("games/battaglione.muster", Some("super_captain"), &[2]),
     ("games/battalion_emperor.muster", None, &[2, 3]),
     ("games/battle_line.muster", None, &[2]),
+    ("games/breakthrough.muster", None, &[2]),
+    ("games/connect_four.muster", None, &[2]),
+    ("games/homeward.muster", None, &[2, 4]),
+    ("games/oh_hell.muster", None, &[3, 5]),
+    // Secret bids (`all of bid`): every other position has a bid chosen and not revealed.
+    ("games/goofspiel.muster", None, &[2, 3]),
     ("games/hex.muster", None, &[2]),
     ("games/hex.muster", Some("small"), &[2]),
 ];
@@ -172,7 +179,9 @@ fn check_seat(e: &Arc<Engine>, s: &State, seat: u8, rng: &mut ChaCha8Rng, what: 
                 (
                     shape(a),
                     e.view(&after, seat),
-                    e.action_text_for(s, &after, a, decider, Some(seat)),
+                    e.announce(s, &after, a, decider, Some(seat))
+                        .lines("", &|q| q.to_string())
+                        .join("\n"),
                 )
             })
             .collect();

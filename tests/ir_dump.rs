@@ -236,3 +236,30 @@ fn battalion_emperor_ir_snapshot() {
     let back: Game = ron::from_str(&text).expect("the RON text deserialises");
     assert_eq!(back, compiled.game);
 }
+
+// Homeward's paths keep what they are through RON: per-seat tracks, in order, each cell
+// once; and the deserialised game plays identically.
+#[test]
+fn homeward_paths_round_trip_through_ron() {
+    let game = common::compile_file_or_panic("games/homeward.muster", None).game;
+    let track = game
+        .board
+        .regions
+        .iter()
+        .find(|r| r.name == "track")
+        .expect("the tracks");
+    assert!(track.path && !track.loops && track.per_seat);
+    assert_eq!(track.cells.len(), 4);
+    assert!(track.cells.iter().all(|c| c.len() == 36));
+    let text = ron_text(&game);
+    assert!(text.contains("path: true"));
+    let back: Game = ron::from_str(&text).expect("the RON text deserialises");
+    assert_eq!(back, game);
+    let (a, b) = (
+        muster::engine::Engine::new(game),
+        muster::engine::Engine::new(back),
+    );
+    let (sa, sb) = (a.start(4, 3).unwrap(), b.start(4, 3).unwrap());
+    assert_eq!(sa, sb);
+    assert_eq!(a.legal_actions(&sa), b.legal_actions(&sb));
+}

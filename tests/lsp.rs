@@ -844,3 +844,17 @@ fn the_server_answers_every_request_on_mangled_text() {
     );
     c.finish();
 }
+
+// The board's size and `cell(f, r)` are hovered from their rows of the reference.
+#[test]
+fn hover_knows_the_boards_size_and_cell() {
+    let (sig, doc) = muster::lsp::hover::builtin("width").expect("width is documented");
+    assert_eq!(sig, "`width`: number");
+    assert!(doc.contains("number of files"), "{doc}");
+    let (sig, doc) = muster::lsp::hover::builtin("height").expect("height is documented");
+    assert_eq!(sig, "`height`: number");
+    assert!(doc.contains("number of ranks"), "{doc}");
+    let (sig, doc) = muster::lsp::hover::builtin("cell").expect("cell is documented");
+    assert_eq!(sig, "`cell(f, r)`");
+    assert!(doc.contains("`none` off the board"), "{doc}");
+}

@@ -1,6 +1,6 @@
 //! Routes: a move by a pattern taken a part at a time. On many random positions of a small
 //! board holding pieces with every kind of pattern (leapers, riders limited and unlimited,
-//! legs with `then`, `then?`, `same` and `any`), a whole move by a route ends exactly where
+//! legs with `then`, `then?`, `same` and `any`, moves only and captures only), a whole move by a route ends exactly where
 //! `destinations` says; a move paused on a waypoint and then finished ends only where the
 //! whole move could; and `passed` gives the squares a rider crosses.
 
@@ -28,6 +28,9 @@ pattern minister_move = N | D | W
 pattern rook = R
 pattern nightrider = NN
 pattern rook_then_step = R then K
+pattern pawn_like = mfW | cfF
+pattern capture_rider = cR | mK
+pattern move_then_take = mR then? cK
 deck army of Piece {
   card { moves: step }
   card { moves: sergeant_move }
@@ -40,6 +43,9 @@ deck army of Piece {
   card { moves: rook }
   card { moves: nightrider }
   card { moves: rook_then_step }
+  card { moves: pawn_like }
+  card { moves: capture_rider }
+  card { moves: move_then_take }
 }
 board grid 9 x 9 {
   region middle = e5..e5

@@ -60,6 +60,31 @@ fn battalion_emperor_rulings() {
     run_game("battalion_emperor");
 }
 
+#[test]
+fn breakthrough_rulings() {
+    run_game("breakthrough");
+}
+
+#[test]
+fn connect_four_rulings() {
+    run_game("connect_four");
+}
+
+#[test]
+fn homeward_rulings() {
+    run_game("homeward");
+}
+
+#[test]
+fn oh_hell_rulings() {
+    run_game("oh_hell");
+}
+
+#[test]
+fn goofspiel_rulings() {
+    run_game("goofspiel");
+}
+
 /// A scenario file in a temporary folder, its game the shipped Army Ants.
 fn scenario_file(name: &str, body: &str) -> String {
     scenario_file_of("army_ants", "players 2 seed 1", name, body)

@@ -250,7 +250,7 @@ const ACTIONS: [&str; 16] = [
     "do { xs = [k in xs where k > n] + [n] }",
 ];
 
-const MODES: [&str; 4] = ["one", "optional", "repeat", "loop"];
+const MODES: [&str; 5] = ["one", "optional", "repeat", "loop", "all"];
 
 /// A small rules file built from the input: a board, a deck of pieces in a pool, hands
 /// and stashes, two variables, two or three phases that may hand over to one another,

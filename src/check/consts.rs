@@ -1,5 +1,6 @@
 //! Constant folding, for the parts of a rules file fixed before play: decks, regions
-//! and seat attributes.
+//! and seat attributes. The board's size is known by then: `width`, `height` and
+//! `cell(f, r)` fold too.
 
 use super::symbols::Ctx;
 use crate::diagnostic::Diagnostic;
@@ -77,6 +78,16 @@ fn eval_in(e: &Expr, locals: &[Value], board: &Board, room: &mut usize) -> Resul
         Expr::Call(b @ (Builtin::File | Builtin::Rank), args) if args.len() == 1 => {
             let c = eval_in(&args[0], locals, board, room)?;
             ops::file_or_rank(&c, *b == Builtin::Rank, board)
+        }
+        Expr::Call(Builtin::Line, args) if args.len() == 2 => {
+            let a = eval_in(&args[0], locals, board, room)?;
+            let b = eval_in(&args[1], locals, board, room)?;
+            Value::List(ops::straight(&a, &b, board))
+        }
+        Expr::Call(Builtin::CellAt, args) if args.len() == 2 => {
+            let f = eval_in(&args[0], locals, board, room)?;
+            let r = eval_in(&args[1], locals, board, room)?;
+            ops::cell_at(&f, &r, board)
         }
         _ => return Err(Unfixed::State),
     };

@@ -40,7 +40,10 @@ pub(super) fn were(n: usize) -> String {
 }
 
 /// How each built-in function is called, for help lines.
-const BUILTIN_SIGNATURES: [(&str, &str); 39] = [
+const BUILTIN_SIGNATURES: [(&str, &str); 44] = [
+    ("index_of", "list, item"),
+    ("along", "path, cell, steps"),
+    ("line", "cell, cell"),
     ("linked", "cell"),
     ("reachable", "cell, within"),
     ("targets", "cell, most occupied cells passed over"),
@@ -67,11 +70,13 @@ const BUILTIN_SIGNATURES: [(&str, &str); 39] = [
     ("distance", "cell, cell"),
     ("file", "cell"),
     ("rank", "cell"),
+    ("cell", "file, rank"),
     ("subsets", "list, smallest, largest"),
     ("top", "zone"),
     ("prev", "seat"),
     ("contents", "zones"),
     ("destinations", "cell, pattern"),
+    ("attacks", "cell, pattern"),
     ("route", "cell, pattern"),
     ("waypoints", "route"),
     ("finishes", "route"),
@@ -470,6 +475,14 @@ impl<'a> Ctx<'a> {
                 Type::List(Box::new(Type::Enum(e))),
             );
         }
+        // The board's size, last of all, so that a game's own `width` keeps its meaning.
+        if n == "width" || n == "height" {
+            return self.board_side(n, id.span);
+        }
+        if let Some(d) = self.off_variant_board(id) {
+            self.error(d);
+            return unknown();
+        }
         let mut d = Diagnostic::error(
             "muster::unknown-name",
             id.span,
@@ -486,6 +499,58 @@ impl<'a> Ctx<'a> {
         }
         self.error(d);
         unknown()
+    }
+
+    /// `width` or `height`: the grid's files or ranks, a number fixed before play.
+    fn board_side(&mut self, n: &str, span: Span) -> Lowered {
+        if !self.areas.is_empty() || self.board.cells.is_empty() {
+            let d = Diagnostic::error(
+                "muster::not-a-grid",
+                span,
+                format!("`{n}` is the size of a grid, and this game has no grid"),
+            )
+            .label(if self.areas.is_empty() {
+                "the game has no board"
+            } else {
+                "a board of areas has no files or ranks"
+            })
+            .help("`width` and `height` read the size given by `board grid W x H`");
+            self.error(d);
+        }
+        let side = if n == "width" {
+            self.board.width
+        } else {
+            self.board.height
+        };
+        (ir::Expr::Const(Value::Int(i64::from(side))), Type::Int)
+    }
+
+    /// A name written like a cell (`d4`) that is on the base game's grid but not on the
+    /// smaller grid a variant gives: says so, naming the variant and the cell.
+    fn off_variant_board(&self, id: &Ident) -> Option<Diagnostic> {
+        let (variant, base_w, base_h) = self.board_variant.as_ref()?;
+        let (f, r) = cell_place(&id.name)?;
+        let (w, h) = (u32::from(self.board.width), u32::from(self.board.height));
+        if f > *base_w || r > *base_h || (f <= w && r <= h) {
+            return None;
+        }
+        let last = &self.board.cells.last()?.name;
+        Some(
+            Diagnostic::error(
+                "muster::off-board",
+                id.span,
+                format!(
+                    "cell `{}` is not on the board of variant `{variant}`",
+                    id.name
+                ),
+            )
+            .label(format!("off the {w} x {h} board"))
+            .help(format!(
+                "variant `{variant}` makes the board {w} x {h}, with cells a1 to {last}: restate \
+                 this declaration in the variant with cells on its board, or compute the cell \
+                 from the board's size (`width`, `height`, `cell(f, r)`)"
+            )),
+        )
     }
 
     /// For a name written like a cell (`c4`) that is not on the board: the board's cells.
@@ -936,6 +1001,21 @@ impl<'a> Ctx<'a> {
                     _ => (Builtin::SeatOf, Type::Seat, vec![c]),
                 }
             }
+            "cell" => {
+                let f = self.expect(&args[0], &Type::Int, "the file given to `cell`");
+                let r = self.expect(&args[1], &Type::Int, "the rank given to `cell`");
+                if !self.areas.is_empty() {
+                    let d = Diagnostic::error(
+                        "muster::not-a-grid",
+                        span,
+                        "`cell(f, r)` names a cell by its place on a grid, and this board has no grid",
+                    )
+                    .label("the cells of a board of areas have no files or ranks")
+                    .help("on a board of areas, name cells through their areas");
+                    self.error(d);
+                }
+                (Builtin::CellAt, Type::Cell, vec![f, r])
+            }
             "file" | "rank" => {
                 let c = self.expect(&args[0], &Type::Cell, &format!("the argument of `{n}`"));
                 if !self.areas.is_empty() {
@@ -1042,22 +1122,23 @@ impl<'a> Ctx<'a> {
                     Type::List(Box::new(Type::Cell)),
                 );
             }
-            "destinations" => {
+            "destinations" | "attacks" => {
                 let c = self.expect(
                     &args[0],
                     &Type::Cell,
-                    "the first argument of `destinations`",
+                    &format!("the first argument of `{n}`"),
                 );
                 let p = self.expect(
                     &args[1],
                     &Type::Pattern,
-                    "the second argument of `destinations`",
+                    &format!("the second argument of `{n}`"),
                 );
-                (
-                    Builtin::Destinations,
-                    Type::List(Box::new(Type::Cell)),
-                    vec![c, p],
-                )
+                let b = if n == "attacks" {
+                    Builtin::Attacks
+                } else {
+                    Builtin::Destinations
+                };
+                (b, Type::List(Box::new(Type::Cell)), vec![c, p])
             }
             "route" => {
                 let c = self.expect(&args[0], &Type::Cell, "the first argument of `route`");
@@ -1106,6 +1187,67 @@ impl<'a> Ctx<'a> {
                     Type::List(Box::new(Type::Cell)),
                     vec![c, d, through],
                 )
+            }
+            "index_of" => {
+                let (c, el) = self.collection(&args[0], "the first argument of `index_of`");
+                let x = self.expect(&args[1], &el, "the item `index_of` looks for");
+                (Builtin::IndexOf, Type::Int, vec![c, x])
+            }
+            "along" => {
+                let (p, t) = self.expr(&args[0]);
+                if !fits(&cells, &t) {
+                    let d = Diagnostic::error(
+                        "muster::type",
+                        args[0].span,
+                        format!(
+                            "`along` steps along a list of cells, but this is {}",
+                            describe(self, &t)
+                        ),
+                    )
+                    .label("not a list of cells")
+                    .help("give a path (`path ring = ...`), a region or a list of cells, in the order pieces follow it");
+                    self.error(d);
+                }
+                let c = self.expect(&args[1], &Type::Cell, "the second argument of `along`");
+                let k = self.expect(&args[2], &Type::Int, "the steps `along` takes");
+                (Builtin::Along, Type::Cell, vec![p, c, k])
+            }
+            "line" => {
+                let a = self.expect(&args[0], &Type::Cell, "the first argument of `line`");
+                let b2 = self.expect(&args[1], &Type::Cell, "the second argument of `line`");
+                if !self.areas.is_empty() {
+                    let d = Diagnostic::error(
+                        "muster::not-a-grid",
+                        span,
+                        "`line` follows a file, a rank or a diagonal of a grid, and this board has no grid",
+                    )
+                    .label("the cells of a board of areas have no files or ranks");
+                    self.error(d);
+                } else if let (
+                    ir::Expr::Const(x @ Value::Cell(_)),
+                    ir::Expr::Const(y @ Value::Cell(_)),
+                ) = (&a, &b2)
+                {
+                    if ir::ops::straight(x, y, &self.board).is_empty() {
+                        let name = |v: &Value| match v {
+                            Value::Cell(c) => self.board.cells[*c as usize].name.clone(),
+                            _ => String::new(),
+                        };
+                        let d = Diagnostic::error(
+                            "muster::line",
+                            span,
+                            format!(
+                                "`{}` and `{}` are not on one file, rank or diagonal, so no straight line joins them",
+                                name(x),
+                                name(y)
+                            ),
+                        )
+                        .label("not a straight line")
+                        .help("join two lines with `+`: `line(a1, a4) + line(b4, d4)`");
+                        self.error(d);
+                    }
+                }
+                (Builtin::Line, cells, vec![a, b2])
             }
             "next" => (
                 Builtin::NextSeat,
@@ -1191,4 +1333,16 @@ impl<'a> Ctx<'a> {
         self.error(d);
         unknown()
     }
+}
+
+/// The file and rank (from 1) of a name written as a grid cell: a letter `a` to `z`, then
+/// a rank with no leading zero (`d4` is file 4, rank 4).
+fn cell_place(n: &str) -> Option<(u32, u32)> {
+    let mut chars = n.chars();
+    let file = chars.next().filter(char::is_ascii_lowercase)?;
+    let rank = chars.as_str();
+    if rank.is_empty() || rank.starts_with('0') || !rank.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some((u32::from(file as u8 - b'a') + 1, rank.parse().ok()?))
 }

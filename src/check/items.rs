@@ -125,6 +125,7 @@ fn apply_variant<'a>(
     // Which variant of the list declared each key, and where; the header by property.
     let mut by: HashMap<(&'static str, String), (&str, &Item)> = HashMap::new();
     let mut header_by: HashMap<&'static str, (&str, &Item, String)> = HashMap::new();
+    let mut grids = GridMerge::default();
     for v in variant_list(list) {
         let Some((vname, vitems)) = find_variant(items, v, list, &applied, diags) else {
             continue;
@@ -142,8 +143,8 @@ fn apply_variant<'a>(
                                 Some((first, at, was)) if *was != value => {
                                     diags.push(conflict(
                                         sources,
-                                        (first, at),
-                                        (vname, vi),
+                                        (first, at.span),
+                                        (vname, vi.span),
                                         &format!("game property `{prop}`"),
                                     ));
                                 }
@@ -156,14 +157,39 @@ fn apply_variant<'a>(
                     }
                     out.push(vi);
                 }
+                // A variant's grid over a grid: its size replaces the base's, and its regions
+                // replace the base's regions of the same names (the others are kept), when
+                // lowered. Both boards are kept, the variant's after.
+                Some(k)
+                    if grid_of(vi).is_some()
+                        && seen.get(&k).is_some_and(|&i| grid_of(out[i]).is_some()) =>
+                {
+                    grids.note(sources, vname, vi, diags);
+                    out.push(vi);
+                }
                 Some(k) => {
+                    if k.0 == "board" {
+                        if let Some((first, at, _)) = grids.size_by {
+                            // A board of areas after a grid that another variant merged.
+                            diags.push(conflict(
+                                sources,
+                                (first, at),
+                                (vname, vi.span),
+                                "the board",
+                            ));
+                            continue;
+                        }
+                        if grid_of(vi).is_some() {
+                            grids.note(sources, vname, vi, diags);
+                        }
+                    }
                     if let Some(&(first, at)) = by.get(&k) {
                         // The same declaration, word for word, is no conflict.
                         if !super::warnings::same_text(sources, at, vi) {
                             diags.push(conflict(
                                 sources,
-                                (first, at),
-                                (vname, vi),
+                                (first, at.span),
+                                (vname, vi.span),
                                 &describe_key(&k),
                             ));
                         }
@@ -191,6 +217,83 @@ fn apply_variant<'a>(
         }
     }
     out
+}
+
+/// A grid board declaration, or `None` for any other item (a board of areas included).
+pub(super) fn grid_of(item: &Item) -> Option<&ast::BoardDecl> {
+    match &item.kind {
+        ItemKind::Board(b) if b.grid => Some(b),
+        _ => None,
+    }
+}
+
+/// The text of a region declaration, from its name to the end of its cells.
+fn region_span(r: &ast::RegionDecl) -> Span {
+    Span {
+        start: r.name.span.start,
+        ..r.cells.span
+    }
+}
+
+/// Which variant of a list gave the grid's size and each region, to refuse two variants
+/// that give them differently.
+#[derive(Default)]
+struct GridMerge<'a> {
+    size_by: Option<(&'a str, Span, (u32, u32))>,
+    regions_by: HashMap<&'a str, (&'a str, Span, String)>,
+}
+
+impl<'a> GridMerge<'a> {
+    fn note(
+        &mut self,
+        sources: &crate::diagnostic::Sources,
+        vname: &'a str,
+        vi: &'a Item,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let Some(b) = grid_of(vi) else { return };
+        // `board grid W x H`, without the regions.
+        let size_span = Span {
+            end: b.size_span.end,
+            ..vi.span
+        };
+        match self.size_by {
+            Some((first, at, size)) if size != (b.width, b.height) => diags.push(conflict(
+                sources,
+                (first, at),
+                (vname, size_span),
+                "the board's size",
+            )),
+            Some(_) => {}
+            None => self.size_by = Some((vname, size_span, (b.width, b.height))),
+        }
+        // A region given per seat is several declarations: compared all together.
+        let mut texts: Vec<(&str, Span, String)> = Vec::new();
+        for r in &b.regions {
+            let text = super::warnings::tokens(sources.text(region_span(r)));
+            match texts.iter_mut().find(|(n, ..)| *n == r.name.name) {
+                Some(t) => {
+                    t.2.push('\n');
+                    t.2.push_str(&text);
+                }
+                None => texts.push((&r.name.name, region_span(r), text)),
+            }
+        }
+        for (name, span, text) in texts {
+            match self.regions_by.get(name) {
+                Some((first, at, was)) if *was != text => diags.push(conflict(
+                    sources,
+                    (first, *at),
+                    (vname, span),
+                    &format!("region `{name}`"),
+                )),
+                Some(_) => {}
+                None => {
+                    self.regions_by.insert(name, (vname, span, text));
+                }
+            }
+        }
+    }
 }
 
 /// The names in a variant list, `a,b` or a single `a`, each trimmed, in order.
@@ -289,20 +392,20 @@ fn head(sources: &crate::diagnostic::Sources, span: Span) -> Span {
 /// Two variants of a list that both declare `what`, differently.
 fn conflict(
     sources: &crate::diagnostic::Sources,
-    first: (&str, &Item),
-    second: (&str, &Item),
+    first: (&str, Span),
+    second: (&str, Span),
     what: &str,
 ) -> Diagnostic {
     let ((a, at), (b, bt)) = (first, second);
-    let (line, col) = sources.line_col(at.span);
-    let file = &sources.files[at.span.file as usize].name;
+    let (line, col) = sources.line_col(at);
+    let file = &sources.files[at.file as usize].name;
     Diagnostic::error(
         "muster::variant-conflict",
-        head(sources, bt.span),
+        head(sources, bt),
         format!("variants `{a}` and `{b}` both change {what}"),
     )
     .label(format!("`{b}` changes {what} here"))
-    .related(head(sources, at.span), format!("`{a}` changes {what} here"))
+    .related(head(sources, at), format!("`{a}` changes {what} here"))
     .help(format!(
         "they cannot be applied together; write one variant that combines `{a}` and `{b}`, \
          with {what} as the combined game should have it, and ask for that one instead \
@@ -318,6 +421,7 @@ pub fn lower(
     let items = apply_variant(&loaded.items, variant, &loaded.sources, &mut pre);
     let mut cx = Ctx {
         diags: pre,
+        board_variant: board_variant(&loaded.items, &items),
         ..Default::default()
     };
     let mut game = lower_items(&mut cx, &items, variant);
@@ -332,6 +436,19 @@ pub fn lower(
     } else {
         Ok((game, diags))
     }
+}
+
+/// When the grid played on comes from a variant: the variant's name and the base game's
+/// grid (width, height).
+fn board_variant(all: &[Item], items: &[&Item]) -> Option<(String, u32, u32)> {
+    let base = all.iter().find_map(grid_of)?;
+    let played = items.iter().rev().find(|i| grid_of(i).is_some())?;
+    all.iter().find_map(|v| match &v.kind {
+        ItemKind::Variant { name, items } if items.iter().any(|i| std::ptr::eq(i, *played)) => {
+            Some((name.name.clone(), base.width, base.height))
+        }
+        _ => None,
+    })
 }
 
 /// Writes where each action and each of its `require`s is declared into the IR, as
@@ -368,7 +485,7 @@ fn record_places(
             .clauses
             .iter()
             .filter_map(|c| match c {
-                ast::Clause::Require(e, _) => Some(place(e.span)),
+                ast::Clause::Require { cond, .. } => Some(place(cond.span)),
                 _ => None,
             })
             .collect();

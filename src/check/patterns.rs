@@ -1,5 +1,6 @@
 //! Lowering move patterns: Betza-style atoms with direction prefixes and ranges, choices
-//! (`|`) and legs that continue one another (`then`, `then?`, `same`, `any`).
+//! (`|`) and legs that continue one another (`then`, `then?`, `same`, `any`), and what may
+//! stand where a leg ends (`m` moves only, `c` captures only).
 
 use super::symbols::Ctx;
 use crate::diagnostic::Diagnostic;
@@ -63,12 +64,29 @@ fn lower(cx: &mut Ctx, p: &ast::Pat) -> ir::Pat {
             optional,
             same,
             then,
-        } => ir::Pat::Seq {
-            first: Box::new(lower(cx, first)),
-            optional: *optional,
-            same: *same,
-            then: Box::new(lower(cx, then)),
-        },
+        } => {
+            let first_ir = lower(cx, first);
+            if captures_only(&first_ir) {
+                cx.error(
+                    Diagnostic::error(
+                        "muster::pattern",
+                        last_atom(first),
+                        "a capture-only leg ends on a piece, so the move cannot go on from it",
+                    )
+                    .label("this leg captures only (`c`)")
+                    .help(
+                        "legs go on only from an empty cell: move the `c` to the last leg, \
+                         e.g. `W then cW`",
+                    ),
+                );
+            }
+            ir::Pat::Seq {
+                first: Box::new(first_ir),
+                optional: *optional,
+                same: *same,
+                then: Box::new(lower(cx, then)),
+            }
+        }
         ast::Pat::Atom {
             mods,
             letters,
@@ -76,6 +94,29 @@ fn lower(cx: &mut Ctx, p: &ast::Pat) -> ir::Pat {
             range,
             span,
         } => ir::Pat::Leg(atom(cx, mods, letters, *vector, *range, *span)),
+    }
+}
+
+/// Whether every way through `p` ends with a capture-only leg.
+fn captures_only(p: &ir::Pat) -> bool {
+    match p {
+        ir::Pat::Leg(l) => l.lands == ir::Lands::Capture,
+        ir::Pat::Alt(alts) => alts.iter().all(captures_only),
+        ir::Pat::Seq {
+            first,
+            optional,
+            then,
+            ..
+        } => captures_only(then) && (!optional || captures_only(first)),
+    }
+}
+
+/// The span of the last atom written in `p`.
+fn last_atom(p: &ast::Pat) -> Span {
+    match p {
+        ast::Pat::Atom { span, .. } => *span,
+        ast::Pat::Alt(alts) => last_atom(alts.last().expect("a choice has patterns")),
+        ast::Pat::Seq { then, .. } => last_atom(then),
     }
 }
 
@@ -110,8 +151,18 @@ fn atom(
         ir::Leg {
             vectors: vec![],
             range: 1,
+            lands: ir::Lands::Any,
         }
     };
+    // `m` and `c` say what may stand where the leg ends; both together allow either.
+    let (moves, captures) = (mods.contains('m'), mods.contains('c'));
+    let lands = match (moves, captures) {
+        (true, false) => ir::Lands::Move,
+        (false, true) => ir::Lands::Capture,
+        _ => ir::Lands::Any,
+    };
+    let dir_mods: String = mods.chars().filter(|c| !matches!(c, 'm' | 'c')).collect();
+    let mods = dir_mods.as_str();
     let mut vectors: Vec<(i8, i8)> = Vec::new();
     // A rider by default: R (W), B (F), Q (W and F), or any doubled leaper (WW).
     let mut rides = false;
@@ -197,5 +248,9 @@ fn atom(
         None if rides => 0,
         None => 1,
     };
-    ir::Leg { vectors, range }
+    ir::Leg {
+        vectors,
+        range,
+        lands,
+    }
 }

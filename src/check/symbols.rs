@@ -45,6 +45,9 @@ pub struct Ctx<'a> {
     pub decks: HashMap<String, Vec<ir::CompId>>,
     pub components: Vec<ir::Component>,
     pub board: ir::Board,
+    /// When a variant gives the board: its name, and the base game's grid (width,
+    /// height), to tell a cell the variant took away from a misspelt name.
+    pub board_variant: Option<(String, u32, u32)>,
     pub cell_ids: HashMap<String, u16>,
     pub regions: HashMap<String, (u16, bool)>,
     /// Each zone's id, whether it is per seat, and how many numbered zones it has.
@@ -170,7 +173,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// Names with a fixed meaning in every game.
-pub const BUILTIN_NAMES: [&str; 8] = [
+pub const BUILTIN_NAMES: [&str; 10] = [
     "me",
     "opponent",
     "seats",
@@ -179,10 +182,15 @@ pub const BUILTIN_NAMES: [&str; 8] = [
     "phase",
     "turn_seat",
     "phase_turns",
+    "width",
+    "height",
 ];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 39] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 44] = [
+    ("index_of", 2),
+    ("along", 3),
+    ("line", 2),
     ("linked", 1),
     ("reachable", 2),
     ("targets", 2),
@@ -209,11 +217,13 @@ pub const BUILTIN_FUNCTIONS: [(&str, usize); 39] = [
     ("distance", 2),
     ("file", 1),
     ("rank", 1),
+    ("cell", 2),
     ("subsets", 3),
     ("top", 1),
     ("prev", 1),
     ("contents", 1),
     ("destinations", 2),
+    ("attacks", 2),
     ("route", 2),
     ("waypoints", 1),
     ("finishes", 1),

@@ -23,6 +23,7 @@ pub fn warn(
         return;
     }
     unused_zones(cx, items);
+    path_gaps(cx, items, game);
     constant_conditions(cx, items, game);
     match variant {
         None => idle_variants(cx, loaded),
@@ -106,6 +107,55 @@ fn replaces_nothing(cx: &mut Ctx, loaded: &Loaded, game: &ir::Game, variant: &st
     }
 }
 
+/// A path that jumps between two cells of a grid that do not touch (not even at a corner):
+/// a piece moving along it skips the cells between, which is seldom what a track means.
+fn path_gaps(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
+    let board = &game.board;
+    if !board.cell_area.is_empty() {
+        return;
+    }
+    for item in items {
+        let ItemKind::Board(b) = &item.kind else {
+            continue;
+        };
+        for decl in b.regions.iter().filter(|r| r.path) {
+            let Some(def) = board.regions.iter().find(|r| r.name == decl.name.name) else {
+                continue;
+            };
+            let seat = decl
+                .seat
+                .as_ref()
+                .and_then(|s| game.seats.iter().position(|x| x.name == s.name));
+            let Some(cells) = def.cells.get(seat.unwrap_or(0)) else {
+                continue;
+            };
+            let ends = if def.loops {
+                cells.len()
+            } else {
+                cells.len().saturating_sub(1)
+            };
+            let gap = (0..ends)
+                .map(|i| (cells[i], cells[(i + 1) % cells.len()]))
+                .find(|&(a, z)| {
+                    let (a, z) = (&board.cells[a as usize], &board.cells[z as usize]);
+                    a.x.abs_diff(z.x) > 1 || a.y.abs_diff(z.y) > 1
+                });
+            if let Some((a, z)) = gap {
+                let (a, z) = (&board.cells[a as usize].name, &board.cells[z as usize].name);
+                cx.error(
+                    Diagnostic::warning(
+                        "muster::path-gap",
+                        decl.cells.span,
+                        format!("path `{}` jumps from `{a}` to `{z}`, which do not touch", decl.name.name),
+                    )
+                    .label(format!("`{a}` then `{z}`"))
+                    .help("a piece moving along the path leaps the cells between them; list every cell the track passes, in order (`line(a1, a6)` gives a straight run of them)"),
+                );
+            }
+        }
+    }
+}
+
 /// A zone that no effect, action, condition or trigger names.
 fn unused_zones(cx: &mut Ctx, items: &[&Item]) {
     let named_by_trigger: Vec<&str> = items
@@ -165,7 +215,7 @@ fn constant_conditions(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
             ItemKind::Action(a) => {
                 let Some(act) = actions.next() else { return };
                 let requires = a.clauses.iter().filter_map(|c| match c {
-                    ast::Clause::Require(e, _) => Some(e),
+                    ast::Clause::Require { cond, .. } => Some(cond),
                     _ => None,
                 });
                 let conds = act.clauses.iter().filter_map(|c| match c {
@@ -326,6 +376,28 @@ fn condition(e: &ast::Expr, x: &ir::Expr, board: &ir::Board, out: &mut Vec<Diagn
     }
 }
 
+/// Whether a variant's grid changes the base's: its size, or a region it gives otherwise
+/// than the base (a region it does not give is kept as the base has it).
+fn grid_changes(sources: &Sources, v: &ast::BoardDecl, base: &ast::BoardDecl) -> bool {
+    let text = |b: &ast::BoardDecl, name: &str| -> Vec<String> {
+        b.regions
+            .iter()
+            .filter(|r| r.name.name == name)
+            .map(|r| {
+                let span = ast::Span {
+                    start: r.name.span.start,
+                    ..r.cells.span
+                };
+                tokens(sources.text(span))
+            })
+            .collect()
+    };
+    (v.width, v.height) != (base.width, base.height)
+        || v.regions
+            .iter()
+            .any(|r| text(v, &r.name.name) != text(base, &r.name.name))
+}
+
 /// A variant that is empty, or whose every declaration is the same as the base game's.
 fn idle_variants(cx: &mut Ctx, loaded: &Loaded) {
     let base: Vec<&Item> = loaded
@@ -349,6 +421,9 @@ fn idle_variants(cx: &mut Ctx, loaded: &Loaded) {
             };
             match (&vi.kind, &b.kind) {
                 (ItemKind::Game(v), ItemKind::Game(g)) => header_changes(v, g),
+                (ItemKind::Board(v), ItemKind::Board(g)) if v.grid && g.grid => {
+                    grid_changes(&loaded.sources, v, g)
+                }
                 _ => !same_text(&loaded.sources, vi, b),
             }
         });
@@ -389,7 +464,7 @@ pub(super) fn same_text(sources: &Sources, a: &Item, b: &Item) -> bool {
 }
 
 /// A declaration's text without comments, with each run of spacing made one space.
-fn tokens(text: &str) -> String {
+pub(super) fn tokens(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut space = false;

@@ -150,7 +150,25 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
 
     let b = &g.board;
     if b.width > 0 && b.height > 0 {
-        let labels: Vec<String> = view.cells.iter().map(|s| seen_text(engine, s)).collect();
+        // On a board with paths, an empty cell on none of them is left blank, so that the
+        // tracks stand out.
+        let mut off_paths = vec![b.regions.iter().any(|r| r.path); b.cells.len()];
+        for r in b.regions.iter().filter(|r| r.path) {
+            for &c in r.cells.iter().flatten() {
+                if let Some(off) = off_paths.get_mut(c as usize) {
+                    *off = false;
+                }
+            }
+        }
+        let labels: Vec<String> = view
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(c, s)| match s {
+                Seen::Empty if off_paths[c] => String::new(),
+                s => seen_text(engine, s),
+            })
+            .collect();
         let width = labels
             .iter()
             .map(|l| l.chars().count())
@@ -232,6 +250,19 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
             (n, h) => format!("{} (and {h} face down of {n})", shown.join(" ")),
         };
         out.push_str(&format!("{name}: {body}\n"));
+    }
+
+    // Who has chosen in secret in an `all` step; what, only where the view shows it.
+    if !view.secret.is_empty() {
+        let chosen: Vec<String> = view
+            .secret
+            .iter()
+            .map(|(q, a)| match a {
+                Some(a) => format!("{} ({})", seat_name(*q), engine.action_text_seen(view, a)),
+                None => seat_name(*q).to_string(),
+            })
+            .collect();
+        out.push_str(&format!("chosen in secret: {}\n", chosen.join(", ")));
     }
 
     // The variables the rules display (all of them in the omniscient view).

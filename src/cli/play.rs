@@ -215,12 +215,12 @@ impl<'e> Session<'e> {
                 None => engine.omniscient_view(s),
             };
             let (v1, v2) = (view(before), view(after));
-            let mut lines = Vec::new();
-            if viewer != Some(actor) {
-                lines.push(format!(
-                    "{actor_name} plays {}",
-                    engine.action_text_for(before, after, action, actor, viewer)
-                ));
+            let mut lines = engine
+                .announce(before, after, action, actor, viewer)
+                .lines(&actor_name, &|q| engine.game.seats[q as usize].name.clone());
+            if viewer == Some(actor) {
+                // The seat that acted knows what it did; it hears only of a reveal.
+                lines.remove(0);
             }
             lines.extend(
                 super::report::report(engine, &v1, &v2)
@@ -259,7 +259,11 @@ impl<'e> Session<'e> {
             let newly_seen = (0..engine.game.components.len() as u16).any(|c| {
                 engine.visible_to(after, c, Some(h)) && !engine.visible_to(before, c, Some(h))
             });
-            if newly_seen {
+            // The reveal of an `all` step shows the others' secret choices.
+            let revealed = engine.is_secret_choice(before)
+                && after.secret.is_empty()
+                && before.secret.iter().any(|&(q, _)| q != h);
+            if newly_seen || revealed {
                 self.undo_floor = self.log.actions.len();
             }
         }

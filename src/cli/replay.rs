@@ -218,8 +218,15 @@ pub fn run(file: &Path, log_path: &Path, verbose: bool, view: &ViewOpts) -> i32 
     let result = replay_log(&engine, &log, |state, step| {
         if verbose {
             if let Some(step) = step {
-                let text = engine.action_text_for(step.before, state, step.action, step.seat, who);
-                println!("> {}: {text}", engine.game.seats[step.seat as usize].name);
+                let told = engine.announce(step.before, state, step.action, step.seat, who);
+                let name = |q: u8| engine.game.seats[q as usize].name.clone();
+                match &told.text {
+                    Some(text) => println!("> {}: {text}", name(step.seat)),
+                    None => println!("> {}: (a secret choice)", name(step.seat)),
+                }
+                for (q, text) in &told.revealed {
+                    println!("> {} (revealed): {text}", name(*q));
+                }
             }
             println!("{}", render_view(&engine, &view_for(&engine, state, who)));
         }

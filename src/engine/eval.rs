@@ -606,6 +606,24 @@ impl<'a> Eval<'a> {
         found
     }
 
+    /// For a declared path: its region, which of its lists (the seat's, for a per-seat
+    /// path) and each cell's place on that list, from 1 (0 off it).
+    fn path_of(&self, e: &Expr, l: &mut [Value]) -> Option<(usize, usize, &'a [u16])> {
+        let Expr::Region(r, seat) = e else {
+            return None;
+        };
+        let r = *r as usize;
+        let per_seat = self.eng.path_places.get(r)?;
+        if per_seat.is_empty() {
+            return None;
+        }
+        let seat = match seat {
+            Some(se) => self.seat_of(se, l) as usize,
+            None => 0,
+        };
+        per_seat.get(seat).map(|p| (r, seat, p.as_slice()))
+    }
+
     /// The set of cells a collection holds.
     fn cell_members(&self, coll: &Expr, l: &mut [Value]) -> geometry::CellSet {
         let mut member = geometry::CellSet::new(self.eng.game.board.cells.len());
@@ -760,7 +778,7 @@ impl<'a> Eval<'a> {
                 let hi = self.eval(&args[2], l).as_int().max(0) as usize;
                 self.eng.subsets(self.s, &items, lo, hi, &mut out);
             }
-            Builtin::Destinations => {
+            Builtin::Destinations | Builtin::Attacks => {
                 let (Value::Cell(c), Value::Pattern(p)) =
                     (self.eval(&args[0], l), self.eval(&args[1], l))
                 else {
@@ -768,7 +786,12 @@ impl<'a> Eval<'a> {
                 };
                 let walk = self.walk(c);
                 let mut cells = super::pool::take_cells();
-                walk.destinations(c, &self.eng.game.patterns[p as usize].pat, &mut cells);
+                let pat = &self.eng.game.patterns[p as usize].pat;
+                if b == Builtin::Destinations {
+                    walk.destinations(c, pat, &mut cells);
+                } else {
+                    walk.attacks(c, pat, &mut cells);
+                }
                 out.extend(cells.iter().map(|&c| Value::Cell(c)));
                 super::pool::give_cells(cells);
             }
@@ -803,7 +826,7 @@ impl<'a> Eval<'a> {
                     return Value::Bool(false);
                 };
                 let g = &self.eng.steps[r.pattern as usize];
-                return Value::Bool(r.at != r.origin && g.accepts(&r.states));
+                return Value::Bool(r.at != r.origin && g.accepts(&r.states, true));
             }
             Builtin::Advance | Builtin::Passed => {
                 let (Value::Route(r), Value::Cell(to)) =
@@ -921,6 +944,61 @@ impl<'a> Eval<'a> {
                 let c = self.eval(&args[0], l);
                 return ops::file_or_rank(&c, b == Builtin::Rank, board);
             }
+            Builtin::Line => {
+                let (a, z) = (self.eval(&args[0], l), self.eval(&args[1], l));
+                out.extend(ops::straight(&a, &z, board));
+            }
+            Builtin::IndexOf => {
+                let x = self.eval(&args[1], l);
+                if let (Some((_, _, places)), Value::Cell(c)) = (self.path_of(&args[0], l), &x) {
+                    return Value::Int(places.get(*c as usize).map_or(0, |&p| p as i64));
+                }
+                let (mut n, mut found) = (0, 0);
+                self.for_each(&args[0], l, &mut |v, _| {
+                    n += 1;
+                    if v == x {
+                        found = n;
+                    }
+                    found == 0
+                });
+                return Value::Int(found);
+            }
+            Builtin::Along => {
+                let Value::Cell(c) = self.eval(&args[1], l) else {
+                    return Value::None;
+                };
+                let k = self.eval(&args[2], l).as_int();
+                // A declared path: its places were listed once, in `Engine::new`.
+                if let Some((r, seat, places)) = self.path_of(&args[0], l) {
+                    let def = &board.regions[r];
+                    let cells = &def.cells[seat];
+                    let at = places.get(c as usize).copied().unwrap_or(0);
+                    return match at
+                        .checked_sub(1)
+                        .and_then(|at| ops::step_along(cells.len(), at as usize, k, def.loops))
+                    {
+                        Some(i) => Value::Cell(cells[i]),
+                        None => Value::None,
+                    };
+                }
+                // Any other list of cells: open at both ends, from the first place of `cell`.
+                let mut items = super::pool::take();
+                self.for_each(&args[0], l, &mut |v, _| {
+                    items.push(v);
+                    true
+                });
+                let found = items
+                    .iter()
+                    .position(|v| *v == Value::Cell(c))
+                    .and_then(|at| ops::step_along(items.len(), at, k, false))
+                    .map_or(Value::None, |i| std::mem::take(&mut items[i]));
+                super::pool::give(items);
+                return found;
+            }
+            Builtin::CellAt => {
+                let (f, r) = (self.eval(&args[0], l), self.eval(&args[1], l));
+                return ops::cell_at(&f, &r, board);
+            }
         }
         Value::List(out)
     }
@@ -942,6 +1020,7 @@ fn makes_list(b: Builtin) -> bool {
             | Sweep
             | Subsets
             | Destinations
+            | Attacks
             | Waypoints
             | Finishes
             | Passed
@@ -949,5 +1028,6 @@ fn makes_list(b: Builtin) -> bool {
             | Shifts
             | Contents
             | Concat
+            | Line
     )
 }

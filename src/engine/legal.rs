@@ -135,11 +135,45 @@ impl Engine {
         any
     }
 
+    /// Whether `seat` would have a legal action if it decided the current step now.
+    pub(crate) fn has_legal_action_for(&self, s: &State, seat: u8) -> bool {
+        let mut any = false;
+        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        self.enumerate_for(s, seat, &mut locals, &mut |_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// The actions `seat` could take if it decided the current step now, in the order
+    /// `legal_actions` gives them.
+    pub(crate) fn legal_actions_for(&self, s: &State, seat: u8) -> Vec<Action> {
+        let _decision = Decision::begin();
+        let mut out = Vec::new();
+        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        self.enumerate_for(s, seat, &mut locals, &mut |a| {
+            out.push(a);
+            true
+        });
+        out
+    }
+
     fn enumerate_step(&self, s: &State, locals: &mut [Value], f: &mut dyn FnMut(Action) -> bool) {
+        let me = self.step_decider(s);
+        self.enumerate_for(s, me, locals, f)
+    }
+
+    fn enumerate_for(
+        &self,
+        s: &State,
+        me: u8,
+        locals: &mut [Value],
+        f: &mut dyn FnMut(Action) -> bool,
+    ) {
         let Some((actions, mode)) = self.current_choice(s) else {
             return;
         };
-        let me = self.step_decider(s);
         let ev = Eval { eng: self, s, me };
         for &a in actions {
             let mut args = Args::new();
@@ -160,7 +194,7 @@ impl Engine {
                     args: Args::new(),
                 });
             }
-            StepMode::One | StepMode::Loop => {}
+            StepMode::One | StepMode::Loop | StepMode::All => {}
         }
     }
 
@@ -278,15 +312,72 @@ impl Engine {
                 super::pool::recycle(std::mem::replace(&mut l[*slot as usize], v));
                 self.walk(ev, a, i + 1, l, args, f)
             }
-            Clause::Require { cond, .. } => {
-                if ev.truth(cond, l) {
+            Clause::Require {
+                cond, afterwards, ..
+            } => {
+                // `require afterwards` was judged at the `do`, on the position it produces.
+                if *afterwards || ev.truth(cond, l) {
                     self.walk(ev, a, i + 1, l, args, f)
                 } else {
                     true
                 }
             }
-            Clause::Do(_) => self.walk(ev, a, i + 1, l, args, f),
+            Clause::Do(body) => {
+                if self
+                    .fails_afterwards(ev, &clauses[i + 1..], body, l)
+                    .is_some()
+                {
+                    return true;
+                }
+                self.walk(ev, a, i + 1, l, args, f)
+            }
         }
+    }
+
+    /// The first `require afterwards` among `rest` (the clauses after a `do`) that fails on
+    /// the position `body` produces, as its index among the action's requires; `None` if
+    /// all hold or there is none. The `do` runs on a copy of the state and of the locals;
+    /// a rules error while it runs leaves the action legal, so that applying it reports
+    /// the error.
+    fn fails_afterwards(
+        &self,
+        ev: &Eval,
+        rest: &[Clause],
+        body: &[crate::ir::Stmt],
+        l: &[Value],
+    ) -> Option<u16> {
+        if !rest.iter().any(|c| {
+            matches!(
+                c,
+                Clause::Require {
+                    afterwards: true,
+                    ..
+                }
+            )
+        }) {
+            return None;
+        }
+        let mut after = ev.s.clone();
+        let mut l2 = super::pool::Locals::new(l.len());
+        for (to, from) in l2.iter_mut().zip(l) {
+            *to = from.clone();
+        }
+        Runner::new(self, ev.me)
+            .run(&mut after, body, &mut l2)
+            .ok()?;
+        let then = Eval {
+            eng: self,
+            s: &after,
+            me: ev.me,
+        };
+        rest.iter().find_map(|c| match c {
+            Clause::Require {
+                index,
+                cond,
+                afterwards: true,
+            } if !then.truth(cond, &mut l2) => Some(*index),
+            _ => None,
+        })
     }
 
     /// Why an action is not legal now: the parameter whose value is not on offer, or the
@@ -323,9 +414,13 @@ impl Engine {
         let me = self.step_decider(s);
         let ev = Eval { eng: self, s, me };
         let def = &self.game.actions[act.action as usize];
+        let refusal = |index: u16| match def.require_reasons.get(index as usize) {
+            Some(Some(reason)) => reason.clone(),
+            _ => format!("it fails `require {}`", def.require_texts[index as usize]),
+        };
         let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
         let mut k = 0;
-        for c in &def.clauses {
+        for (i, c) in def.clauses.iter().enumerate() {
             match c {
                 Clause::Choose {
                     slot, domain, name, ..
@@ -352,18 +447,21 @@ impl Engine {
                     l[*slot as usize] = v.clone();
                 }
                 Clause::Let { slot, value } => l[*slot as usize] = ev.eval(value, &mut l),
-                Clause::Require { index, cond } => {
-                    if !ev.truth(cond, &mut l) {
-                        if let Some(Some(reason)) = def.require_reasons.get(*index as usize) {
-                            return Some(reason.clone());
-                        }
-                        return Some(format!(
-                            "it fails `require {}`",
-                            def.require_texts[*index as usize]
-                        ));
+                Clause::Require {
+                    index,
+                    cond,
+                    afterwards,
+                } => {
+                    if !*afterwards && !ev.truth(cond, &mut l) {
+                        return Some(refusal(*index));
                     }
                 }
-                Clause::Do(_) => {}
+                Clause::Do(body) => {
+                    let rest = &def.clauses[i + 1..];
+                    if let Some(index) = self.fails_afterwards(&ev, rest, body, &l) {
+                        return Some(refusal(index));
+                    }
+                }
             }
         }
         None
@@ -416,26 +514,75 @@ impl Engine {
             )));
         }
         let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        let secret = self.is_secret_choice(s);
         s.actions += 1;
         s.turn_actions += 1;
-        if act.action < SKIP {
-            let def = &self.game.actions[act.action as usize];
-            let mut runner = Runner::new(self, me);
-            let mut k = 0;
-            for c in &def.clauses {
-                match c {
-                    Clause::Choose { slot, .. } => {
-                        l[*slot as usize] = act.args.get(k).cloned().unwrap_or(Value::None);
-                        k += 1;
-                    }
-                    Clause::Let { slot, value } => {
-                        l[*slot as usize] = Eval { eng: self, s, me }.eval(value, &mut l)
-                    }
-                    Clause::Require { .. } => {}
-                    Clause::Do(stmts) => runner.run(s, stmts, &mut l)?,
+        if secret {
+            // A secret choice is only recorded; when the last seat has chosen, all are
+            // revealed and applied together.
+            s.secret.push((me, act.clone()));
+            if self.next_secret_chooser(s).is_some() {
+                return Ok(());
+            }
+            return self.reveal(s, &mut l);
+        }
+        self.run_action(s, me, act, &mut l)?;
+        self.after_action(s, act.action, depth, &mut l)
+    }
+
+    /// Applies the secret choices of an `all` step, one after another in the order they
+    /// were made, each with `me` standing for its seat and on the position the choices
+    /// before it left (their `require`s are not checked again), then moves play on as
+    /// after any action.
+    fn reveal(&self, s: &mut State, l: &mut [Value]) -> Result<(), EngineError> {
+        let choices = std::mem::take(&mut s.secret);
+        let mut last = SKIP;
+        for (seat, act) in &choices {
+            if s.outcome.is_some() {
+                break;
+            }
+            self.run_action(s, *seat, act, l).map_err(|e| {
+                e.within(|| {
+                    format!(
+                        "the secret choice `{}` of {}, as the choices were revealed",
+                        self.action_text(s, act),
+                        self.game.seats[*seat as usize].name
+                    )
+                })
+            })?;
+            last = act.action;
+        }
+        self.after_action(s, last, 0, l)
+    }
+
+    /// Runs an action's clauses with `me` standing for `me`: its choices into their
+    /// slots, its `let`s, its effects.
+    fn run_action(
+        &self,
+        s: &mut State,
+        me: u8,
+        act: &Action,
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
+        if act.action >= SKIP {
+            return Ok(());
+        }
+        let def = &self.game.actions[act.action as usize];
+        let mut runner = Runner::new(self, me);
+        let mut k = 0;
+        for c in &def.clauses {
+            match c {
+                Clause::Choose { slot, .. } => {
+                    l[*slot as usize] = act.args.get(k).cloned().unwrap_or(Value::None);
+                    k += 1;
                 }
+                Clause::Let { slot, value } => {
+                    l[*slot as usize] = Eval { eng: self, s, me }.eval(value, l)
+                }
+                Clause::Require { .. } => {}
+                Clause::Do(stmts) => runner.run(s, stmts, l)?,
             }
         }
-        self.after_action(s, act.action, depth, &mut l)
+        Ok(())
     }
 }

@@ -21,6 +21,7 @@ mod view;
 pub use budget::{MAX_LEGAL_ACTIONS, MAX_LIST, MAX_WORK};
 pub use effects::MAX_TRIGGER_DEPTH;
 pub use legal::{Action, Args, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION};
+pub use notation::Announcement;
 pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 
@@ -127,6 +128,9 @@ pub struct Engine {
     /// For each player count, each component's home seat (see `sample::home_seats`),
     /// worked out when first needed.
     homes: Vec<std::sync::OnceLock<Vec<u8>>>,
+    /// For each region declared as a path, for each of its lists (one per seat, or one):
+    /// each cell's place on it from 1, 0 for a cell not on it. Empty for other regions.
+    pub(crate) path_places: Vec<Vec<Vec<u16>>>,
 }
 
 impl Engine {
@@ -177,7 +181,32 @@ impl Engine {
             action_may_win,
             any_may_win,
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
+            path_places: vec![],
         };
+        let cells = engine.game.board.cells.len();
+        engine.path_places = engine
+            .game
+            .board
+            .regions
+            .iter()
+            .map(|r| {
+                if !r.path {
+                    return vec![];
+                }
+                r.cells
+                    .iter()
+                    .map(|list| {
+                        let mut places = vec![0u16; cells];
+                        for (i, &c) in list.iter().enumerate().rev() {
+                            if let Some(p) = places.get_mut(c as usize) {
+                                *p = i as u16 + 1;
+                            }
+                        }
+                        places
+                    })
+                    .collect()
+            })
+            .collect();
         engine.forward_attr = engine.game.seat_attrs.iter().position(|a| a == "forward");
         engine.steps = engine
             .game
@@ -310,6 +339,7 @@ impl Engine {
             reactions: Vec::new(),
             shapes: vec![NONE; self.area_instances()],
             links: Vec::new(),
+            secret: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
         };
         for (zi, z) in g.zones.iter().enumerate() {

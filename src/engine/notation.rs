@@ -18,6 +18,40 @@ fn set_key(text: &str) -> String {
         .join(" ")
 }
 
+/// What one seat is told of an action (see [`Engine::announce`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Announcement {
+    /// The action's text as the seat may know it; `None` for another seat's secret choice
+    /// before the reveal: the seat only learns that it was made.
+    pub text: Option<String>,
+    /// Whether the action was a secret choice of an `all` step.
+    pub secret: bool,
+    /// When the action was the last choice of an `all` step: every choice of the step, in
+    /// the order applied, each with its seat, as the seat may know it.
+    pub revealed: Vec<(u8, String)>,
+}
+
+impl Announcement {
+    /// The announcement in lines, for the seat named `actor` acting: `Red plays x`, or
+    /// `Red has chosen in secret`, then the choices revealed.
+    pub fn lines(&self, actor: &str, seat_name: &dyn Fn(u8) -> String) -> Vec<String> {
+        let mut out = vec![match (&self.text, self.secret) {
+            (Some(t), false) => format!("{actor} plays {t}"),
+            (Some(t), true) => format!("{actor} chooses {t} in secret"),
+            (None, _) => format!("{actor} has chosen in secret"),
+        }];
+        if !self.revealed.is_empty() {
+            out.push("the secret choices are revealed:".into());
+            out.extend(
+                self.revealed
+                    .iter()
+                    .map(|(q, t)| format!("  {} plays {t}", seat_name(*q))),
+            );
+        }
+        out
+    }
+}
+
 impl Engine {
     pub fn action_text(&self, s: &State, a: &Action) -> String {
         self.text_with(a, &|c| self.comp_text(s, c))
@@ -50,6 +84,62 @@ impl Engine {
             } else {
                 self.comp_text_known_to(before, c, viewer)
             }
+        })
+    }
+
+    /// What `viewer` is told of the action `a` that `actor` took in `before`, which gave
+    /// `after`: the action as the viewer may know it (`action_text_for`), except that a
+    /// secret choice of an `all` step is known only to its seat (and the omniscient
+    /// viewer) until the choices are revealed; and, when this action was the last choice
+    /// of its step, every choice of the step, revealed.
+    pub fn announce(
+        &self,
+        before: &State,
+        after: &State,
+        a: &Action,
+        actor: u8,
+        viewer: Option<u8>,
+    ) -> Announcement {
+        let secret = self.is_secret_choice(before);
+        let text = (!secret || viewer.is_none() || viewer == Some(actor))
+            .then(|| self.action_text_for(before, after, a, actor, viewer));
+        let revealed = if secret && after.secret.is_empty() {
+            before
+                .secret
+                .iter()
+                .chain(std::iter::once(&(actor, a.clone())))
+                .map(|(seat, act)| {
+                    (
+                        *seat,
+                        self.action_text_for(before, after, act, *seat, viewer),
+                    )
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Announcement {
+            text,
+            secret,
+            revealed,
+        }
+    }
+
+    /// An action's text with each component written as the board of `view` labels it
+    /// (for a secret choice the view shows: the viewer's own, or any in the omniscient
+    /// view).
+    pub fn action_text_seen(&self, view: &super::View, a: &Action) -> String {
+        self.text_with(a, &|c| {
+            let owner = view
+                .cells
+                .iter()
+                .chain(view.zones.iter().flatten())
+                .find_map(|x| match *x {
+                    super::Seen::Known { comp, owner } if comp == c => Some(owner),
+                    _ => None,
+                })
+                .unwrap_or(super::NO_SEAT);
+            self.label_for(c, owner)
         })
     }
 

@@ -1,12 +1,13 @@
 //! Move patterns on a grid: where a piece may go by a pattern, each destination once.
 
 use super::state::NONE;
-use crate::ir::{Board, Pat, NO_CELL};
+use crate::ir::{Board, Lands, Pat, NO_CELL};
 use smallvec::SmallVec;
 
-/// Where the ways through a pattern land, with the direction of their last leg; on the
-/// stack for up to 128 landings, so that listing destinations does not allocate.
-type Ends = SmallVec<[(u16, (i8, i8)); 128]>;
+/// Where the ways through a pattern land, with the direction of their last leg and what
+/// may stand where they end; on the stack for up to 128 landings, so that listing
+/// destinations does not allocate.
+type Ends = SmallVec<[(u16, (i8, i8), Lands); 128]>;
 
 /// The cell `v` away from `at` (in board coordinates), or `NO_CELL`.
 fn offset(board: &Board, at: u16, (dx, dy): (i8, i8)) -> u16 {
@@ -47,16 +48,31 @@ impl Walk<'_> {
     }
 
     /// Every cell the pattern reaches from `from` that the mover may end on: empty, or held
-    /// by another owner. Several routes to one cell give it once.
+    /// by another owner, as the last leg's `m` or `c` allows. Several routes to one cell
+    /// give it once.
     pub fn destinations(&self, from: u16, pat: &Pat, out: &mut Vec<u16>) {
         let mut ends = Ends::new();
         self.ends(pat, from, None, &mut ends);
-        for (c, _) in ends {
+        for (c, _, lands) in ends {
             if c == from || out.contains(&c) {
                 continue;
             }
             let there = self.occ[c as usize];
-            if there == NONE || self.owners[there as usize] != self.mover {
+            let empty = there == NONE;
+            if (empty || self.owners[there as usize] != self.mover) && lands.allows(empty) {
+                out.push(c);
+            }
+        }
+    }
+
+    /// Every cell the pattern attacks from `from`: where a way through it ends by a leg
+    /// that may capture (not `m`), whatever stands there: empty, another owner's piece, or
+    /// the mover's own (a defended piece). Several routes to one cell give it once.
+    pub fn attacks(&self, from: u16, pat: &Pat, out: &mut Vec<u16>) {
+        let mut ends = Ends::new();
+        self.ends(pat, from, None, &mut ends);
+        for (c, _, lands) in ends {
+            if c != from && lands != Lands::Move && !out.contains(&c) {
                 out.push(c);
             }
         }
@@ -81,7 +97,7 @@ impl Walk<'_> {
                             break;
                         }
                         k += 1;
-                        out.push((t, d));
+                        out.push((t, d, leg.lands));
                         // A leaper lands once; a rider stops at the first occupied cell.
                         if leg.range == 1
                             || self.occ[t as usize] != NONE
@@ -105,9 +121,9 @@ impl Walk<'_> {
             } => {
                 let mut firsts = Ends::new();
                 self.ends(first, at, same, &mut firsts);
-                for (c, d) in firsts {
+                for (c, d, lands) in firsts {
                     if *optional {
-                        out.push((c, d));
+                        out.push((c, d, lands));
                     }
                     // A leg ends on an empty cell to go on from it.
                     if self.occ[c as usize] == NONE {
@@ -131,6 +147,8 @@ pub struct Steps {
 #[derive(Debug, Default, Clone)]
 struct StepNode {
     accept: bool,
+    /// What may stand where a move that ends on this node ends.
+    lands: Lands,
     eps: Vec<u16>,
     edges: Vec<StepEdge>,
 }
@@ -173,6 +191,7 @@ impl Steps {
         match pat {
             Pat::Leg(leg) => {
                 let first = self.node();
+                self.nodes[first as usize].lands = leg.lands;
                 self.nodes[entry as usize].edges.push(StepEdge {
                     vectors: leg.vectors.clone(),
                     same,
@@ -194,6 +213,7 @@ impl Steps {
                 let mut last = first;
                 for _ in 1..leg.range {
                     let next = self.node();
+                    self.nodes[next as usize].lands = leg.lands;
                     self.nodes[last as usize].edges.push(StepEdge {
                         vectors: leg.vectors.clone(),
                         same: true,
@@ -250,9 +270,13 @@ impl Steps {
         out
     }
 
-    /// Whether a move in `states` may end where it stands.
-    pub fn accepts(&self, states: &[StepState]) -> bool {
-        states.iter().any(|&(n, _)| self.nodes[n as usize].accept)
+    /// Whether a move in `states` may end where it stands, on a cell that is empty
+    /// (`empty`) or holds another owner's piece.
+    pub fn accepts(&self, states: &[StepState], empty: bool) -> bool {
+        states.iter().any(|&(n, _)| {
+            let node = &self.nodes[n as usize];
+            node.accept && node.lands.allows(empty)
+        })
     }
 
     /// Whether a move in `states` has more steps to take.
@@ -337,8 +361,8 @@ impl Walk<'_> {
                 let there = self.occ[*c as usize];
                 *c != origin
                     && *c != at
-                    && g.accepts(sts)
                     && (there == NONE || self.owners[there as usize] != self.mover)
+                    && g.accepts(sts, there == NONE)
             })
             .map(|(c, _)| c)
             .collect()

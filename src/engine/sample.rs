@@ -57,6 +57,10 @@ impl Engine {
     /// components with no home; a place owned by no one takes components with no home
     /// first.
     ///
+    /// The secret choices of an `all` step are kept for the viewer's own seat; every other
+    /// seat that has chosen is given a choice drawn at random from its legal actions in the
+    /// sample, so that the sample never holds another seat's real secret choice.
+    ///
     /// The engine's view of the sample is the view given (`view(&sample, seat) == *view`).
     /// With a view that hides nothing (no hidden component, or the omniscient view) the
     /// sample is the state itself, its RNG apart.
@@ -117,6 +121,7 @@ impl Engine {
             reactions: view.reactions.clone(),
             shapes: view.shapes.clone(),
             links: view.links.clone(),
+            secret: Vec::new(),
             eliminated: view.eliminated.clone(),
             phase: view.phase,
             turn_seat: view.turn_seat,
@@ -172,6 +177,22 @@ impl Engine {
                 s.zones[inst].push(comp);
                 s.locs[comp as usize] = Loc::Zone(inst as u16);
                 s.owners[comp as usize] = owner;
+            }
+        }
+        // The secret choices of an `all` step: the viewer's own are kept; each other
+        // seat that has chosen chooses again, at random among its legal actions in the
+        // sample (nothing has been applied since the step began, so these are the
+        // actions it had). A seat left with no legal action in the sample drops out.
+        for (seat, chosen) in &view.secret {
+            let act = match chosen {
+                Some(a) => Some(a.clone()),
+                None => {
+                    let legal = self.legal_actions_for(&s, *seat);
+                    (!legal.is_empty()).then(|| legal[rng.gen_range(0..legal.len())].clone())
+                }
+            };
+            if let Some(a) = act {
+                s.secret.push((*seat, a));
             }
         }
         s

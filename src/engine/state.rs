@@ -1,6 +1,7 @@
 //! The game state: plain data, cloneable, serialisable and hashable. Its RNG lives in it,
 //! so (rules, variant, seed, actions) replays exactly.
 
+use super::legal::Action;
 use crate::ir::{CompId, Value};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -64,6 +65,11 @@ pub struct State {
     pub shapes: Vec<u16>,
     /// The links between cells: one bit row per cell (empty on a board without areas).
     pub links: Vec<u64>,
+    /// The secret choices made so far in an `all` step, in the order they were made (turn
+    /// order from the turn's seat): each seat and the action it chose. Nothing of them is
+    /// applied until the last seat has chosen; a view shows each seat only its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secret: Vec<(u8, Action)>,
     pub rng: ChaCha8Rng,
 }
 
@@ -91,6 +97,11 @@ impl Hash for State {
         self.reactions.hash(h);
         self.shapes.hash(h);
         self.links.hash(h);
+        // Hashed only when present, so that states of games without `all` steps hash as
+        // they always have.
+        if !self.secret.is_empty() {
+            self.secret.hash(h);
+        }
         self.rng.get_seed().hash(h);
         self.rng.get_word_pos().hash(h);
     }

@@ -13,9 +13,12 @@ use crate::ir::{NextPhase, StepMode, StuckRule, Value};
 const MAX_EMPTY_TURNS: u32 = 10_000;
 
 impl Engine {
-    /// The seat that decides the current step.
-    /// The seat that decides now: the innermost pending reaction's, or the step's.
+    /// The seat that decides now: the innermost pending reaction's, or the step's (in an
+    /// `all` step, the next seat to choose in secret).
     pub(crate) fn step_decider(&self, s: &State) -> u8 {
+        if self.is_secret_choice(s) {
+            return self.next_secret_chooser(s).unwrap_or(s.turn_seat);
+        }
         let by = match s.reactions.last() {
             Some(&(r, _)) => Some(&self.game.reactions[r as usize].by),
             None => self.game.phases[s.phase as usize]
@@ -39,6 +42,54 @@ impl Engine {
             }
             None => s.turn_seat,
         }
+    }
+
+    /// Whether the decision now is a secret choice of an `all` step (no reaction pending).
+    pub fn is_secret_choice(&self, s: &State) -> bool {
+        s.outcome.is_none()
+            && s.reactions.is_empty()
+            && self.game.phases[s.phase as usize]
+                .steps
+                .get(s.step as usize)
+                .is_some_and(|st| st.mode == StepMode::All)
+    }
+
+    /// The seat that chooses next in an `all` step: in turn order from the turn's seat, the
+    /// first that is neither out nor passed over by the phase's `skip ... when`, has not
+    /// chosen yet and has a legal action among the step's (seen from itself, on the
+    /// position before any of the choices, which nothing has changed). `None` when every
+    /// seat that takes part has chosen.
+    pub(crate) fn next_secret_chooser(&self, s: &State) -> Option<u8> {
+        let p = &self.game.phases[s.phase as usize];
+        let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        (0..s.players)
+            .map(|i| {
+                if p.reversed {
+                    (s.turn_seat + s.players - i) % s.players
+                } else {
+                    (s.turn_seat + i) % s.players
+                }
+            })
+            .find(|&q| {
+                !s.eliminated[q as usize]
+                    && !s.secret.iter().any(|&(c, _)| c == q)
+                    && !self.passed_over(s, q, &mut l)
+                    && self.has_legal_action_for(s, q)
+            })
+    }
+
+    /// Whether the phase's `skip p when COND` passes over seat `q`.
+    fn passed_over(&self, s: &State, q: u8, l: &mut [Value]) -> bool {
+        let Some(skip) = &self.game.phases[s.phase as usize].skip else {
+            return false;
+        };
+        l[0] = Value::Seat(q);
+        (Eval {
+            eng: self,
+            s,
+            me: q,
+        })
+        .truth(skip, l)
     }
 
     /// The actions on offer now and how the choice is made: the innermost pending
@@ -117,20 +168,8 @@ impl Engine {
             } else {
                 (from + i) % s.players
             };
-            if s.eliminated[q as usize] {
+            if s.eliminated[q as usize] || self.passed_over(s, q, l) {
                 continue;
-            }
-            if let Some(skip) = &p.skip {
-                l[0] = Value::Seat(q);
-                if (Eval {
-                    eng: self,
-                    s,
-                    me: q,
-                })
-                .truth(skip, l)
-                {
-                    continue;
-                }
             }
             return Some(q);
         }
@@ -221,6 +260,8 @@ impl Engine {
                 .truth(c, l),
                 None => true,
             };
+            // An `all` step in which no seat has a legal action is passed over.
+            let open = open && (st.mode != StepMode::All || self.next_secret_chooser(s).is_some());
             if open {
                 return true;
             }

@@ -60,6 +60,10 @@ pub struct View {
     pub links: Vec<u64>,
     pub ending_turn: bool,
     pub eliminated: Vec<bool>,
+    /// The secret choices of the current `all` step made so far, in the order made: every
+    /// seat sees who has chosen, but only what it chose itself (`None` for the others;
+    /// the omniscient view sees every choice).
+    pub secret: Vec<(u8, Option<super::Action>)>,
 }
 
 impl Engine {
@@ -198,6 +202,14 @@ impl Engine {
             links: s.links.clone(),
             ending_turn: s.ending_turn,
             eliminated: s.eliminated.clone(),
+            secret: s
+                .secret
+                .iter()
+                .map(|(q, a)| {
+                    let own = seat.is_none_or(|me| me == *q);
+                    (*q, own.then(|| a.clone()))
+                })
+                .collect(),
         }
     }
 }

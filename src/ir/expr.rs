@@ -78,6 +78,10 @@ pub enum Builtin {
     /// `destinations(cell, pattern)`: where the piece on `cell` may move by the pattern:
     /// empty cells and cells of other owners (capture by landing), each once.
     Destinations,
+    /// `attacks(cell, pattern)`: the cells the piece on `cell` attacks by the pattern:
+    /// where a way ends by a leg that may capture (not `m`), whatever stands there (empty,
+    /// another owner's piece, or its own: a defended piece), each once.
+    Attacks,
     /// `route(cell, pattern)`: a move of the piece on `cell` by the pattern, not yet begun,
     /// that may be taken a part at a time.
     RouteOf,
@@ -103,6 +107,8 @@ pub enum Builtin {
     /// is `a`, rank 1 the bottom row: `c4` is file 3, rank 4).
     File,
     Rank,
+    /// `cell(f, r)`: the grid cell at file `f` and rank `r`, from 1, or none off the board.
+    CellAt,
     /// `linked(cell)`: the cells linked to a cell (by its area's shape or a link rule).
     Linked,
     /// `reachable(cell, within)`: empty cells of `within` reached from a cell by links
@@ -124,6 +130,15 @@ pub enum Builtin {
     /// `subsets(list, lo, hi)`: every choice of lo to hi items from a list, as lists; a
     /// choice among identical components is offered once.
     Subsets,
+    /// `index_of(list, x)`: the place of `x` in the list, from 1; 0 if it is not there.
+    IndexOf,
+    /// `along(path, cell, k)`: the cell `k` steps further along a list of cells from
+    /// `cell` (backwards for negative `k`); a `loop` path wraps round, an open one gives
+    /// none past its ends; none if `cell` is not on it.
+    Along,
+    /// `line(a, b)`: the cells of the straight line from `a` to `b`, both included, in
+    /// that order; empty if the two are not on one file, rank or diagonal.
+    Line,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

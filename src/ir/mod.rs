@@ -217,6 +217,16 @@ pub struct RegionDef {
     pub per_seat: bool,
     /// One ordered list of cells, or one per seat.
     pub cells: Vec<Vec<CellId>>,
+    /// Declared as a `path`: a track whose cells are each on it once.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub path: bool,
+    /// A path whose last cell is followed by its first again (`loop`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub loops: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn public() -> Visibility {
@@ -270,6 +280,37 @@ pub enum Pat {
 pub struct Leg {
     pub vectors: Vec<(i8, i8)>,
     pub range: u8,
+    /// What may stand where the move ends after this leg (Betza's `m` and `c`).
+    #[serde(default, skip_serializing_if = "Lands::is_any")]
+    pub lands: Lands,
+}
+
+/// What may stand on the cell where a move ends after a leg.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub enum Lands {
+    /// An empty cell or another owner's piece (a capture).
+    #[default]
+    Any,
+    /// Only an empty cell: the leg moves, never captures (`m`).
+    Move,
+    /// Only another owner's piece: the leg captures, never moves to an empty cell (`c`).
+    Capture,
+}
+
+impl Lands {
+    pub fn is_any(&self) -> bool {
+        *self == Lands::Any
+    }
+
+    /// Whether a move may end on a cell that is empty (`empty`) or holds another owner's
+    /// piece.
+    pub fn allows(self, empty: bool) -> bool {
+        match self {
+            Lands::Any => true,
+            Lands::Move => empty,
+            Lands::Capture => !empty,
+        }
+    }
 }
 
 /// Effects run whenever a component enters or leaves a zone; the component is local 0.
@@ -354,6 +395,10 @@ pub enum StepMode {
     Repeat,
     /// Repeats until an action ends the turn; no `done`.
     Loop,
+    /// Every seat in play chooses one action in secret, in turn order from the turn's
+    /// seat; nothing is applied until the last has chosen, then all are applied in that
+    /// order.
+    All,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -405,6 +450,10 @@ pub enum Clause {
     Require {
         index: u16,
         cond: Expr,
+        /// `require afterwards`: judged on the position the action's `do` produces
+        /// (it stands after the `do`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        afterwards: bool,
     },
     Do(Vec<Stmt>),
 }

@@ -44,6 +44,47 @@ pub fn position(n: usize, i: i64) -> Option<usize> {
     (0..n as i64).contains(&k).then_some(k as usize)
 }
 
+/// `along`: the place (from 0) `k` steps on from place `at` among `n` places, backwards
+/// for a negative `k`; round again from the start when `loops`, else `None` past an end.
+pub fn step_along(n: usize, at: usize, k: i64, loops: bool) -> Option<usize> {
+    if n == 0 || at >= n {
+        return None;
+    }
+    let n = n as i64;
+    let t = if loops {
+        (at as i64 + k.rem_euclid(n)).rem_euclid(n)
+    } else {
+        (at as i64).checked_add(k)?
+    };
+    (0..n).contains(&t).then_some(t as usize)
+}
+
+/// `line(a, b)`: the cells of the straight line from `a` to `b` on a grid, both included,
+/// in that order; empty unless both are cells of a grid on one file, rank or diagonal.
+pub fn straight(a: &Value, b: &Value, board: &Board) -> Vec<Value> {
+    let (Value::Cell(a), Value::Cell(b)) = (a, b) else {
+        return Vec::new();
+    };
+    if !board.cell_area.is_empty() {
+        return Vec::new();
+    }
+    let (Some(p), Some(q)) = (board.cells.get(*a as usize), board.cells.get(*b as usize)) else {
+        return Vec::new();
+    };
+    let (dx, dy) = (q.x as i32 - p.x as i32, q.y as i32 - p.y as i32);
+    if dx != 0 && dy != 0 && dx.abs() != dy.abs() {
+        return Vec::new();
+    }
+    let n = dx.abs().max(dy.abs());
+    (0..=n)
+        .map(|i| {
+            let x = p.x as i32 + dx.signum() * i;
+            let y = p.y as i32 + dy.signum() * i;
+            Value::Cell(board.cell_at(x as u16, y as u16))
+        })
+        .collect()
+}
+
 /// The cells of a run, in order.
 pub fn line_cells(line: &Value, board: &Board) -> Vec<u16> {
     let mut out = Vec::new();
@@ -71,6 +112,20 @@ pub fn file_or_rank(cell: &Value, rank: bool, board: &Board) -> Value {
             None => Value::None,
         },
         _ => Value::None,
+    }
+}
+
+/// The grid cell at file `f` and rank `r` (from 1), or `None` off the board or on a board
+/// of areas.
+pub fn cell_at(f: &Value, r: &Value, board: &Board) -> Value {
+    let (Value::Int(f), Value::Int(r)) = (f, r) else {
+        return Value::None;
+    };
+    let on = |n: i64, side: u16| n >= 1 && n <= i64::from(side);
+    if board.cell_area.is_empty() && on(*f, board.width) && on(*r, board.height) {
+        Value::Cell(board.cell_at(*f as u16 - 1, *r as u16 - 1))
+    } else {
+        Value::None
     }
 }
 

@@ -12,6 +12,7 @@ use std::collections::HashSet;
 pub const KEYWORDS: &[&str] = &[
     "action",
     "after",
+    "afterwards",
     "all",
     "and",
     "any",
@@ -80,6 +81,7 @@ pub const KEYWORDS: &[&str] = &[
     "order",
     "owner",
     "pass",
+    "path",
     "pattern",
     "per",
     "phase",

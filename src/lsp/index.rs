@@ -358,7 +358,12 @@ impl Builder {
                         &r.name,
                         DeclKind::Region,
                         whole,
-                        format!("region {}{seat}", r.name.name),
+                        format!(
+                            "{} {}{seat}{}",
+                            if r.path { "path" } else { "region" },
+                            r.name.name,
+                            if r.loops { " (loop)" } else { "" }
+                        ),
                     );
                     if let Some(s) = &r.seat {
                         self.global(s);
@@ -550,7 +555,7 @@ impl Builder {
                             self.expr(value);
                             self.local(var, DeclKind::Local, var.span.to(value.span), sp, "let");
                         }
-                        Clause::Require(e, _) => self.expr(e),
+                        Clause::Require { cond, .. } => self.expr(cond),
                         Clause::Do(b) => self.block(b, sp),
                     }
                 }

@@ -352,13 +352,19 @@ impl Builder<'_> {
                     as u16;
                 s.phase_turns = 0;
                 s.step = 0;
+                // A new step: no secret choice of an `all` step is waiting.
+                s.secret.clear();
             }
             Fact::Turn(p) => {
                 s.turn_seat = seat(e, s, p)?;
                 s.step = 0;
                 s.turn_actions = 0;
+                s.secret.clear();
             }
-            Fact::Step(n, _) => s.step = *n,
+            Fact::Step(n, _) => {
+                s.step = *n;
+                s.secret.clear();
+            }
             Fact::Turns(n, _) => s.turns = *n,
             Fact::Outcome(o, _) => {
                 s.outcome = match o {
@@ -394,6 +400,15 @@ impl Builder<'_> {
                 )
                 .label("in a position")
                 .help("say what the zone holds with `in ZONE [...]`"))
+            }
+            Fact::Secret(w, _) => {
+                return Err(Diagnostic::error(
+                    "muster::scenario-syntax",
+                    w.span,
+                    "a secret choice is made by playing it: it is checked, not set",
+                )
+                .label("in a position")
+                .help("play the choice with `play \"ACTION\"`, then check `secret SEAT ...`"))
             }
             Fact::Decider(w) => return Err(Diagnostic::error(
                 "muster::scenario-syntax",

@@ -335,7 +335,26 @@ fn take_step(e: &Engine, s: &mut State, step: &Step) -> Result<(), Diagnostic> {
                         ));
                     }
                 }
-                _ => unreachable!("the grammar gives `sees` a cell, a zone or the decider"),
+                Fact::Secret(whose, want) => {
+                    let q = position::seat(e, s, whose)?;
+                    let found = match view.secret.iter().find(|(c, _)| *c == q) {
+                        None => "none".to_string(),
+                        Some((_, None)) => "??".to_string(),
+                        Some((_, Some(a))) => e.action_text(s, a),
+                    };
+                    if found != want.text {
+                        return Err(fail(
+                            want.span,
+                            format!(
+                                "{} sees `{found}` as {}'s secret choice, not `{}`",
+                                seat.text, whose.text, want.text
+                            ),
+                        ));
+                    }
+                }
+                _ => unreachable!(
+                    "the grammar gives `sees` a cell, a zone, the decider or a secret choice"
+                ),
             }
         }
         Step::Perft {
@@ -496,6 +515,22 @@ fn check(e: &Engine, s: &State, fact: &Fact) -> Result<(), Diagnostic> {
             });
             if found != want.text {
                 return Err(differs(want.span, "decider", &want.text, &found));
+            }
+        }
+        Fact::Secret(seat, want) => {
+            let p = position::seat(e, s, seat)?;
+            let found = s
+                .secret
+                .iter()
+                .find(|(q, _)| *q == p)
+                .map_or("none".to_string(), |(_, a)| e.action_text(s, a));
+            if found != want.text {
+                return Err(differs(
+                    want.span,
+                    &format!("{}'s secret choice", seat.text),
+                    &want.text,
+                    &found,
+                ));
             }
         }
         Fact::Outcome(want, span) => {

@@ -72,6 +72,9 @@ pub enum Fact {
     Rest(Spanned),
     /// The seat deciding now, or `none`.
     Decider(Spanned),
+    /// A seat's secret choice in an `all` step: an action's text, `??` (chosen, not
+    /// shown to the viewer) or `none` (not chosen).
+    Secret(Spanned, Spanned),
     Outcome(OutcomeSpec, Span),
 }
 
@@ -299,6 +302,15 @@ impl Build {
             Rule::turns => Fact::Turns(next().text.parse().unwrap_or(u32::MAX), span),
             Rule::rest => Fact::Rest(next()),
             Rule::decider => Fact::Decider(next()),
+            Rule::secret => {
+                let seat = next();
+                let want = it.next().expect("choice");
+                let want = match want.as_rule() {
+                    Rule::string => self.string(want),
+                    _ => self.word(want),
+                };
+                Fact::Secret(seat, want)
+            }
             Rule::outcome => {
                 let o = it.next().expect("outcome");
                 let spec = match o.as_rule() {

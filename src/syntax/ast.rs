@@ -149,6 +149,8 @@ pub struct ReactionDecl {
     /// `when COND`: offered exactly when COND holds, even with only `done` to answer.
     pub offer: Option<Expr>,
     pub mode: StepMode,
+    /// Where the mode is written.
+    pub mode_span: Span,
     pub actions: Vec<Ident>,
     pub after: Block,
 }
@@ -277,6 +279,9 @@ pub struct RegionDecl {
     pub name: Ident,
     pub seat: Option<Ident>,
     pub cells: Expr,
+    /// Declared with `path` (a track: each cell once), and whether it is a `loop`.
+    pub path: bool,
+    pub loops: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -325,12 +330,16 @@ pub enum StepMode {
     Optional,
     Repeat,
     Loop,
+    /// Every seat makes one secret choice; the choices are revealed together.
+    All,
 }
 
 #[derive(Clone, Debug)]
 pub struct StepDecl {
     pub by: Option<Expr>,
     pub mode: StepMode,
+    /// Where the mode is written.
+    pub mode_span: Span,
     pub actions: Vec<Ident>,
     pub condition: Option<Expr>,
     pub span: Span,
@@ -355,8 +364,13 @@ pub enum Clause {
         var: Ident,
         value: Expr,
     },
-    /// `require COND [else "reason"]`: the reason is what a refused move is told.
-    Require(Expr, Option<String>),
+    /// `require [afterwards] COND [else "reason"]`: the reason is what a refused move is
+    /// told; `afterwards`, the condition is judged on the position the `do` produces.
+    Require {
+        cond: Expr,
+        reason: Option<String>,
+        afterwards: bool,
+    },
     Do(Block),
 }
 

@@ -23,6 +23,8 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::names => "`named [...]`",
         Rule::deck_body | Rule::deck_for | Rule::deck_card => "`card { ... }` or `for x in ... { ... }`",
         Rule::region => "`region name = cells`",
+        Rule::path => "`path name = cells`",
+        Rule::path_loop => "`loop`",
         Rule::area | Rule::link_rule => "`area name ...` or `link a, b when ...`",
         Rule::area_shaped => "`shaped family`",
         Rule::shape_rule | Rule::rule_rows | Rule::rule_row_cells | Rule::rule_connected
@@ -51,7 +53,7 @@ fn words(rule: Rule) -> Option<&'static str> {
         Rule::next_if => "`if CONDITION then PHASE else PHASE`",
         Rule::tuck_stmt => "an effect (`move`, `swap`, `shift`, `if`, `for`, `win`, an assignment, ...)",
         Rule::step | Rule::by => "a turn step such as `one of place, pass`",
-        Rule::step_mode => "`one`, `optional` or `repeat`",
+        Rule::step_mode => "`one`, `optional`, `repeat`, `loop` or `all`",
         Rule::step_if => "`if condition`",
         Rule::clause | Rule::choose | Rule::let_clause | Rule::require | Rule::do_clause => {
             "an action clause (`choose`, `let`, `require`, `do`)"
@@ -263,10 +265,18 @@ fn hint(token: &str, after: &str, expected: &[String]) -> Option<(Option<&'stati
             "to compare two values write `==`; a single `=` gives a value, in `var`, `def` and assignments".into(),
         ));
     }
-    if ["one", "optional", "repeat"].contains(&token) && expects("`by`") {
+    if ["one", "optional", "repeat", "loop", "all"].contains(&token) && expects("`by`") {
         return Some((
             None,
             format!("a turn step is written `{token} of ACTION, ACTION, ...`"),
+        ));
+    }
+    if expected.iter().any(|e| e.starts_with("a turn step"))
+        && after.trim_start().starts_with("of ")
+    {
+        return Some((
+            None,
+            format!("`{token}` is not a step mode: a step is `one`, `optional`, `repeat`, `loop` or `all` followed by `of ACTION, ACTION, ...`"),
         ));
     }
     if token == ";" {

@@ -395,6 +395,7 @@ impl Builder {
                 let size_span = self.span(&w).to(self.span(&h));
                 let regions = it
                     .map(|r| {
+                        let path = r.as_rule() == Rule::path;
                         let mut ri = r.into_inner().filter(not_kw);
                         let name = self.ident(ri.next().unwrap());
                         let mut next = ri.next().unwrap();
@@ -405,10 +406,13 @@ impl Builder {
                         } else {
                             None
                         };
+                        let loops = ri.next().is_some_and(|p| p.as_rule() == Rule::path_loop);
                         RegionDecl {
                             name,
                             seat,
                             cells: self.expr(next),
+                            path,
+                            loops,
                         }
                     })
                     .collect();
@@ -572,10 +576,12 @@ impl Builder {
                     offer = Some(self.expr(next.into_inner().find(not_kw).unwrap()));
                     next = it.next().unwrap();
                 }
+                let mode_span = self.span(&next);
                 let mode = match next.as_str() {
                     "one" => StepMode::One,
                     "optional" => StepMode::Optional,
                     "loop" => StepMode::Loop,
+                    "all" => StepMode::All,
                     _ => StepMode::Repeat,
                 };
                 let mut actions = Vec::new();
@@ -592,6 +598,7 @@ impl Builder {
                     by,
                     offer,
                     mode,
+                    mode_span,
                     actions,
                     after,
                 })
@@ -754,6 +761,7 @@ impl Builder {
         let mut st = StepDecl {
             by: None,
             mode: StepMode::One,
+            mode_span: span,
             actions: vec![],
             condition: None,
             span,
@@ -762,10 +770,12 @@ impl Builder {
             match part.as_rule() {
                 Rule::by => st.by = Some(self.expr(part.into_inner().find(not_kw).unwrap())),
                 Rule::step_mode => {
+                    st.mode_span = self.span(&part);
                     st.mode = match part.as_str() {
                         "one" => StepMode::One,
                         "optional" => StepMode::Optional,
                         "loop" => StepMode::Loop,
+                        "all" => StepMode::All,
                         _ => StepMode::Repeat,
                     }
                 }
@@ -793,9 +803,18 @@ impl Builder {
                 value: self.expr(it.next().unwrap()),
             },
             Rule::require => {
-                let cond = self.expr(it.next().unwrap());
+                let mut first = it.next().unwrap();
+                let afterwards = first.as_rule() == Rule::afterwards;
+                if afterwards {
+                    first = it.next().unwrap();
+                }
+                let cond = self.expr(first);
                 let reason = it.find(|p| p.as_rule() == Rule::string).map(string_value);
-                Clause::Require(cond, reason)
+                Clause::Require {
+                    cond,
+                    reason,
+                    afterwards,
+                }
             }
             Rule::do_clause => Clause::Do(self.block(it.next().unwrap())),
             r => unreachable!("clause {r:?}"),

@@ -24,6 +24,7 @@ pub(super) fn lower_actions(
         let mut require_reasons = Vec::new();
         let mut choose_reasons: Vec<Option<String>> = Vec::new();
         let mut choose_count = 0usize;
+        let mut seen_do = false;
         for c in &a.clauses {
             match c {
                 ast::Clause::Choose {
@@ -50,16 +51,43 @@ pub(super) fn lower_actions(
                     let slot = cx.push_local(&var.name, t);
                     clauses.push(ir::Clause::Let { slot, value: x });
                 }
-                ast::Clause::Require(e, reason) => {
+                ast::Clause::Require {
+                    cond: e,
+                    reason,
+                    afterwards,
+                } => {
                     let x = cx.expect(e, &Type::Bool, "a `require`");
+                    if *afterwards && !seen_do {
+                        cx.error(
+                            Diagnostic::error(
+                                "muster::afterwards",
+                                e.span,
+                                "`require afterwards` stands before the `do` whose result it judges",
+                            )
+                            .label("before the action's effects")
+                            .help(if a.clauses.iter().any(|c| matches!(c, ast::Clause::Do(_))) {
+                                "move it after the `do { ... }` clause"
+                            } else {
+                                "this action has no `do`: write a plain `require`"
+                            }),
+                        );
+                    }
                     clauses.push(ir::Clause::Require {
                         index: require_texts.len() as u16,
                         cond: x,
+                        afterwards: *afterwards,
                     });
-                    require_texts.push(source_text(e));
+                    require_texts.push(if *afterwards {
+                        format!("afterwards {}", source_text(e))
+                    } else {
+                        source_text(e)
+                    });
                     require_reasons.push(reason.clone());
                 }
-                ast::Clause::Do(b) => clauses.push(ir::Clause::Do(cx.block(b))),
+                ast::Clause::Do(b) => {
+                    seen_do = true;
+                    clauses.push(ir::Clause::Do(cx.block(b)))
+                }
             }
         }
         let locals = cx.reset_scope();

@@ -3,13 +3,8 @@
 use super::*;
 
 pub(super) fn lower_board(cx: &mut Ctx, items: &[&Item]) {
-    let Some(b) = items.iter().find_map(|i| {
-        if let ItemKind::Board(b @ ast::BoardDecl { grid: true, .. }) = &i.kind {
-            Some(b)
-        } else {
-            None
-        }
-    }) else {
+    // A variant's grid comes after the base's: the last gives the size.
+    let Some(b) = items.iter().rev().find_map(|i| grid_of(i)) else {
         return;
     };
     if b.width == 0 || b.height == 0 || b.width > MAX_BOARD_SIDE || b.height > MAX_BOARD_SIDE * 2 {

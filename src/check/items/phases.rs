@@ -59,7 +59,20 @@ pub(super) fn lower_phases(cx: &mut Ctx, items: &[&Item], max_locals: &mut u16) 
                 ast::StepMode::Optional => ir::StepMode::Optional,
                 ast::StepMode::Repeat => ir::StepMode::Repeat,
                 ast::StepMode::Loop => ir::StepMode::Loop,
+                ast::StepMode::All => ir::StepMode::All,
             };
+            if let (ast::StepMode::All, Some(b)) = (s.mode, &s.by) {
+                cx.error(
+                    Diagnostic::error(
+                        "muster::all-by",
+                        b.span,
+                        "an `all` step is decided by every seat, so it cannot name one with `by`",
+                    )
+                    .label("one seat named here")
+                    .related(s.mode_span, "every seat chooses in this step")
+                    .help("remove `by ...` to ask every seat in secret, or write `by SEAT one of ...` to ask one seat"),
+                );
+            }
             steps.push(ir::Step {
                 by,
                 mode,

@@ -62,6 +62,21 @@ pub(super) fn lower_reactions(
             ast::StepMode::Optional => ir::StepMode::Optional,
             ast::StepMode::Repeat => ir::StepMode::Repeat,
             ast::StepMode::Loop => ir::StepMode::Loop,
+            ast::StepMode::All => {
+                cx.error(
+                    Diagnostic::error(
+                        "muster::all-reaction",
+                        r.mode_span,
+                        format!(
+                            "reaction `{}` cannot be `all`: a reaction is one seat's answer, owed at once",
+                            r.name.name
+                        ),
+                    )
+                    .label("secret choices by every seat")
+                    .help("use `one`, `optional`, `repeat` or `loop` here; to ask every seat in secret, put `all of ...` in a phase's `turn { }`"),
+                );
+                ir::StepMode::One
+            }
         };
         out.push(ir::Reaction {
             name: r.name.name.clone(),
