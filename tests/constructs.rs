@@ -61,8 +61,8 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("indexing.scenarios", 7),
     // Paths: `along` on a loop (round again both ways), on a per-seat open path (none past
     // its ends), on any list of cells; `index_of`; `line` in either direction; a piece
-    // moving along its seat's path.
-    ("paths.scenarios", 7),
+    // moving along its seat's path, and not past a piece in the way.
+    ("paths.scenarios", 8),
     // A change of a per-seat variable through a component's owner: through a hand and the
     // board it reaches the owner's seat.
     ("shared_owner.scenarios", 3),
