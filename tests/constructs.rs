@@ -1,7 +1,7 @@
 //! Language constructs tested on small rules files of their own (`tests/constructs/`): a
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
 //! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), indexing,
-//! and paths (`along`, `index_of`, `line`). Their scenarios run as `muster test` runs them; what a scenario cannot
+//! and paths (`along`, `index_of`, `line`, `between`). Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -61,8 +61,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("indexing.scenarios", 7),
     // Paths: `along` on a loop (round again both ways), on a per-seat open path (none past
     // its ends), on any list of cells; `index_of`; `line` in either direction; a piece
-    // moving along its seat's path, and not past a piece in the way.
-    ("paths.scenarios", 8),
+    // moving along its seat's path, and not past a piece in the way; `between` on a loop,
+    // an open path and a list.
+    ("paths.scenarios", 10),
     // A change of a per-seat variable through a component's owner: through a hand and the
     // board it reaches the owner's seat.
     ("shared_owner.scenarios", 3),

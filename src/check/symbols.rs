@@ -182,7 +182,8 @@ pub const BUILTIN_NAMES: [&str; 8] = [
 ];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 42] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 43] = [
+    ("between", 3),
     ("index_of", 2),
     ("along", 3),
     ("line", 2),
