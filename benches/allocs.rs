@@ -142,4 +142,5 @@ fn main() {
     measure("battaglione", 3, 5000);
     measure("battle_line", 2, 3000);
     measure("battalion_emperor", 3, 5000);
+    measure("homeward", 4, 5000);
 }

@@ -58,4 +58,5 @@ fn main() {
     measure("battaglione", 3);
     measure("battle_line", 2);
     measure("battalion_emperor", 3);
+    measure("homeward", 4);
 }

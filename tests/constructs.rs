@@ -1,7 +1,7 @@
 //! Language constructs tested on small rules files of their own (`tests/constructs/`): a
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
 //! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), indexing,
-//! paths (`along`, `index_of`, `line`), move-only and capture-only pattern legs with
+//! paths (`along`, `index_of`, `line`, `between`), move-only and capture-only pattern legs with
 //! `attacks`, `require afterwards`, a board written once for every size (`width`,
 //! `height`, `cell(f, r)`, variants that change only the board's size), secret choices
 //! revealed together (`all of ...`), and a hex board's geometry. Their scenarios run as `muster test` runs them; what a scenario cannot
@@ -64,8 +64,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("indexing.scenarios", 7),
     // Paths: `along` on a loop (round again both ways), on a per-seat open path (none past
     // its ends), on any list of cells; `index_of`; `line` in either direction; a piece
-    // moving along its seat's path.
-    ("paths.scenarios", 7),
+    // moving along its seat's path, and not past a piece in the way; `between` on a loop,
+    // an open path and a list.
+    ("paths.scenarios", 10),
     // A change of a per-seat variable through a component's owner: through a hand and the
     // board it reaches the owner's seat.
     ("shared_owner.scenarios", 3),

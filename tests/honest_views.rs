@@ -35,6 +35,7 @@ const GAMES: &[(&str, Option<&str>, &[u8])] = &[
     ("games/breakthrough.muster", None, &[2]),
     ("games/connect_four.muster", None, &[2]),
     ("games/homeward.muster", None, &[2, 4]),
+    ("games/homeward.muster", Some("one_throw"), &[3]),
     ("games/oh_hell.muster", None, &[3, 5]),
     // Secret bids (`all of bid`): every other position has a bid chosen and not revealed.
     ("games/goofspiel.muster", None, &[2, 3]),

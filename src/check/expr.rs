@@ -40,7 +40,8 @@ pub(super) fn were(n: usize) -> String {
 }
 
 /// How each built-in function is called, for help lines.
-const BUILTIN_SIGNATURES: [(&str, &str); 44] = [
+const BUILTIN_SIGNATURES: [(&str, &str); 45] = [
+    ("between", "path, from, to"),
     ("index_of", "list, item"),
     ("along", "path, cell, steps"),
     ("line", "cell, cell"),
@@ -1194,23 +1195,16 @@ impl<'a> Ctx<'a> {
                 (Builtin::IndexOf, Type::Int, vec![c, x])
             }
             "along" => {
-                let (p, t) = self.expr(&args[0]);
-                if !fits(&cells, &t) {
-                    let d = Diagnostic::error(
-                        "muster::type",
-                        args[0].span,
-                        format!(
-                            "`along` steps along a list of cells, but this is {}",
-                            describe(self, &t)
-                        ),
-                    )
-                    .label("not a list of cells")
-                    .help("give a path (`path ring = ...`), a region or a list of cells, in the order pieces follow it");
-                    self.error(d);
-                }
+                let p = self.track_arg(&args[0], n);
                 let c = self.expect(&args[1], &Type::Cell, "the second argument of `along`");
                 let k = self.expect(&args[2], &Type::Int, "the steps `along` takes");
                 (Builtin::Along, Type::Cell, vec![p, c, k])
+            }
+            "between" => {
+                let p = self.track_arg(&args[0], n);
+                let a = self.expect(&args[1], &Type::Cell, "the second argument of `between`");
+                let z = self.expect(&args[2], &Type::Cell, "the third argument of `between`");
+                (Builtin::Between, cells, vec![p, a, z])
             }
             "line" => {
                 let a = self.expect(&args[0], &Type::Cell, "the first argument of `line`");
@@ -1282,6 +1276,25 @@ impl<'a> Ctx<'a> {
                 "a hex board has six directions: `e`, `ne`, `nw`, `w`, `sw`, `se`, and the set `around` (all six)",
             ),
         )
+    }
+
+    /// The path (or any list of cells) that `along` and `between` go along.
+    fn track_arg(&mut self, e: &ast::Expr, f: &str) -> ir::Expr {
+        let (x, t) = self.expr(e);
+        if !fits(&Type::List(Box::new(Type::Cell)), &t) {
+            let d = Diagnostic::error(
+                "muster::type",
+                e.span,
+                format!(
+                    "`{f}` goes along a list of cells, but this is {}",
+                    describe(self, &t)
+                ),
+            )
+            .label("not a list of cells")
+            .help("give a path (`path ring = ...`), a region or a list of cells, in the order pieces follow it");
+            self.error(d);
+        }
+        x
     }
 
     /// A direction or a set of directions; a single direction is taken as a set of one.

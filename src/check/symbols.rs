@@ -187,7 +187,8 @@ pub const BUILTIN_NAMES: [&str; 10] = [
 ];
 
 /// The built-in functions and how many arguments each takes.
-pub const BUILTIN_FUNCTIONS: [(&str, usize); 44] = [
+pub const BUILTIN_FUNCTIONS: [(&str, usize); 45] = [
+    ("between", 3),
     ("index_of", 2),
     ("along", 3),
     ("line", 2),

@@ -963,6 +963,35 @@ impl<'a> Eval<'a> {
                 });
                 return Value::Int(found);
             }
+            Builtin::Between => {
+                let (Value::Cell(a), Value::Cell(z)) =
+                    (self.eval(&args[1], l), self.eval(&args[2], l))
+                else {
+                    return Value::List(out);
+                };
+                if let Some((r, seat, places)) = self.path_of(&args[0], l) {
+                    let def = &board.regions[r];
+                    let cells = &def.cells[seat];
+                    let at = |c: u16| places.get(c as usize).and_then(|&p| p.checked_sub(1));
+                    if let (Some(i), Some(j)) = (at(a), at(z)) {
+                        let passed =
+                            ops::places_between(cells.len(), i as usize, j as usize, def.loops);
+                        out.extend(passed.map(|k| Value::Cell(cells[k])));
+                    }
+                    return Value::List(out);
+                }
+                let mut items = super::pool::take();
+                self.for_each(&args[0], l, &mut |v, _| {
+                    items.push(v);
+                    true
+                });
+                let at = |c: u16| items.iter().position(|v| *v == Value::Cell(c));
+                if let (Some(i), Some(j)) = (at(a), at(z)) {
+                    let passed = ops::places_between(items.len(), i, j, false);
+                    out.extend(passed.map(|k| items[k].clone()));
+                }
+                super::pool::give(items);
+            }
             Builtin::Along => {
                 let Value::Cell(c) = self.eval(&args[1], l) else {
                     return Value::None;
@@ -1029,5 +1058,6 @@ fn makes_list(b: Builtin) -> bool {
             | Contents
             | Concat
             | Line
+            | Between
     )
 }

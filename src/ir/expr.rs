@@ -136,6 +136,10 @@ pub enum Builtin {
     /// `cell` (backwards for negative `k`); a `loop` path wraps round, an open one gives
     /// none past its ends; none if `cell` is not on it.
     Along,
+    /// `between(path, a, b)`: the cells passed over going along a list of cells from `a`
+    /// to `b`, neither included (round the end of a `loop` path); empty if `b` does not
+    /// come after `a`.
+    Between,
     /// `line(a, b)`: the cells of the straight line from `a` to `b`, both included, in
     /// that order; empty if the two are not on one file, rank or diagonal.
     Line,

@@ -59,6 +59,21 @@ pub fn step_along(n: usize, at: usize, k: i64, loops: bool) -> Option<usize> {
     (0..n).contains(&t).then_some(t as usize)
 }
 
+/// `between`: the places (from 0) strictly between place `a` and place `b` among `n`,
+/// going on from `a`: round the end when `loops`, else none unless `b` comes after `a`.
+pub fn places_between(n: usize, a: usize, b: usize, loops: bool) -> impl Iterator<Item = usize> {
+    let count = if a >= n || b >= n || a == b {
+        0
+    } else if b > a {
+        b - a - 1
+    } else if loops {
+        n - a - 1 + b
+    } else {
+        0
+    };
+    (1..=count).map(move |i| (a + i) % n)
+}
+
 /// `line(a, b)`: the cells of the straight line from `a` to `b` on a grid, both included,
 /// in that order; empty unless both are cells of a grid on one file, rank or diagonal.
 pub fn straight(a: &Value, b: &Value, board: &Board) -> Vec<Value> {
