@@ -4,7 +4,7 @@
 //! paths (`along`, `index_of`, `line`, `between`), move-only and capture-only pattern legs with
 //! `attacks`, `require afterwards`, a board written once for every size (`width`,
 //! `height`, `cell(f, r)`, variants that change only the board's size), secret choices
-//! revealed together (`all of ...`), and a hex board's geometry. Their scenarios run as `muster test` runs them; what a scenario cannot
+//! revealed together (`all of ...`), a hex board's geometry, and `repetitions`. Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -82,6 +82,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `all of ...`: secret choices applied together, in turn order from the turn's seat; a
     // seat passed over or with nothing legal takes no part.
     ("secret_choice.scenarios", 8),
+    // `repetitions`, read as turns end: the start counts, the third time draws, a `clock`
+    // variable is no part of a position and another variable is.
+    ("repetition.scenarios", 4),
     // A hex board: six neighbours, hex distance, runs on three axes, a slide, a rectangle.
     ("hex_geometry.scenarios", 6),
 ];

@@ -480,6 +480,11 @@ impl<'a> Ctx<'a> {
         if n == "width" || n == "height" {
             return self.board_side(n, id.span);
         }
+        // How often the position has stood; the game then keeps its history.
+        if n == "repetitions" {
+            self.used.insert(n.to_string());
+            return (ir::Expr::Repetitions, Type::Int);
+        }
         if let Some(d) = self.off_variant_board(id) {
             self.error(d);
             return unknown();

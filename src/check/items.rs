@@ -692,6 +692,7 @@ fn lower_items<'a>(cx: &mut Ctx<'a>, items: &[&'a Item], variant: Option<&str>) 
         end,
         display,
         max_locals,
+        history: cx.used.contains("repetitions"),
     }
 }
 

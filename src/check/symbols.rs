@@ -173,7 +173,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// Names with a fixed meaning in every game.
-pub const BUILTIN_NAMES: [&str; 10] = [
+pub const BUILTIN_NAMES: [&str; 11] = [
     "me",
     "opponent",
     "seats",
@@ -184,6 +184,7 @@ pub const BUILTIN_NAMES: [&str; 10] = [
     "phase_turns",
     "width",
     "height",
+    "repetitions",
 ];
 
 /// The built-in functions and how many arguments each takes.

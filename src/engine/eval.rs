@@ -379,6 +379,7 @@ impl<'a> Eval<'a> {
             Expr::Opponent => Value::Seat(self.next_seat(self.me)),
             Expr::CurrentPhase => Value::Phase(self.s.phase),
             Expr::PhaseTurns => Value::Int(self.s.phase_turns as i64),
+            Expr::Repetitions => Value::Int(self.eng.repetitions(self.s)),
             Expr::Area(a, seat) => {
                 let seat = match seat {
                     Some(se) => self.seat_of(se, l),

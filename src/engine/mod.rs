@@ -9,6 +9,7 @@ mod effects;
 mod eval;
 mod geometry;
 mod graph;
+mod history;
 mod legal;
 mod notation;
 mod patterns;
@@ -340,6 +341,7 @@ impl Engine {
             shapes: vec![NONE; self.area_instances()],
             links: Vec::new(),
             secret: Vec::new(),
+            history: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
         };
         for (zi, z) in g.zones.iter().enumerate() {
@@ -386,6 +388,13 @@ impl Engine {
         }
         effects::Runner::new(self, 0).run(&mut s, &g.setup, &mut locals)?;
         self.begin_phase(&mut s, g.first_phase, &mut locals)?;
+        if g.history {
+            // The position before the first turn, as if the seat before the first had just
+            // ended its turn.
+            let last = (s.turn_seat + players - 1) % players;
+            let key = self.position_key(&s, last);
+            s.history.push(key);
+        }
         Ok(s)
     }
 

@@ -122,6 +122,9 @@ impl Engine {
             shapes: view.shapes.clone(),
             links: view.links.clone(),
             secret: Vec::new(),
+            // The positions of the game so far are not part of a view: a sampled game
+            // counts repetitions from the sample on.
+            history: Vec::new(),
             eliminated: view.eliminated.clone(),
             phase: view.phase,
             turn_seat: view.turn_seat,

@@ -70,6 +70,10 @@ pub struct State {
     /// applied until the last seat has chosen; a view shows each seat only its own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub secret: Vec<(u8, Action)>,
+    /// Every position that stood before an action, as a key (`Engine::position_key`), in
+    /// order; kept only when the rules read `repetitions`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<u64>,
     pub rng: ChaCha8Rng,
 }
 
@@ -99,6 +103,9 @@ impl Hash for State {
         self.links.hash(h);
         // Hashed only when present, so that states of games without `all` steps hash as
         // they always have.
+        if !self.history.is_empty() {
+            self.history.hash(h);
+        }
         if !self.secret.is_empty() {
             self.secret.hash(h);
         }

@@ -277,6 +277,10 @@ impl Engine {
         Runner::new(self, s.turn_seat).run(s, &p.after_turn, l)?;
         s.turns += 1;
         s.phase_turns += 1;
+        if self.game.history {
+            let key = self.position_key(s, s.turn_seat);
+            s.history.push(key);
+        }
         if self.check_end(s, l) {
             return Ok(None);
         }

@@ -165,6 +165,9 @@ pub enum Expr {
     CellsOf(Box<Expr>),
     /// Turns completed in the current phase.
     PhaseTurns,
+    /// `repetitions`: how many times the current position has stood in the game, this
+    /// time included (see `Game::history`).
+    Repetitions,
     CurrentPhase,
     SeatAttr(Box<Expr>, u16),
     SeatVar(Box<Expr>, u16),

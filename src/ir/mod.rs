@@ -57,6 +57,10 @@ pub struct Game {
     pub display: Option<Vec<Shown>>,
     /// The most local slots any rule uses at once; the engine sizes one buffer by it.
     pub max_locals: u16,
+    /// The rules read `repetitions`: the engine records each position as it stands
+    /// before every action.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub history: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -355,6 +359,9 @@ pub struct VarDef {
     #[serde(default = "public")]
     pub visibility: Visibility,
     pub init: Expr,
+    /// `clock`: a counter of time, left out of the positions `repetitions` compares.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clock: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -24,6 +24,7 @@ pub const KEYWORDS: &[&str] = &[
     "by",
     "card",
     "choose",
+    "clock",
     "conceal",
     "connected",
     "count",

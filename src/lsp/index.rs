@@ -426,6 +426,7 @@ impl Builder {
                 per_seat,
                 per_piece,
                 visibility,
+                clock,
                 ty,
                 init,
             } => {
@@ -439,6 +440,9 @@ impl Builder {
                 if *visibility != Visibility::Public {
                     d.push(' ');
                     d.push_str(vis(*visibility));
+                }
+                if *clock {
+                    d.push_str(" clock");
                 }
                 if let Some(t) = ty {
                     d.push_str(&format!(": {}", t.name));

@@ -80,6 +80,8 @@ pub enum ItemKind {
         per_piece: bool,
         /// `public`, `owner` or `hidden` (public when not said).
         visibility: Visibility,
+        /// `clock`: a counter of time, left out of the positions `repetitions` compares.
+        clock: bool,
         ty: Option<Ident>,
         init: Expr,
     },

@@ -482,6 +482,10 @@ impl Builder {
                     };
                     next = it.next().unwrap();
                 }
+                let clock = next.as_rule() == Rule::var_clock;
+                if clock {
+                    next = it.next().unwrap();
+                }
                 let mut ty = None;
                 if next.as_rule() == Rule::var_type {
                     ty = Some(self.ident(next.into_inner().next().unwrap()));
@@ -492,6 +496,7 @@ impl Builder {
                     per_seat,
                     per_piece,
                     visibility,
+                    clock,
                     ty,
                     init: self.expr(next),
                 }

@@ -32,6 +32,7 @@ pub(super) fn lower_vars(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::VarDef> {
             per_seat,
             per_piece,
             visibility,
+            clock,
             ty: declared,
             init,
         } = &item.kind
@@ -99,6 +100,7 @@ pub(super) fn lower_vars(cx: &mut Ctx, items: &[&Item]) -> Vec<ir::VarDef> {
             per_piece: *per_piece,
             visibility,
             init: x,
+            clock: *clock,
         });
     }
     vars

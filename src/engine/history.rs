@@ -1,0 +1,79 @@
+//! Positions and their repetition (`repetitions`): a position is a key hashed from what
+//! stands where and the game's memory, without the counters of time. The engine records
+//! the position as each turn ends (after `after turn`, before the end rules), and the
+//! position before the first turn.
+
+use super::state::{State, NONE};
+use super::Engine;
+use std::hash::{Hash, Hasher};
+
+impl Engine {
+    /// The key of the position `s` stands in, as the turn of seat `ended` ends: what
+    /// stands on each cell and in each zone (identical twins alike, with their owner, face
+    /// and per-piece variables), every variable but the `clock`s, the seat, the phase,
+    /// reactions and secret choices under way, and who is out. Turn and action counts are
+    /// no part of it.
+    pub(crate) fn position_key(&self, s: &State, ended: u8) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let nvars = self.game.vars.len();
+        let comp = |h: &mut std::collections::hash_map::DefaultHasher, c: u16| {
+            self.twin_class[c as usize].hash(h);
+            s.owners[c as usize].hash(h);
+            s.face_up[c as usize].hash(h);
+            if !s.comp_vars.is_empty() {
+                for (v, def) in self.game.vars.iter().enumerate() {
+                    if def.per_piece && !def.clock {
+                        s.comp_vars[c as usize * nvars + v].hash(h);
+                    }
+                }
+            }
+        };
+        for &c in &s.cells {
+            if c == NONE {
+                0u8.hash(&mut h);
+            } else {
+                1u8.hash(&mut h);
+                comp(&mut h, c);
+            }
+        }
+        for z in &s.zones {
+            z.len().hash(&mut h);
+            for &c in z {
+                comp(&mut h, c);
+            }
+        }
+        for (v, def) in self.game.vars.iter().enumerate() {
+            if def.clock || def.per_piece {
+                continue;
+            }
+            if def.per_seat {
+                for p in 0..s.players as usize {
+                    s.seat_vars[p * nvars + v].hash(&mut h);
+                }
+            } else {
+                s.globals[v].hash(&mut h);
+            }
+        }
+        (ended, s.phase).hash(&mut h);
+        s.eliminated.hash(&mut h);
+        s.reactions.hash(&mut h);
+        s.secret.hash(&mut h);
+        s.shapes.hash(&mut h);
+        s.links.hash(&mut h);
+        h.finish()
+    }
+
+    /// How many times the position of `s` has stood as a turn ended (the position before
+    /// the first turn included), counting it now as the turn of the seat whose turn it is
+    /// ends: once the turn's position is recorded (end rules, `until`) it is among them;
+    /// before (in `after turn`, or during the turn) it is added.
+    pub(crate) fn repetitions(&self, s: &State) -> i64 {
+        let key = self.position_key(s, s.turn_seat);
+        let seen = s.history.iter().filter(|&&k| k == key).count() as i64;
+        if s.history.last() == Some(&key) {
+            seen
+        } else {
+            seen + 1
+        }
+    }
+}
