@@ -23,6 +23,7 @@ pub fn warn(
         return;
     }
     unused_zones(cx, items);
+    idle_clocks(cx, items, game);
     path_gaps(cx, items, game);
     constant_conditions(cx, items, game);
     match variant {
@@ -195,6 +196,33 @@ fn unused_zones(cx: &mut Ctx, items: &[&Item]) {
             .label(label)
             .help(help),
         );
+    }
+}
+
+/// A `clock` variable in a game that never reads `repetitions`: the word changes nothing.
+fn idle_clocks(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
+    if game.history {
+        return;
+    }
+    for item in items {
+        if let ItemKind::Var {
+            name, clock: true, ..
+        } = &item.kind
+        {
+            cx.error(
+                Diagnostic::warning(
+                    "muster::idle-clock",
+                    name.span,
+                    format!("`{}` is a `clock`, but no rule reads `repetitions`", name.name),
+                )
+                .label("left out of positions no rule compares")
+                .help(
+                    "`clock` keeps a counter out of the positions `repetitions` compares; \
+                     without `repetitions` it changes nothing: remove it, or add a rule such \
+                     as `draw when repetitions >= 3`",
+                ),
+            );
+        }
     }
 }
 
