@@ -213,7 +213,10 @@ fn idle_clocks(cx: &mut Ctx, items: &[&Item], game: &ir::Game) {
                 Diagnostic::warning(
                     "muster::idle-clock",
                     name.span,
-                    format!("`{}` is a `clock`, but no rule reads `repetitions`", name.name),
+                    format!(
+                        "`{}` is a `clock`, but no rule reads `repetitions`",
+                        name.name
+                    ),
                 )
                 .label("left out of positions no rule compares")
                 .help(
