@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 fn measure(name: &str, players: u8) {
     let Ok(game) = compile_file(format!("games/{name}.muster").as_ref(), None) else {
-        println!("{name:<18} (no games/{name}.muster)");
+        println!("{name:<18} (games/{name}.muster is missing or does not compile)");
         return;
     };
     let engine = Engine::new(game.game);

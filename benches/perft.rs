@@ -12,7 +12,7 @@ use std::time::Instant;
 fn perft(name: &str, expected: &[u64]) {
     let path = format!("games/{name}.muster");
     let Ok(compiled) = compile_file(path.as_ref(), None) else {
-        println!("{name:<14} (no {path})");
+        println!("{name:<14} ({path} is missing or does not compile)");
         return;
     };
     let engine = Engine::new(compiled.game);
