@@ -3,7 +3,8 @@
 //! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), indexing,
 //! paths (`along`, `index_of`, `line`), move-only and capture-only pattern legs with
 //! `attacks`, `require afterwards`, and a board written once for every size (`width`,
-//! `height`, `cell(f, r)`, variants that change only the board's size). Their scenarios run as `muster test` runs them; what a scenario cannot
+//! `height`, `cell(f, r)`, variants that change only the board's size), and attributes
+//! changed in play. Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -77,6 +78,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // A board written once for every size: `width`, `height`, `cell(f, r)`; variants that
     // change only the size keep the base's regions, a restated region replaces its own.
     ("board_sizes.scenarios", 6),
+    // An attribute changed in play (`dest.piece.role = queen`): the promoted pawn moves by
+    // its new pattern, is labelled anew, counts by its new value, and stops being the
+    // twin of the pawn beside it.
+    ("attribute_change.scenarios", 3),
 ];
 
 #[test]

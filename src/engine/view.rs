@@ -48,6 +48,9 @@ pub struct View {
     /// (`comp_vars[comp * vars + var]`); `Value::None` for the others, so that a value
     /// never tells which hidden component it belongs to.
     pub comp_vars: Vec<Value>,
+    /// Attributes changed in play (`State::attr_over`) of the components this seat
+    /// can identify.
+    pub attr_over: Vec<(u16, u16, Value)>,
     /// The per-piece variables of each component this seat cannot identify, by place:
     /// one row of `vars` values for each `Seen::Hidden` place, cells first and then zone
     /// instances in order (empty when the rules declare no per-piece variable).
@@ -175,6 +178,12 @@ impl Engine {
                 }
             }
         }
+        let attr_over = s
+            .attr_over
+            .iter()
+            .filter(|(c, _, _)| self.visible_to(s, *c, seat))
+            .cloned()
+            .collect();
         View {
             seat,
             players: s.players,
@@ -192,6 +201,7 @@ impl Engine {
             globals,
             seat_vars,
             comp_vars,
+            attr_over,
             hidden_vars,
             reactions: s.reactions.clone(),
             shapes: s.shapes.clone(),
