@@ -50,6 +50,7 @@ pub struct View {
     pub comp_vars: Vec<Value>,
     /// Attributes changed in play (`State::attr_over`) of the components this seat
     /// can identify.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attr_over: Vec<(u16, u16, Value)>,
     /// The per-piece variables of each component this seat cannot identify, by place:
     /// one row of `vars` values for each `Seen::Hidden` place, cells first and then zone
