@@ -4,7 +4,7 @@
 //! paths (`along`, `index_of`, `line`, `between`), move-only and capture-only pattern legs with
 //! `attacks`, `require afterwards`, a board written once for every size (`width`,
 //! `height`, `cell(f, r)`, variants that change only the board's size), secret choices
-//! revealed together (`all of ...`), a hex board's geometry, and `repetitions`. Their scenarios run as `muster test` runs them; what a scenario cannot
+//! revealed together (`all of ...`), a hex board's geometry, `repetitions`, and attributes changed in play. Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -87,6 +87,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("repetition.scenarios", 4),
     // A hex board: six neighbours, hex distance, runs on three axes, a slide, a rectangle.
     ("hex_geometry.scenarios", 6),
+    // An attribute changed in play (`dest.piece.role = queen`): the promoted pawn moves by
+    // its new pattern, is labelled anew, counts by its new value, and stops being the
+    // twin of the pawn beside it.
+    ("attribute_change.scenarios", 3),
 ];
 
 #[test]

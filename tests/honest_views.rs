@@ -33,6 +33,7 @@ const GAMES: &[(&str, Option<&str>, &[u8])] = &[
     ("games/battalion_emperor.muster", None, &[2, 3]),
     ("games/battle_line.muster", None, &[2]),
     ("games/breakthrough.muster", None, &[2]),
+    ("games/chess.muster", None, &[2]),
     ("games/connect_four.muster", None, &[2]),
     ("games/homeward.muster", None, &[2, 4]),
     ("games/homeward.muster", Some("one_throw"), &[3]),

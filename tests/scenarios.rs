@@ -66,6 +66,11 @@ fn breakthrough_rulings() {
 }
 
 #[test]
+fn chess_rulings() {
+    run_game("chess");
+}
+
+#[test]
 fn connect_four_rulings() {
     run_game("connect_four");
 }

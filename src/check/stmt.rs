@@ -357,6 +357,71 @@ impl<'a> Ctx<'a> {
         ir::Stmt::Block(out)
     }
 
+    /// `WHAT.attr = VALUE`: a card's or piece's attribute changed in play.
+    fn assign_attr(
+        &mut self,
+        target: &[ast::Ident],
+        op: ir::AssignOp,
+        value: &ast::Expr,
+        a: u16,
+    ) -> ir::Stmt {
+        let last = target.last().expect("grammar gives a name");
+        let def = self.attrs[a as usize].clone();
+        let ty = match def.ty {
+            ir::AttrType::Int { .. } => Type::Int,
+            ir::AttrType::Enum(e) => Type::Enum(e),
+            ir::AttrType::Pattern => Type::Pattern,
+        };
+        if op != ir::AssignOp::Set && ty != Type::Int {
+            let d = Diagnostic::error(
+                "muster::type",
+                last.span,
+                format!(
+                    "`+=` and `-=` work on numbers, but `{}` is {}",
+                    last.name,
+                    describe(self, &ty)
+                ),
+            )
+            .label("not a number");
+            self.error(d);
+        }
+        let x = self.expect(value, &ty, &format!("the value given to `{}`", last.name));
+        if target.len() == 1 {
+            let d = Diagnostic::error(
+                "muster::attribute",
+                last.span,
+                format!(
+                    "`{}` is an attribute of a card or piece: say whose",
+                    last.name
+                ),
+            )
+            .label("whose?")
+            .help(format!(
+                "write the card or piece before it: `dest.piece.{} = ...`",
+                last.name
+            ));
+            self.error(d);
+            return ir::Stmt::Draw;
+        }
+        let mut base = ast::Expr {
+            kind: ExprKind::Name(target[0].clone()),
+            span: target[0].span,
+        };
+        for f in &target[1..target.len() - 1] {
+            let sp = base.span.to(f.span);
+            base = ast::Expr {
+                kind: ExprKind::Field(Box::new(base), f.clone()),
+                span: sp,
+            };
+        }
+        let comp = self.expect(
+            &base,
+            &Type::Comp,
+            &format!("what has its `{}` changed", last.name),
+        );
+        ir::Stmt::Assign(ir::Target::Attr(comp, a), op, x)
+    }
+
     fn assign(
         &mut self,
         target: &[ast::Ident],
@@ -372,6 +437,11 @@ impl<'a> Ctx<'a> {
         let last = target.last().expect("grammar gives a name");
         let var = self.vars.get(&last.name).cloned();
         self.used.insert(last.name.clone());
+        if var.is_none() {
+            if let Some(&a) = self.attr_ids.get(&last.name) {
+                return self.assign_attr(target, op, value, a);
+            }
+        }
         let Some(var) = var else {
             let known: Vec<String> = self.vars.keys().cloned().collect();
             let mut d = Diagnostic::error(

@@ -5,10 +5,10 @@ use crate::engine::{Engine, Seen, View};
 use crate::ir::Value;
 
 /// The label a viewer sees for one place.
-fn seen_text(engine: &Engine, seen: &Seen) -> String {
+fn seen_text(engine: &Engine, view: &View, seen: &Seen) -> String {
     match seen {
         Seen::Empty => ".".into(),
-        Seen::Known { comp, owner } => engine.label_for(*comp, *owner),
+        Seen::Known { comp, owner } => engine.label_with(*comp, *owner, &view.attr_over),
         Seen::Hidden { .. } => "??".into(),
     }
 }
@@ -166,7 +166,7 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
             .enumerate()
             .map(|(c, s)| match s {
                 Seen::Empty if off_paths[c] => String::new(),
-                s => seen_text(engine, s),
+                s => seen_text(engine, view, s),
             })
             .collect();
         let width = labels
@@ -239,7 +239,7 @@ pub fn render_view_marked(engine: &Engine, view: &View, colour: bool, marked: &[
         let shown: Vec<String> = items
             .iter()
             .filter(|s| matches!(s, Seen::Known { .. }))
-            .map(|s| seen_text(engine, s))
+            .map(|s| seen_text(engine, view, s))
             .collect();
         if items.is_empty() {
             continue; // empty zones say nothing
@@ -369,7 +369,7 @@ fn render_areas(engine: &Engine, view: &View, colour: bool) -> String {
                 out.push_str(&format!(
                     "{}{owner}: {}\n",
                     a.name,
-                    paint(seen_text(engine, seen), seen)
+                    paint(seen_text(engine, view, seen), seen)
                 ));
                 continue;
             }
@@ -394,7 +394,7 @@ fn render_areas(engine: &Engine, view: &View, colour: bool) -> String {
                 for (k, _) in sh.cell_row.iter().enumerate().filter(|(_, &row)| row == r) {
                     let cell = first as usize + k;
                     let seen = &view.cells[cell];
-                    let text = format!("{}:{}", k + 1, seen_text(engine, seen));
+                    let text = format!("{}:{}", k + 1, seen_text(engine, view, seen));
                     let n = text.chars().count();
                     let start = x(sh.cell_col[k]).saturating_sub(n / 2);
                     for slot in line.iter_mut().skip(start).take(n) {

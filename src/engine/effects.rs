@@ -326,6 +326,35 @@ impl<'a> Runner<'a> {
                 }
             }
             Stmt::Draw => s.outcome = Some(Outcome::Draw),
+            Stmt::Assign(Target::Attr(c, a), op, value) => {
+                let v = self.ev(s, value, l);
+                let Value::Comp(c) = self.ev(s, c, l) else {
+                    return Ok(());
+                };
+                if c == NONE {
+                    return Ok(());
+                }
+                let now = self.eng.attr(s, c, *a);
+                let v = match op {
+                    AssignOp::Set => v,
+                    AssignOp::Add => Value::Int(now.as_int().saturating_add(v.as_int())),
+                    AssignOp::Sub => Value::Int(now.as_int().saturating_sub(v.as_int())),
+                };
+                let def = &self.eng.game.attrs[*a as usize];
+                if let (crate::ir::AttrType::Int { lo, hi }, Value::Int(n)) = (&def.ty, &v) {
+                    if n < lo || n > hi {
+                        return Err(rules(
+                            code::VALUE,
+                            format!(
+                                "`{}` of {} cannot be {n}: the attribute runs from {lo} to {hi}",
+                                def.name,
+                                self.eng.label(s, c)
+                            ),
+                        ));
+                    }
+                }
+                self.eng.set_attr(s, c, *a, v);
+            }
             Stmt::Assign(target, op, value) => {
                 let v = self.ev(s, value, l);
                 let slot = match target {
@@ -345,6 +374,7 @@ impl<'a> Runner<'a> {
                         }
                         _ => return Ok(()),
                     },
+                    Target::Attr(..) => return Ok(()),
                 };
                 *slot = match op {
                     AssignOp::Set => v,

@@ -416,7 +416,7 @@ impl<'a> Eval<'a> {
             },
             Expr::GlobalVar(i) => self.s.globals[*i as usize].clone(),
             Expr::CompAttr(c, a) => match self.comp(c, l) {
-                Some(c) if c != NONE => g.components[c as usize].attrs[*a as usize].clone(),
+                Some(c) if c != NONE => self.eng.attr(self.s, c, *a).clone(),
                 _ => Value::None,
             },
             Expr::CompVar(c, i) => match self.comp(c, l) {

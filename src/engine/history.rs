@@ -9,8 +9,8 @@ use std::hash::{Hash, Hasher};
 
 impl Engine {
     /// The key of the position `s` stands in, as the turn of seat `ended` ends: what
-    /// stands on each cell and in each zone (identical twins alike, with their owner, face
-    /// and per-piece variables), every variable but the `clock`s, the seat, the phase,
+    /// stands on each cell and in each zone (identical twins alike, with their owner, face,
+    /// attributes changed in play and per-piece variables), every variable but the `clock`s, the seat, the phase,
     /// reactions and secret choices under way, and who is out. Turn and action counts are
     /// no part of it.
     pub(crate) fn position_key(&self, s: &State, ended: u8) -> u64 {
@@ -20,6 +20,10 @@ impl Engine {
             self.twin_class[c as usize].hash(h);
             s.owners[c as usize].hash(h);
             s.face_up[c as usize].hash(h);
+            // Attributes changed in play (a promoted piece is another piece).
+            for (_, attr, v) in s.attr_over.iter().filter(|(x, _, _)| *x == c) {
+                (attr, v).hash(h);
+            }
             if !s.comp_vars.is_empty() {
                 for (v, def) in self.game.vars.iter().enumerate() {
                     if def.per_piece && !def.clock {

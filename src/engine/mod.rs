@@ -327,6 +327,7 @@ impl Engine {
                     0
                 }
             ],
+            attr_over: Vec::new(),
             ending_turn: false,
             eliminated: vec![false; players as usize],
             phase: 0,
@@ -476,7 +477,7 @@ impl Engine {
 
     /// A component's label, as the rules file's `label` spells it.
     pub fn label(&self, s: &State, comp: u16) -> String {
-        self.label_for(comp, s.owners[comp as usize])
+        self.label_in(s, comp, s.owners[comp as usize])
     }
 
     /// Whether two values are the same choice: equal, or twin components in one place.
@@ -485,7 +486,8 @@ impl Engine {
             (Value::Comp(x), Value::Comp(y)) => {
                 x == y
                     || (self.twin_class[*x as usize] == self.twin_class[*y as usize]
-                        && s.locs[*x as usize] == s.locs[*y as usize])
+                        && s.locs[*x as usize] == s.locs[*y as usize]
+                        && self.same_attrs_now(s, *x, *y))
             }
             _ => a == b,
         }
@@ -565,7 +567,7 @@ impl Engine {
     /// no seat knows together are not named, so the text reveals nothing hidden; and a
     /// text announced to one seat names the place only if that seat knows both.
     pub(crate) fn comp_text_known_to(&self, s: &State, comp: u16, knower: Option<u8>) -> String {
-        let mut text = self.comp_label_text(comp, s.owners[comp as usize]);
+        let mut text = self.comp_label_text(s, comp, s.owners[comp as usize]);
         let class = self.twin_class[comp as usize];
         let here = s.locs[comp as usize];
         let public = self.is_public(s, comp);
@@ -604,8 +606,8 @@ impl Engine {
     }
 
     /// A component's notation without its place: its label, and `#k` if it is shared.
-    pub(crate) fn comp_label_text(&self, comp: u16, owner: u8) -> String {
-        let text = self.notation_for(comp, owner);
+    pub(crate) fn comp_label_text(&self, s: &State, comp: u16, owner: u8) -> String {
+        let text = self.notation_with(comp, owner, &s.attr_over);
         match self.label_number[comp as usize] {
             0 => text,
             k => format!("{text}#{k}"),
@@ -654,23 +656,87 @@ impl Engine {
     }
 
     /// A component's label when owned by `owner` (as a view records it).
+    /// With the rules' own attributes; see `label_with` for attributes changed in play.
     pub fn label_for(&self, comp: u16, owner: u8) -> String {
+        self.label_with(comp, owner, &[])
+    }
+
+    /// A component's label with the attributes changed in play that `over` lists
+    /// (`State::attr_over`, or a view's).
+    pub fn label_with(&self, comp: u16, owner: u8, over: &[(u16, u16, Value)]) -> String {
         let g = &self.game;
         self.render_parts(
             comp,
             owner,
             &g.kinds[g.components[comp as usize].kind as usize].label,
+            over,
         )
+    }
+
+    /// A component's label in a state, as it is now.
+    pub fn label_in(&self, s: &State, comp: u16, owner: u8) -> String {
+        self.label_with(comp, owner, &s.attr_over)
     }
 
     /// A component as actions name it: its kind's `notation`, or else its label.
     pub fn notation_for(&self, comp: u16, owner: u8) -> String {
-        let g = &self.game;
-        let kind = &g.kinds[g.components[comp as usize].kind as usize];
-        self.render_parts(comp, owner, kind.notation.as_ref().unwrap_or(&kind.label))
+        self.notation_with(comp, owner, &[])
     }
 
-    fn render_parts(&self, comp: u16, owner: u8, parts: &[crate::ir::LabelPart]) -> String {
+    /// `notation_for` with the attributes changed in play that `over` lists.
+    pub fn notation_with(&self, comp: u16, owner: u8, over: &[(u16, u16, Value)]) -> String {
+        let g = &self.game;
+        let kind = &g.kinds[g.components[comp as usize].kind as usize];
+        self.render_parts(
+            comp,
+            owner,
+            kind.notation.as_ref().unwrap_or(&kind.label),
+            over,
+        )
+    }
+
+    /// A component's attribute as it stands: changed in play, or the rules' own.
+    #[inline]
+    pub fn attr<'a>(&'a self, s: &'a State, comp: u16, a: u16) -> &'a Value {
+        if !s.attr_over.is_empty() {
+            if let Some((_, _, v)) = s.attr_over.iter().find(|(c, x, _)| *c == comp && *x == a) {
+                return v;
+            }
+        }
+        &self.game.components[comp as usize].attrs[a as usize]
+    }
+
+    /// Changes a component's attribute in play, keeping `attr_over` in order and free of
+    /// values equal to the rules' own (so that equal positions are equal states).
+    pub(crate) fn set_attr(&self, s: &mut State, comp: u16, a: u16, v: Value) {
+        let at = s
+            .attr_over
+            .binary_search_by(|(c, x, _)| (*c, *x).cmp(&(comp, a)));
+        let own = self.game.components[comp as usize].attrs[a as usize] == v;
+        match (at, own) {
+            (Ok(i), true) => {
+                s.attr_over.remove(i);
+            }
+            (Ok(i), false) => s.attr_over[i].2 = v,
+            (Err(_), true) => {}
+            (Err(i), false) => s.attr_over.insert(i, (comp, a, v)),
+        }
+    }
+
+    /// Whether two components' attributes are the same now (both changed alike, or
+    /// neither changed).
+    fn same_attrs_now(&self, s: &State, x: u16, y: u16) -> bool {
+        s.attr_over.is_empty()
+            || (0..self.game.attrs.len() as u16).all(|a| self.attr(s, x, a) == self.attr(s, y, a))
+    }
+
+    fn render_parts(
+        &self,
+        comp: u16,
+        owner: u8,
+        parts: &[crate::ir::LabelPart],
+        over: &[(u16, u16, Value)],
+    ) -> String {
         let g = &self.game;
         let c = &g.components[comp as usize];
         let mut out = String::new();
@@ -683,7 +749,11 @@ impl Engine {
                     }
                 }
                 crate::ir::LabelPart::Attr(a) => {
-                    out.push_str(&self.attr_text(*a, &c.attrs[*a as usize]))
+                    let v = over
+                        .iter()
+                        .find(|(x, y, _)| *x == comp && y == a)
+                        .map_or(&c.attrs[*a as usize], |(_, _, v)| v);
+                    out.push_str(&self.attr_text(*a, v))
                 }
             }
         }

@@ -60,7 +60,7 @@ impl Engine {
     /// An action's text with no component's place (what logs saved before places were
     /// given hold).
     fn unplaced_text(&self, s: &State, a: &Action) -> String {
-        self.text_with(a, &|c| self.comp_label_text(c, s.owners[c as usize]))
+        self.text_with(a, &|c| self.comp_label_text(s, c, s.owners[c as usize]))
     }
 
     /// The text of an action as `viewer` may know it, for announcing it to that seat:
@@ -145,7 +145,7 @@ impl Engine {
 
     /// An action's text with each component written as the board labels it.
     fn shown_text(&self, s: &State, a: &Action) -> String {
-        self.text_with(a, &|c| self.label_for(c, s.owners[c as usize]))
+        self.text_with(a, &|c| self.label_in(s, c, s.owners[c as usize]))
     }
 
     /// An action's text, each component written as `comp` says.

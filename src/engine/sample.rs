@@ -117,6 +117,7 @@ impl Engine {
             globals: view.globals.clone(),
             seat_vars: view.seat_vars.clone(),
             comp_vars: view.comp_vars.clone(),
+            attr_over: view.attr_over.clone(),
             ending_turn: view.ending_turn,
             reactions: view.reactions.clone(),
             shapes: view.shapes.clone(),

@@ -43,6 +43,11 @@ pub struct State {
     pub seat_vars: Vec<Value>,
     /// `comp_vars[comp * vars + var]`, for per-piece variables (empty if there are none).
     pub comp_vars: Vec<Value>,
+    /// Attributes changed in play, `(component, attribute, value)`, in order of component
+    /// and attribute; a value equal to the rules' own is not kept. Consulted before the
+    /// rules' attributes, and empty (costing nothing) in games that change none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attr_over: Vec<(u16, u16, Value)>,
     /// Set by `end turn`: the turn ends once the current action is over.
     pub ending_turn: bool,
     pub eliminated: Vec<bool>,
@@ -88,6 +93,9 @@ impl Hash for State {
         self.globals.hash(h);
         self.seat_vars.hash(h);
         self.comp_vars.hash(h);
+        if !self.attr_over.is_empty() {
+            self.attr_over.hash(h);
+        }
         self.ending_turn.hash(h);
         self.eliminated.hash(h);
         self.phase.hash(h);

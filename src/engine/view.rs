@@ -48,6 +48,10 @@ pub struct View {
     /// (`comp_vars[comp * vars + var]`); `Value::None` for the others, so that a value
     /// never tells which hidden component it belongs to.
     pub comp_vars: Vec<Value>,
+    /// Attributes changed in play (`State::attr_over`) of the components this seat
+    /// can identify.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attr_over: Vec<(u16, u16, Value)>,
     /// The per-piece variables of each component this seat cannot identify, by place:
     /// one row of `vars` values for each `Seen::Hidden` place, cells first and then zone
     /// instances in order (empty when the rules declare no per-piece variable).
@@ -179,6 +183,12 @@ impl Engine {
                 }
             }
         }
+        let attr_over = s
+            .attr_over
+            .iter()
+            .filter(|(c, _, _)| self.visible_to(s, *c, seat))
+            .cloned()
+            .collect();
         View {
             seat,
             players: s.players,
@@ -196,6 +206,7 @@ impl Engine {
             globals,
             seat_vars,
             comp_vars,
+            attr_over,
             hidden_vars,
             reactions: s.reactions.clone(),
             shapes: s.shapes.clone(),

@@ -210,6 +210,8 @@ pub enum Target {
     Global(u16),
     Seat(Expr, u16),
     Piece(Expr, u16),
+    /// A component's attribute, changed in play (`dest.piece.role = queen`).
+    Attr(Expr, u16),
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]

@@ -193,7 +193,7 @@ impl Facts {
     /// writes it.
     pub fn names(e: &Engine, s: &State, comp: u16, text: &str) -> bool {
         let owner = s.owners[comp as usize];
-        e.label_for(comp, owner) == text || e.comp_text(s, comp) == text
+        e.label_in(s, comp, owner) == text || e.comp_text(s, comp) == text
     }
 }
 
@@ -484,7 +484,7 @@ impl Builder<'_> {
             owners.extend(0..s.players);
             owners
                 .into_iter()
-                .find(|&o| e.label_for(comp, o) == text || e.comp_label_text(comp, o) == text)
+                .find(|&o| e.label_in(s, comp, o) == text || e.comp_label_text(s, comp, o) == text)
         };
         let in_rest = |comp: u16| {
             self.rest

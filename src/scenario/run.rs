@@ -285,7 +285,7 @@ fn take_step(e: &Engine, s: &mut State, step: &Step) -> Result<(), Diagnostic> {
             let view = e.view(s, p);
             let seen = |x: &Seen| match *x {
                 Seen::Empty => ".".to_string(),
-                Seen::Known { comp, owner } => e.label_for(comp, owner),
+                Seen::Known { comp, owner } => e.label_with(comp, owner, &view.attr_over),
                 Seen::Hidden { .. } => "??".to_string(),
             };
             match fact {
