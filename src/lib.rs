@@ -6,13 +6,13 @@
 //!
 //! ```
 //! use muster::{check, engine::Engine};
-//! // A tiny game: two seats take turns placing a stone on an empty cell of a 3 x 1 strip.
+//! // A tiny game: two seats take turns placing a token on an empty cell of a 3 x 1 strip.
 //! let rules = r#"
 //!     game "Strip" { players 2 }
 //!     board grid 3 x 1
-//!     kind Stone { label "o" }
-//!     deck stones of Stone { 3 x card { } }
-//!     zone pile shared public { holds stones }
+//!     kind Token { label "o" }
+//!     deck tokens of Token { 3 x card { } }
+//!     zone pile shared public { holds tokens }
 //!     action place {
 //!       choose c in cells
 //!       require c.empty

@@ -68,7 +68,7 @@ pub fn seat_colour(engine: &Engine, seat: u8) -> Option<&'static str> {
 }
 
 /// What the board's tags mean: for each enum attribute a label shows, its values' short
-/// forms and names (`K king, R rook, ...`).
+/// forms and names (`H high, L low, ...`).
 pub fn legend(engine: &Engine) -> Option<String> {
     let g = &engine.game;
     let mut parts: Vec<String> = Vec::new();

@@ -274,8 +274,8 @@ pub fn shifts(board: &Board, occ: &[u16], line: &Value, dir: u8, out: &mut Vec<V
     }
 }
 
-/// The distance between two cells in steps: on a grid the Chebyshev distance (a king's
-/// moves), on a hex board the number of steps between hexagons.
+/// The distance between two cells in steps: on a grid the Chebyshev distance (steps in
+/// any of eight directions), on a hex board the number of steps between hexagons.
 pub fn distance(board: &Board, a: u16, b: u16) -> i64 {
     let (ca, cb) = (&board.cells[a as usize], &board.cells[b as usize]);
     let (dx, dy) = (ca.x as i64 - cb.x as i64, ca.y as i64 - cb.y as i64);

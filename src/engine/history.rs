@@ -20,7 +20,7 @@ impl Engine {
             self.twin_class[c as usize].hash(h);
             s.owners[c as usize].hash(h);
             s.face_up[c as usize].hash(h);
-            // Attributes changed in play (a promoted piece is another piece).
+            // Attributes changed in play (a piece that changed what it is is another piece).
             for (_, attr, v) in s.attr_over.iter().filter(|(x, _, _)| *x == c) {
                 (attr, v).hash(h);
             }

@@ -210,7 +210,7 @@ pub enum Target {
     Global(u16),
     Seat(Expr, u16),
     Piece(Expr, u16),
-    /// A component's attribute, changed in play (`dest.piece.role = queen`).
+    /// A component's attribute, changed in play (`dest.piece.rank = high`).
     Attr(Expr, u16),
 }
 
