@@ -1010,32 +1010,20 @@ impl<'a> Ctx<'a> {
             "cell" => {
                 let f = self.expect(&args[0], &Type::Int, "the file given to `cell`");
                 let r = self.expect(&args[1], &Type::Int, "the rank given to `cell`");
-                if !self.areas.is_empty() {
-                    let d = Diagnostic::error(
-                        "muster::not-a-grid",
-                        span,
-                        "`cell(f, r)` names a cell by its place on a grid, and this board has no grid",
-                    )
-                    .label("the cells of a board of areas have no files or ranks")
-                    .help("on a board of areas, name cells through their areas");
-                    self.error(d);
-                }
+                self.needs_grid(
+                    span,
+                    "`cell(f, r)` names a cell by its place on a grid",
+                    Some("on a board of areas, name cells through their areas"),
+                );
                 (Builtin::CellAt, Type::Cell, vec![f, r])
             }
             "file" | "rank" => {
                 let c = self.expect(&args[0], &Type::Cell, &format!("the argument of `{n}`"));
-                if !self.areas.is_empty() {
-                    let d = Diagnostic::error(
-                        "muster::not-a-grid",
-                        span,
-                        format!("`{n}` is a cell's place on a grid, and this board has no grid"),
-                    )
-                    .label("the cells of a board of areas have no files or ranks")
-                    .help(
-                        "on a board of areas, `row(cell)` gives a cell's row in its area's shape",
-                    );
-                    self.error(d);
-                }
+                self.needs_grid(
+                    span,
+                    &format!("`{n}` is a cell's place on a grid"),
+                    Some("on a board of areas, `row(cell)` gives a cell's row in its area's shape"),
+                );
                 let b = if n == "file" {
                     Builtin::File
                 } else {
@@ -1214,20 +1202,15 @@ impl<'a> Ctx<'a> {
             "line" => {
                 let a = self.expect(&args[0], &Type::Cell, "the first argument of `line`");
                 let b2 = self.expect(&args[1], &Type::Cell, "the second argument of `line`");
-                if !self.areas.is_empty() {
-                    let d = Diagnostic::error(
-                        "muster::not-a-grid",
-                        span,
-                        "`line` follows a file, a rank or a diagonal of a grid, and this board has no grid",
-                    )
-                    .label("the cells of a board of areas have no files or ranks");
-                    self.error(d);
-                } else if let (
-                    ir::Expr::Const(x @ Value::Cell(_)),
-                    ir::Expr::Const(y @ Value::Cell(_)),
-                ) = (&a, &b2)
+                let on_grid = self.needs_grid(
+                    span,
+                    "`line` follows a file, a rank or a diagonal of a grid",
+                    None,
+                );
+                if let (ir::Expr::Const(x @ Value::Cell(_)), ir::Expr::Const(y @ Value::Cell(_))) =
+                    (&a, &b2)
                 {
-                    if ir::ops::straight(x, y, &self.board).is_empty() {
+                    if on_grid && ir::ops::straight(x, y, &self.board).is_empty() {
                         let name = |v: &Value| match v {
                             Value::Cell(c) => self.board.cells[*c as usize].name.clone(),
                             _ => String::new(),
@@ -1281,6 +1264,25 @@ impl<'a> Ctx<'a> {
                 "a hex board has six directions: `e`, `ne`, `nw`, `w`, `sw`, `se`, and the set `around` (all six)",
             ),
         )
+    }
+
+    /// Whether the board is a grid; on a board of areas, reports that `what` needs one
+    /// (`muster::not-a-grid`, with `help` if given).
+    fn needs_grid(&mut self, span: Span, what: &str, help: Option<&str>) -> bool {
+        if self.areas.is_empty() {
+            return true;
+        }
+        let mut d = Diagnostic::error(
+            "muster::not-a-grid",
+            span,
+            format!("{what}, and this board has no grid"),
+        )
+        .label("the cells of a board of areas have no files or ranks");
+        if let Some(h) = help {
+            d = d.help(h.to_string());
+        }
+        self.error(d);
+        false
     }
 
     /// The path (or any list of cells) that `along` and `between` go along.
