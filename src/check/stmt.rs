@@ -403,17 +403,7 @@ impl<'a> Ctx<'a> {
             self.error(d);
             return ir::Stmt::Draw;
         }
-        let mut base = ast::Expr {
-            kind: ExprKind::Name(target[0].clone()),
-            span: target[0].span,
-        };
-        for f in &target[1..target.len() - 1] {
-            let sp = base.span.to(f.span);
-            base = ast::Expr {
-                kind: ExprKind::Field(Box::new(base), f.clone()),
-                span: sp,
-            };
-        }
+        let base = owner_of(target);
         let comp = self.expect(
             &base,
             &Type::Comp,
@@ -494,17 +484,7 @@ impl<'a> Ctx<'a> {
             return ir::Stmt::Assign(ir::Target::Global(var.id), op, x);
         }
         // `a.b.var`: everything before the last name must be a seat.
-        let mut base = ast::Expr {
-            kind: ExprKind::Name(target[0].clone()),
-            span: target[0].span,
-        };
-        for f in &target[1..target.len() - 1] {
-            let sp = base.span.to(f.span);
-            base = ast::Expr {
-                kind: ExprKind::Field(Box::new(base), f.clone()),
-                span: sp,
-            };
-        }
+        let base = owner_of(target);
         if var.per_piece {
             let piece = self.expect(
                 &base,
@@ -529,4 +509,20 @@ impl<'a> Ctx<'a> {
         }
         ir::Stmt::Assign(ir::Target::Seat(seat, var.id), op, x)
     }
+}
+
+/// What a dotted target `a.b.name` assigns through: `a.b`, as an expression.
+fn owner_of(target: &[ast::Ident]) -> ast::Expr {
+    let mut base = ast::Expr {
+        kind: ExprKind::Name(target[0].clone()),
+        span: target[0].span,
+    };
+    for f in &target[1..target.len() - 1] {
+        let sp = base.span.to(f.span);
+        base = ast::Expr {
+            kind: ExprKind::Field(Box::new(base), f.clone()),
+            span: sp,
+        };
+    }
+    base
 }
