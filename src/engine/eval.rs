@@ -179,6 +179,51 @@ impl<'a> Eval<'a> {
                 });
             }
             // Runs are made one at a time, so a walk that stops early makes few.
+            // Cells along lines and neighbours are walked as they are found, without a
+            // list; a walk that stops early looks no further.
+            Expr::Call(
+                b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Shifts),
+                args,
+            ) => {
+                if !budget::charge(1) {
+                    return;
+                }
+                let board = &self.eng.game.board;
+                let occ = &self.s.cells;
+                if *b == Builtin::Shifts {
+                    let line = self.eval(&args[0], l);
+                    if let Value::Dir(d) = self.eval(&args[1], l) {
+                        geometry::shifts_each(board, occ, &line, d, &mut |v| emit(f, v, l));
+                    }
+                    line.discard();
+                    return;
+                }
+                let Some(c) = self.cell(&args[0], l) else {
+                    return;
+                };
+                let dirs = self.dirs(&args[1], l);
+                let dirs = dirs.as_slice();
+                let mut g = |v| emit(f, v, l);
+                match b {
+                    Builtin::Adjacent => geometry::adjacent_each(board, c, dirs, &mut g),
+                    Builtin::Slide => geometry::slide_each(board, occ, c, dirs, &mut g),
+                    _ => geometry::sight_each(board, occ, c, dirs, &mut g),
+                };
+            }
+            Expr::Call(Builtin::Sweep, args) => {
+                if !budget::charge(1) {
+                    return;
+                }
+                let line = self.eval(&args[0], l);
+                let d = self.eval(&args[1], l);
+                let k = self.eval(&args[2], l).as_int();
+                if let Value::Dir(d) = d {
+                    geometry::sweep_each(&self.eng.game.board, &line, d, k, &mut |v| {
+                        emit(f, v, l)
+                    });
+                }
+                line.discard();
+            }
             Expr::Call(Builtin::Runs, args) => {
                 let mut cells = super::pool::take_cells();
                 self.for_each(&args[0], l, &mut |v, _| {

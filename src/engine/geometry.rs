@@ -63,36 +63,82 @@ fn canonical(board: &Board, d: u8) -> u8 {
 }
 
 pub fn adjacent(board: &Board, cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
+    adjacent_each(board, cell, dirs, &mut |v| {
+        out.push(v);
+        true
+    });
+}
+
+/// `adjacent`, an item at a time: `f` says whether to go on; false if it stopped the walk.
+pub fn adjacent_each(
+    board: &Board,
+    cell: u16,
+    dirs: &[u8],
+    f: &mut dyn FnMut(Value) -> bool,
+) -> bool {
     for &d in dirs {
         let n = board.step(cell, d);
-        if n != NO_CELL {
-            out.push(Value::Cell(n));
+        if n != NO_CELL && !f(Value::Cell(n)) {
+            return false;
         }
     }
+    true
 }
 
 /// Empty cells reached by moving straight from `cell` through empty cells.
 pub fn slide(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
+    slide_each(board, occ, cell, dirs, &mut |v| {
+        out.push(v);
+        true
+    });
+}
+
+/// `slide`, an item at a time (see `adjacent_each`).
+pub fn slide_each(
+    board: &Board,
+    occ: &[u16],
+    cell: u16,
+    dirs: &[u8],
+    f: &mut dyn FnMut(Value) -> bool,
+) -> bool {
     for &d in dirs {
         let mut c = board.step(cell, d);
         while c != NO_CELL && occ[c as usize] == NONE {
-            out.push(Value::Cell(c));
+            if !f(Value::Cell(c)) {
+                return false;
+            }
             c = board.step(c, d);
         }
     }
+    true
 }
 
 /// The first occupied cell along each straight line from `cell`.
 pub fn sight(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
+    sight_each(board, occ, cell, dirs, &mut |v| {
+        out.push(v);
+        true
+    });
+}
+
+/// `sight`, an item at a time (see `adjacent_each`).
+pub fn sight_each(
+    board: &Board,
+    occ: &[u16],
+    cell: u16,
+    dirs: &[u8],
+    f: &mut dyn FnMut(Value) -> bool,
+) -> bool {
     for &d in dirs {
         let mut c = board.step(cell, d);
         while c != NO_CELL && occ[c as usize] == NONE {
             c = board.step(c, d);
         }
-        if c != NO_CELL {
-            out.push(Value::Cell(c));
+        if c != NO_CELL && !f(Value::Cell(c)) {
+            return false;
         }
     }
+    true
 }
 
 /// Empty cells reached from `cell` by any path of steps through empty cells.
@@ -224,29 +270,77 @@ pub fn runs_each(board: &Board, cells: &[u16], dirs: &[u8], f: &mut dyn FnMut(Va
 /// The cells a run passes over and lands on when shifted `k` steps in `dir`; a step off
 /// the board shows as `None`, which is never empty.
 pub fn sweep(board: &Board, line: &Value, dir: u8, k: i64, out: &mut Vec<Value>) {
-    for c in crate::ir::ops::line_cells(line, board) {
-        let mut cur = c;
-        for _ in 0..k.clamp(0, 255) {
-            cur = board.step(cur, dir);
-            if cur == NO_CELL {
-                out.push(Value::None);
-                break;
-            }
-            out.push(Value::Cell(cur));
-        }
-    }
+    sweep_each(board, line, dir, k, &mut |v| {
+        out.push(v);
+        true
+    });
 }
 
-/// The distances `k >= 1` a run can slide in `dir` as a block: every cell it passes over
-/// or lands on is empty or one of its own. Stops at the first blocked distance.
-pub fn shifts(board: &Board, occ: &[u16], line: &Value, dir: u8, out: &mut Vec<Value>) {
+/// `sweep`, an item at a time (see `adjacent_each`).
+pub fn sweep_each(
+    board: &Board,
+    line: &Value,
+    dir: u8,
+    k: i64,
+    f: &mut dyn FnMut(Value) -> bool,
+) -> bool {
     let Value::Line {
         start,
         dir: ld,
         len,
     } = *line
     else {
-        return;
+        return true;
+    };
+    let mut c = start;
+    for i in 0..len {
+        if i > 0 {
+            c = board.step(c, ld);
+            if c == NO_CELL {
+                break;
+            }
+        }
+        let mut cur = c;
+        for _ in 0..k.clamp(0, 255) {
+            cur = board.step(cur, dir);
+            if cur == NO_CELL {
+                if !f(Value::None) {
+                    return false;
+                }
+                break;
+            }
+            if !f(Value::Cell(cur)) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The distances `k >= 1` a run can slide in `dir` as a block: every cell it passes over
+/// or lands on is empty or one of its own. Stops at the first blocked distance.
+pub fn shifts(board: &Board, occ: &[u16], line: &Value, dir: u8, out: &mut Vec<Value>) {
+    shifts_each(board, occ, line, dir, &mut |v| {
+        out.push(v);
+        true
+    });
+}
+
+/// `shifts`, an item at a time (see `adjacent_each`).
+pub fn shifts_each(
+    board: &Board,
+    occ: &[u16],
+    line: &Value,
+    dir: u8,
+    f: &mut dyn FnMut(Value) -> bool,
+) -> bool {
+    let Value::Line {
+        start,
+        dir: ld,
+        len,
+    } = *line
+    else {
+        return true;
     };
     let mut cells = [NO_CELL; 64];
     let n = (len as usize).min(64);
@@ -267,11 +361,14 @@ pub fn shifts(board: &Board, occ: &[u16], line: &Value, dir: u8, out: &mut Vec<V
                 board.step(*h, dir)
             };
             if *h == NO_CELL || (occ[*h as usize] != NONE && !own.contains(h)) {
-                return;
+                return true;
             }
         }
-        out.push(Value::Int(k));
+        if !f(Value::Int(k)) {
+            return false;
+        }
     }
+    true
 }
 
 /// The distance between two cells in steps: on a grid the Chebyshev distance (steps in
