@@ -80,7 +80,32 @@ impl Dirs {
 }
 
 impl<'a> Eval<'a> {
+    /// Whether an expression holds. `and`, `or`, `not` and comparisons are judged here
+    /// directly, without making a `Bool` for each node (each is still a step of the
+    /// budget, as in `eval`).
     pub fn truth(&self, e: &Expr, l: &mut [Value]) -> bool {
+        match e {
+            Expr::Binary(op, a, b) => match op {
+                BinOp::And => budget::charge(1) && self.truth(a, l) && self.truth(b, l),
+                BinOp::Or => budget::charge(1) && (self.truth(a, l) || self.truth(b, l)),
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let (x, y) = (self.eval(a, l), self.eval(b, l));
+                    let t = ops::compare(*op, &x, &y);
+                    x.discard();
+                    y.discard();
+                    t
+                }
+                _ => self.truth_of_value(e, l),
+            },
+            Expr::Not(x) => budget::charge(1) && !self.truth(x, l),
+            _ => self.truth_of_value(e, l),
+        }
+    }
+
+    fn truth_of_value(&self, e: &Expr, l: &mut [Value]) -> bool {
         let v = self.eval(e, l);
         let t = v.truthy();
         v.discard();

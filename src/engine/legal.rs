@@ -279,7 +279,7 @@ impl Engine {
         let Some(c) = clauses.get(i) else {
             return f(Action {
                 action: a,
-                args: args.clone(),
+                args: args.iter().cloned().collect(),
             });
         };
         match c {
@@ -301,7 +301,9 @@ impl Engine {
                     Value::set(&mut l[*slot as usize], v.clone());
                     args.push(v);
                     go_on = self.walk(ev, a, i + 1, l, args, f);
-                    args.pop();
+                    if let Some(v) = args.pop() {
+                        v.discard();
+                    }
                     go_on
                 });
                 super::pool::give(offered);

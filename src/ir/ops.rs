@@ -150,12 +150,9 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, board: &Board) -> Value {
     match op {
         BinOp::Or => Bool(a.truthy() || b.truthy()),
         BinOp::And => Bool(a.truthy() && b.truthy()),
-        BinOp::Eq => Bool(a == b),
-        BinOp::Ne => Bool(a != b),
-        BinOp::Lt => Bool(order(a, b).is_some_and(|o| o.is_lt())),
-        BinOp::Le => Bool(order(a, b).is_some_and(|o| o.is_le())),
-        BinOp::Gt => Bool(order(a, b).is_some_and(|o| o.is_gt())),
-        BinOp::Ge => Bool(order(a, b).is_some_and(|o| o.is_ge())),
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            Bool(compare(op, a, b))
+        }
         BinOp::In => Bool(contains(b, a, board)),
         BinOp::NotIn => Bool(!contains(b, a, board)),
         BinOp::Range => match (a, b) {
@@ -182,12 +179,29 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, board: &Board) -> Value {
     }
 }
 
-fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
-    match (a, b) {
+/// A comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`): equality of any two values; order
+/// between two numbers, two cells or two seats (false otherwise). Scalars are compared
+/// in place.
+#[inline]
+pub fn compare(op: BinOp, a: &Value, b: &Value) -> bool {
+    use std::cmp::Ordering;
+    let ord = match (a, b) {
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
         (Value::Cell(x), Value::Cell(y)) => Some(x.cmp(y)),
         (Value::Seat(x), Value::Seat(y)) => Some(x.cmp(y)),
+        (Value::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
+            Some(x.cmp(y))
+        }
         _ => None,
+    };
+    match op {
+        BinOp::Eq => ord.map_or_else(|| a == b, Ordering::is_eq),
+        BinOp::Ne => ord.map_or_else(|| a != b, Ordering::is_ne),
+        BinOp::Lt => ord.is_some_and(Ordering::is_lt),
+        BinOp::Le => ord.is_some_and(Ordering::is_le),
+        BinOp::Gt => ord.is_some_and(Ordering::is_gt),
+        BinOp::Ge => ord.is_some_and(Ordering::is_ge),
+        _ => false,
     }
 }
 
