@@ -177,7 +177,8 @@ impl Engine {
         let ev = Eval { eng: self, s, me };
         for &a in actions {
             let mut args = Args::new();
-            if !self.walk(&ev, a, 0, locals, &mut args, f) {
+            let clauses = &self.game.actions[a as usize].clauses;
+            if !self.walk(&ev, a, clauses, 0, locals, &mut args, f) {
                 return;
             }
         }
@@ -210,10 +211,12 @@ impl Engine {
     }
 
     /// Fills clauses from `i` on; returns false to stop the whole enumeration.
+    #[allow(clippy::too_many_arguments)]
     fn walk(
         &self,
         ev: &Eval,
         a: u16,
+        clauses: &[Clause],
         i: usize,
         l: &mut [Value],
         args: &mut Args,
@@ -222,8 +225,7 @@ impl Engine {
         if budget::spent() {
             return false;
         }
-        let go_on = self.walk_clause(ev, a, i, l, args, f);
-        let clauses = &self.game.actions[a as usize].clauses;
+        let go_on = self.walk_clause(ev, a, clauses, i, l, args, f);
         if budget::spent() && !matches!(clauses.get(i), None | Some(Clause::Do(_))) {
             budget::locate_innermost(|| self.clause_text(a, i));
         }
@@ -266,16 +268,18 @@ impl Engine {
         format!("applying `{}`{}", self.action_text(s, act), at(place))
     }
 
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn walk_clause(
         &self,
         ev: &Eval,
         a: u16,
+        clauses: &[Clause],
         i: usize,
         l: &mut [Value],
         args: &mut Args,
         f: &mut dyn FnMut(Action) -> bool,
     ) -> bool {
-        let clauses = &self.game.actions[a as usize].clauses;
         let Some(c) = clauses.get(i) else {
             return f(Action {
                 action: a,
@@ -287,39 +291,38 @@ impl Engine {
                 // Domains are walked in place, without collecting them first. Twin
                 // components in one place are one choice: only the first is offered.
                 let mut go_on = true;
-                let mut offered = Vec::new();
+                let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
                 ev.for_each(domain, l, &mut |v, l| {
-                    if let Value::Comp(_) = v {
-                        if offered.iter().any(|o| self.same_choice(ev.s, o, &v)) {
+                    if let Value::Comp(c) = v {
+                        if offered
+                            .iter()
+                            .any(|&o| self.same_choice(ev.s, &Value::Comp(o), &v))
+                        {
                             return true;
                         }
-                        if offered.capacity() == 0 {
-                            offered = super::pool::take();
-                        }
-                        offered.push(v.clone());
+                        offered.push(c);
                     }
                     Value::set(&mut l[*slot as usize], v.clone());
                     args.push(v);
-                    go_on = self.walk(ev, a, i + 1, l, args, f);
+                    go_on = self.walk(ev, a, clauses, i + 1, l, args, f);
                     if let Some(v) = args.pop() {
                         v.discard();
                     }
                     go_on
                 });
-                super::pool::give(offered);
                 go_on
             }
             Clause::Let { slot, value } => {
                 let v = ev.eval(value, l);
                 super::pool::recycle(std::mem::replace(&mut l[*slot as usize], v));
-                self.walk(ev, a, i + 1, l, args, f)
+                self.walk(ev, a, clauses, i + 1, l, args, f)
             }
             Clause::Require {
                 cond, afterwards, ..
             } => {
                 // `require afterwards` was judged at the `do`, on the position it produces.
                 if *afterwards || ev.truth(cond, l) {
-                    self.walk(ev, a, i + 1, l, args, f)
+                    self.walk(ev, a, clauses, i + 1, l, args, f)
                 } else {
                     true
                 }
@@ -331,7 +334,7 @@ impl Engine {
                 {
                     return true;
                 }
-                self.walk(ev, a, i + 1, l, args, f)
+                self.walk(ev, a, clauses, i + 1, l, args, f)
             }
         }
     }
