@@ -36,13 +36,13 @@ fn emit(f: &mut dyn FnMut(Value, &mut [Value]) -> bool, v: Value, l: &mut [Value
 }
 
 /// The directions a value names (one, or a list), kept on the stack when there are few.
-enum Dirs {
+pub(crate) enum Dirs {
     Few([u8; 16], usize),
     Many(Vec<u8>),
 }
 
 impl Dirs {
-    fn of(v: &Value) -> Dirs {
+    pub(crate) fn of(v: &Value) -> Dirs {
         match v {
             Value::Dir(d) => Dirs::Few([*d; 16], 1),
             Value::List(l) if l.len() <= 16 => {
@@ -71,7 +71,7 @@ impl Dirs {
         }
     }
 
-    fn as_slice(&self) -> &[u8] {
+    pub(crate) fn as_slice(&self) -> &[u8] {
         match self {
             Dirs::Few(buf, n) => &buf[..*n],
             Dirs::Many(v) => v,
@@ -432,6 +432,12 @@ impl<'a> Eval<'a> {
         if !budget::charge(1) {
             return Value::None;
         }
+        // The commonest leaves are answered here, without entering the whole match.
+        match e {
+            Expr::Local(s) if !l[*s as usize].owns_heap() => return l[*s as usize].clone(),
+            Expr::Me => return Value::Seat(self.me),
+            _ => {}
+        }
         let v = self.eval_within_budget(e, l);
         match &v {
             Value::List(items) if !budget::list(items.len()) => Value::None,
@@ -439,6 +445,7 @@ impl<'a> Eval<'a> {
         }
     }
 
+    #[inline(never)]
     fn eval_within_budget(&self, e: &Expr, l: &mut [Value]) -> Value {
         let g = &self.eng.game;
         match e {

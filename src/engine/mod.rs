@@ -13,6 +13,7 @@ mod history;
 mod legal;
 mod notation;
 mod patterns;
+mod plan;
 mod pool;
 mod sample;
 mod state;
@@ -132,9 +133,23 @@ pub struct Engine {
     /// For each region declared as a path, for each of its lists (one per seat, or one):
     /// each cell's place on it from 1, 0 for a cell not on it. Empty for other regions.
     pub(crate) path_places: Vec<Vec<Vec<u16>>>,
+    /// Each action's clauses compiled for listing its legal actions (see `plan.rs`);
+    /// empty where the tree walk is asked for (`tree_walking`).
+    pub(crate) plans: Arc<plan::Plans>,
 }
 
 impl Engine {
+    /// The same engine listing legal actions by the tree walk alone, without the
+    /// compiled plans: the reference the plans are tested against (`tests/plans.rs`).
+    pub fn tree_walking(&self) -> Engine {
+        Engine {
+            plans: Arc::new(plan::Plans {
+                actions: Vec::new(),
+            }),
+            ..self.clone()
+        }
+    }
+
     pub fn new(game: Game) -> Engine {
         let seats = game.seats.len();
         let mut zone_base = Vec::new();
@@ -170,6 +185,7 @@ impl Engine {
             })
             || game.triggers.iter().any(|t| declares_winner(&t.body))
             || game.reactions.iter().any(|r| declares_winner(&r.after));
+        let plans = Arc::new(plan::Plans::build(&game));
         let mut engine = Engine {
             game: Arc::new(game),
             zone_base,
@@ -183,6 +199,7 @@ impl Engine {
             any_may_win,
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
             path_places: vec![],
+            plans,
         };
         let cells = engine.game.board.cells.len();
         engine.path_places = engine

@@ -1,0 +1,398 @@
+//! Plans: each action's clauses compiled, when the engine is built, into a chain of
+//! closures that lists its legal actions.
+//!
+//! The tree-walking listing (`legal.rs`, `walk`) looks at every clause and every node of
+//! every expression each time it meets it: which clause comes next, what kind of node
+//! this is, how to walk that domain. A plan decides all of that once. Each clause becomes
+//! a closure that holds the closure of the clauses after it, and the common shapes get
+//! closures of their own:
+//!
+//! - a `choose` over a list written in the rules (`orthogonal`, `[1, 2, 3]`) is a plain
+//!   loop; over `adjacent`, `slide`, `sight` or `shifts` it walks the board directly,
+//!   with constant directions read once;
+//! - `and`, `or`, `not`, comparisons and quantifiers in a `require` are judged without
+//!   going back through the evaluator's match, and reads such as `x.piece.owner`,
+//!   `p.rally_turns` or `phase` are one closure each.
+//!
+//! Everything else is handed to the evaluator (`Eval::for_each`, `Eval::truth`,
+//! `Eval::eval`), so a plan covers every action. A plan lists the same actions in the
+//! same order as the tree walk and charges the decision's budget at the same points
+//! (`tests/plans.rs` runs both side by side over seeded playouts of every shipped game).
+//! Actions with a `require afterwards` keep the tree walk.
+
+use super::budget;
+use super::eval::{Dirs, Eval};
+use super::geometry;
+use super::legal::{Action, Args};
+use super::state::{NONE, NO_SEAT};
+use crate::ir::{ops, BinOp, Builtin, Clause, Expr, Game, Quant, Value};
+use smallvec::SmallVec;
+
+/// The rest of an action from one clause on: fills the remaining clauses and passes each
+/// complete action to the sink; false stops the whole listing.
+pub(crate) type Step =
+    Box<dyn Fn(&Eval, &mut [Value], &mut Args, &mut dyn FnMut(Action) -> bool) -> bool + Send + Sync>;
+type Cond = Box<dyn Fn(&Eval, &mut [Value]) -> bool + Send + Sync>;
+type Get = Box<dyn Fn(&Eval, &mut [Value]) -> Value + Send + Sync>;
+/// Walks a domain: each item is handed to the callback, which says whether to go on.
+type Each = Box<
+    dyn Fn(&Eval, &mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool) + Send + Sync,
+>;
+
+/// The plan of every action (`None` where the tree walk lists it).
+pub(crate) struct Plans {
+    pub actions: Vec<Option<Step>>,
+}
+
+impl std::fmt::Debug for Plans {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let planned = self.actions.iter().filter(|p| p.is_some()).count();
+        write!(f, "Plans({planned} of {} actions)", self.actions.len())
+    }
+}
+
+impl Plans {
+    pub(crate) fn build(game: &Game) -> Plans {
+        Plans {
+            actions: (0..game.actions.len())
+                .map(|a| action(a as u16, &game.actions[a].clauses))
+                .collect(),
+        }
+    }
+}
+
+fn action(a: u16, clauses: &[Clause]) -> Option<Step> {
+    // The tree walk judges `require afterwards` on a copy of the state at the `do`; such
+    // actions keep it. So do clauses after a `do`, which the checker does not write.
+    let do_at = clauses.iter().position(|c| matches!(c, Clause::Do(_)));
+    if do_at.is_some_and(|d| d + 1 != clauses.len()) {
+        return None;
+    }
+    let mut next: Step = Box::new(move |_, _, args, f| {
+        if budget::spent() {
+            return false;
+        }
+        f(Action {
+            action: a,
+            args: args.iter().cloned().collect(),
+        })
+    });
+    for (i, c) in clauses.iter().enumerate().rev() {
+        next = match c {
+            Clause::Do(_) => next,
+            Clause::Choose { slot, domain, .. } => located(a, i, choose(*slot, domain, next)),
+            Clause::Let { slot, value } => located(a, i, let_(*slot, value, next)),
+            Clause::Require {
+                afterwards: true, ..
+            } => return None,
+            Clause::Require { cond, .. } => located(a, i, require(cond, next)),
+        };
+    }
+    Some(next)
+}
+
+/// A clause's step, stopping once the budget is spent and naming the clause in the
+/// rules error if the work went over inside it (as the tree walk does).
+fn located(a: u16, i: usize, body: Step) -> Step {
+    Box::new(move |ev, l, args, f| {
+        if budget::spent() {
+            return false;
+        }
+        let go_on = body(ev, l, args, f);
+        if budget::spent() {
+            budget::locate_innermost(|| ev.eng.clause_text(a, i));
+        }
+        go_on
+    })
+}
+
+fn let_(slot: u16, value: &Expr, next: Step) -> Step {
+    let value = get(value);
+    let slot = slot as usize;
+    Box::new(move |ev, l, args, f| {
+        let v = value(ev, l);
+        super::pool::recycle(std::mem::replace(&mut l[slot], v));
+        next(ev, l, args, f)
+    })
+}
+
+fn require(cond: &Expr, next: Step) -> Step {
+    let cond = truth(cond);
+    Box::new(move |ev, l, args, f| !cond(ev, l) || next(ev, l, args, f))
+}
+
+/// `choose`: each item of the domain in turn, as the tree walk offers it. Twin
+/// components in one place are one choice: only the first is offered.
+fn choose(slot: u16, domain: &Expr, next: Step) -> Step {
+    let slot = slot as usize;
+    // A list written in the rules, with no components: a plain loop.
+    if let Expr::Const(Value::List(items)) = domain {
+        if !items.iter().any(|v| matches!(v, Value::Comp(_))) {
+            let items = items.clone();
+            return Box::new(move |ev, l, args, f| {
+                let mut go_on = true;
+                for v in &items {
+                    if !budget::charge(1) {
+                        break;
+                    }
+                    Value::set(&mut l[slot], v.clone());
+                    args.push(v.clone());
+                    go_on = next(ev, l, args, f);
+                    if let Some(v) = args.pop() {
+                        v.discard();
+                    }
+                    if !go_on {
+                        break;
+                    }
+                }
+                go_on
+            });
+        }
+    }
+    let each = each(domain);
+    Box::new(move |ev, l, args, f| {
+        let mut go_on = true;
+        let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
+        each(ev, l, &mut |v, l| {
+            if let Value::Comp(c) = v {
+                if offered
+                    .iter()
+                    .any(|&o| ev.eng.same_choice(ev.s, &Value::Comp(o), &v))
+                {
+                    return true;
+                }
+                offered.push(c);
+            }
+            Value::set(&mut l[slot], v.clone());
+            args.push(v);
+            go_on = next(ev, l, args, f);
+            if let Some(v) = args.pop() {
+                v.discard();
+            }
+            go_on
+        });
+        go_on
+    })
+}
+
+/// Walks a collection as `Eval::for_each` does: each item charged to the budget.
+fn each(coll: &Expr) -> Each {
+    match coll {
+        Expr::Call(
+            b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight),
+            args,
+        ) if matches!(args[1], Expr::Const(_)) => {
+            let (b, cell) = (*b, get(&args[0]));
+            let Expr::Const(d) = &args[1] else {
+                unreachable!()
+            };
+            let dirs: Vec<u8> = Dirs::of(d).as_slice().to_vec();
+            Box::new(move |ev, l, f| {
+                if !budget::charge(1) {
+                    return;
+                }
+                let Value::Cell(c) = cell(ev, l) else {
+                    return;
+                };
+                let board = &ev.eng.game.board;
+                let occ = &ev.s.cells;
+                let mut g = |v| budget::charge(1) && f(v, l);
+                match b {
+                    Builtin::Adjacent => geometry::adjacent_each(board, c, &dirs, &mut g),
+                    Builtin::Slide => geometry::slide_each(board, occ, c, &dirs, &mut g),
+                    _ => geometry::sight_each(board, occ, c, &dirs, &mut g),
+                };
+            })
+        }
+        Expr::Call(Builtin::Shifts, args) => {
+            let (line, dir) = (get(&args[0]), get(&args[1]));
+            Box::new(move |ev, l, f| {
+                if !budget::charge(1) {
+                    return;
+                }
+                let run = line(ev, l);
+                if let Value::Dir(d) = dir(ev, l) {
+                    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                    geometry::shifts_each(board, occ, &run, d, &mut |v| {
+                        budget::charge(1) && f(v, l)
+                    });
+                }
+                run.discard();
+            })
+        }
+        other => {
+            let other = other.clone();
+            Box::new(move |ev, l, f| ev.for_each(&other, l, f))
+        }
+    }
+}
+
+/// Whether a condition holds, as `Eval::truth` judges it.
+fn truth(e: &Expr) -> Cond {
+    match e {
+        Expr::Binary(BinOp::And, a, b) => {
+            let (a, b) = (truth(a), truth(b));
+            Box::new(move |ev, l| budget::charge(1) && a(ev, l) && b(ev, l))
+        }
+        Expr::Binary(BinOp::Or, a, b) => {
+            let (a, b) = (truth(a), truth(b));
+            Box::new(move |ev, l| budget::charge(1) && (a(ev, l) || b(ev, l)))
+        }
+        Expr::Binary(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => {
+            let (op, a, b) = (*op, get(a), get(b));
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return false;
+                }
+                let (x, y) = (a(ev, l), b(ev, l));
+                let t = ops::compare(op, &x, &y);
+                x.discard();
+                y.discard();
+                t
+            })
+        }
+        Expr::Not(x) => {
+            let x = truth(x);
+            Box::new(move |ev, l| budget::charge(1) && !x(ev, l))
+        }
+        // As `eval` judges a quantifier: a step for the node, then the items.
+        Expr::Quant(q, slot, coll, body) => {
+            let (q, slot, coll, body) = (*q, *slot as usize, each(coll), truth(body));
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return false;
+                }
+                let mut result = q != Quant::Any;
+                coll(ev, l, &mut |v, l| {
+                    Value::set(&mut l[slot], v);
+                    let t = body(ev, l);
+                    match q {
+                        Quant::Any if t => {
+                            result = true;
+                            false
+                        }
+                        Quant::All if !t => {
+                            result = false;
+                            false
+                        }
+                        Quant::None if t => {
+                            result = false;
+                            false
+                        }
+                        _ => true,
+                    }
+                });
+                result
+            })
+        }
+        other => {
+            let other = other.clone();
+            Box::new(move |ev, l| ev.truth(&other, l))
+        }
+    }
+}
+
+/// The value of an expression, as `Eval::eval` gives it, for the reads conditions are
+/// mostly made of; the rest goes to the evaluator.
+fn get(e: &Expr) -> Get {
+    match e {
+        Expr::Const(v) if !v.owns_heap() => {
+            let v = v.clone();
+            Box::new(move |_, _| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                v.clone()
+            })
+        }
+        Expr::CurrentPhase => Box::new(|ev, _| {
+            if !budget::charge(1) {
+                return Value::None;
+            }
+            Value::Phase(ev.s.phase)
+        }),
+        Expr::CellPiece(c) => {
+            let c = get(c);
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                match c(ev, l) {
+                    Value::Cell(c) if ev.s.cells[c as usize] != NONE => {
+                        Value::Comp(ev.s.cells[c as usize])
+                    }
+                    other => {
+                        other.discard();
+                        Value::None
+                    }
+                }
+            })
+        }
+        Expr::CompOwner(c) => {
+            let c = get(c);
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                match c(ev, l) {
+                    Value::Comp(c) if ev.s.owners[c as usize] != NO_SEAT => {
+                        Value::Seat(ev.s.owners[c as usize])
+                    }
+                    other => {
+                        other.discard();
+                        Value::None
+                    }
+                }
+            })
+        }
+        Expr::CompAttr(c, a) => {
+            let (c, a) = (get(c), *a);
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                match c(ev, l) {
+                    Value::Comp(c) if c != NONE => kept(ev.eng.attr(ev.s, c, a).clone()),
+                    other => {
+                        other.discard();
+                        Value::None
+                    }
+                }
+            })
+        }
+        Expr::SeatVar(p, i) => {
+            let (p, i) = (get(p), *i as usize);
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                match p(ev, l) {
+                    Value::Seat(p) if p < ev.s.players => {
+                        kept(ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i].clone())
+                    }
+                    other => {
+                        other.discard();
+                        Value::None
+                    }
+                }
+            })
+        }
+        other => {
+            let other = other.clone();
+            Box::new(move |ev, l| ev.eval(&other, l))
+        }
+    }
+}
+
+/// A value as `eval` hands it on: a list is charged its length (and refused past
+/// `MAX_LIST`).
+fn kept(v: Value) -> Value {
+    match &v {
+        Value::List(items) if !budget::list(items.len()) => Value::None,
+        _ => v,
+    }
+}
