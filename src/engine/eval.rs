@@ -243,9 +243,7 @@ impl<'a> Eval<'a> {
                 let d = self.eval(&args[1], l);
                 let k = self.eval(&args[2], l).as_int();
                 if let Value::Dir(d) = d {
-                    geometry::sweep_each(&self.eng.game.board, &line, d, k, &mut |v| {
-                        emit(f, v, l)
-                    });
+                    geometry::sweep_each(&self.eng.game.board, &line, d, k, &mut |v| emit(f, v, l));
                 }
                 line.discard();
             }

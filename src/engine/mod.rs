@@ -150,6 +150,12 @@ impl Engine {
         }
     }
 
+    /// How many of the game's actions are listed by a compiled plan (the rest by the
+    /// tree walk).
+    pub fn planned_actions(&self) -> usize {
+        self.plans.actions.iter().filter(|p| p.is_some()).count()
+    }
+
     pub fn new(game: Game) -> Engine {
         let seats = game.seats.len();
         let mut zone_base = Vec::new();

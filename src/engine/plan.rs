@@ -30,14 +30,14 @@ use smallvec::SmallVec;
 
 /// The rest of an action from one clause on: fills the remaining clauses and passes each
 /// complete action to the sink; false stops the whole listing.
-pub(crate) type Step =
-    Box<dyn Fn(&Eval, &mut [Value], &mut Args, &mut dyn FnMut(Action) -> bool) -> bool + Send + Sync>;
+pub(crate) type Step = Box<
+    dyn Fn(&Eval, &mut [Value], &mut Args, &mut dyn FnMut(Action) -> bool) -> bool + Send + Sync,
+>;
 type Cond = Box<dyn Fn(&Eval, &mut [Value]) -> bool + Send + Sync>;
 type Get = Box<dyn Fn(&Eval, &mut [Value]) -> Value + Send + Sync>;
 /// Walks a domain: each item is handed to the callback, which says whether to go on.
-type Each = Box<
-    dyn Fn(&Eval, &mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool) + Send + Sync,
->;
+type Each =
+    Box<dyn Fn(&Eval, &mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool) + Send + Sync>;
 
 /// The plan of every action (`None` where the tree walk lists it).
 pub(crate) struct Plans {
@@ -178,10 +178,9 @@ fn choose(slot: u16, domain: &Expr, next: Step) -> Step {
 /// Walks a collection as `Eval::for_each` does: each item charged to the budget.
 fn each(coll: &Expr) -> Each {
     match coll {
-        Expr::Call(
-            b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight),
-            args,
-        ) if matches!(args[1], Expr::Const(_)) => {
+        Expr::Call(b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight), args)
+            if matches!(args[1], Expr::Const(_)) =>
+        {
             let (b, cell) = (*b, get(&args[0]));
             let Expr::Const(d) = &args[1] else {
                 unreachable!()

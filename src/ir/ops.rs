@@ -189,9 +189,7 @@ pub fn compare(op: BinOp, a: &Value, b: &Value) -> bool {
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
         (Value::Cell(x), Value::Cell(y)) => Some(x.cmp(y)),
         (Value::Seat(x), Value::Seat(y)) => Some(x.cmp(y)),
-        (Value::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
-            Some(x.cmp(y))
-        }
+        (Value::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => Some(x.cmp(y)),
         _ => None,
     };
     match op {

@@ -1,0 +1,80 @@
+//! The compiled plans against the tree walk they replace (see `src/engine/plan.rs`): over
+//! seeded random playouts of every shipped game and variant, at every decision, the two
+//! list the same legal actions in the same order, and agree on whether there is any.
+
+use muster::engine::Engine;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
+
+/// Random playouts per game and variant; the player counts take turns.
+const PLAYOUTS: u64 = 2;
+
+/// Plays the seeded playouts of one game and variant (at most `cap` actions each) with the
+/// plans, comparing each decision's list with the tree walk's; returns how many actions
+/// of the game have a plan and how many decisions were compared.
+fn compare(name: &str, variant: Option<&str>, cap: usize) -> (usize, usize) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("games/{name}.muster"));
+    let planned = Engine::new(
+        muster::check::compile_file(&path, variant)
+            .expect("a shipped game")
+            .game,
+    );
+    let walked = planned.tree_walking();
+    assert_eq!(walked.planned_actions(), 0);
+    let counts = planned.game.max_players - planned.game.min_players + 1;
+    let mut decisions = 0;
+    for seed in 0..PLAYOUTS {
+        let players = planned.game.min_players + (seed % u64::from(counts)) as u8;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut s = planned.start(players, seed).expect("the game starts");
+        for _ in 0..cap {
+            if planned.decider(&s).is_none() {
+                break;
+            }
+            let legal = planned.legal_actions(&s);
+            assert_eq!(
+                legal,
+                walked.legal_actions(&s),
+                "{name} {variant:?} {players}p seed {seed}: the plans and the tree walk differ"
+            );
+            assert_eq!(planned.has_legal_action(&s), walked.has_legal_action(&s));
+            decisions += 1;
+            if legal.is_empty() {
+                break;
+            }
+            let pick = rng.gen_range(0..legal.len());
+            planned.apply_listed(&mut s, &legal[pick]).unwrap();
+        }
+    }
+    (planned.planned_actions(), decisions)
+}
+
+#[test]
+fn plans_list_what_the_tree_walk_lists() {
+    let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "muster"))
+        .collect();
+    files.sort();
+    let (mut planned, mut decisions) = (0, 0);
+    for path in files {
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        let cap = if name == "battle_line" { 60 } else { 300 };
+        let text = std::fs::read_to_string(&path).unwrap();
+        let variants = text.lines().filter_map(|l| {
+            l.strip_prefix("variant ")
+                .and_then(|r| r.split_whitespace().next())
+        });
+        for v in std::iter::once(None).chain(variants.map(Some)) {
+            let (p, d) = compare(name, v, cap);
+            planned += p;
+            decisions += d;
+        }
+    }
+    println!("{planned} planned actions, {decisions} decisions compared");
+    // The comparison means something only if plans were used, on many decisions.
+    assert!(planned > 40, "only {planned} actions have a plan");
+    assert!(decisions > 2_000, "only {decisions} decisions compared");
+}
