@@ -190,7 +190,7 @@ fn each(coll: &Expr) -> Each {
                 if !budget::charge(1) {
                     return;
                 }
-                let Value::Cell(c) = cell(ev, l) else {
+                let Some(c) = cell_of(cell(ev, l)) else {
                     return;
                 };
                 let board = &ev.eng.game.board;
@@ -210,11 +210,14 @@ fn each(coll: &Expr) -> Each {
                     return;
                 }
                 let run = line(ev, l);
-                if let Value::Dir(d) = dir(ev, l) {
+                let d = dir(ev, l);
+                if let Value::Dir(d) = d {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
                     geometry::shifts_each(board, occ, &run, d, &mut |v| {
                         budget::charge(1) && f(v, l)
                     });
+                } else {
+                    d.discard();
                 }
                 run.discard();
             })
@@ -252,6 +255,24 @@ fn truth(e: &Expr) -> Cond {
                 x.discard();
                 y.discard();
                 t
+            })
+        }
+        // As `eval` judges `in`: a step for the node, then the items until one is equal.
+        Expr::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => {
+            let (want, item, coll) = (*op == BinOp::In, get(a), each(b));
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return false;
+                }
+                let item = item(ev, l);
+                let mut found = false;
+                coll(ev, l, &mut |v, _| {
+                    found = v == item;
+                    v.discard();
+                    !found
+                });
+                item.discard();
+                found == want
             })
         }
         Expr::Not(x) => {
@@ -308,6 +329,21 @@ fn get(e: &Expr) -> Get {
                 v.clone()
             })
         }
+        Expr::Local(slot) => {
+            let slot = *slot as usize;
+            Box::new(move |_, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                kept(l[slot].clone())
+            })
+        }
+        Expr::Me => Box::new(|ev, _| {
+            if !budget::charge(1) {
+                return Value::None;
+            }
+            Value::Seat(ev.me)
+        }),
         Expr::CurrentPhase => Box::new(|ev, _| {
             if !budget::charge(1) {
                 return Value::None;
@@ -320,14 +356,11 @@ fn get(e: &Expr) -> Get {
                 if !budget::charge(1) {
                     return Value::None;
                 }
-                match c(ev, l) {
-                    Value::Cell(c) if ev.s.cells[c as usize] != NONE => {
+                match cell_of(c(ev, l)) {
+                    Some(c) if ev.s.cells[c as usize] != NONE => {
                         Value::Comp(ev.s.cells[c as usize])
                     }
-                    other => {
-                        other.discard();
-                        Value::None
-                    }
+                    _ => Value::None,
                 }
             })
         }
@@ -337,14 +370,11 @@ fn get(e: &Expr) -> Get {
                 if !budget::charge(1) {
                     return Value::None;
                 }
-                match c(ev, l) {
-                    Value::Comp(c) if ev.s.owners[c as usize] != NO_SEAT => {
+                match comp_of(c(ev, l)) {
+                    Some(c) if ev.s.owners[c as usize] != NO_SEAT => {
                         Value::Seat(ev.s.owners[c as usize])
                     }
-                    other => {
-                        other.discard();
-                        Value::None
-                    }
+                    _ => Value::None,
                 }
             })
         }
@@ -354,12 +384,9 @@ fn get(e: &Expr) -> Get {
                 if !budget::charge(1) {
                     return Value::None;
                 }
-                match c(ev, l) {
-                    Value::Comp(c) if c != NONE => kept(ev.eng.attr(ev.s, c, a).clone()),
-                    other => {
-                        other.discard();
-                        Value::None
-                    }
+                match comp_of(c(ev, l)) {
+                    Some(c) if c != NONE => kept(ev.eng.attr(ev.s, c, a).clone()),
+                    _ => Value::None,
                 }
             })
         }
@@ -369,14 +396,11 @@ fn get(e: &Expr) -> Get {
                 if !budget::charge(1) {
                     return Value::None;
                 }
-                match p(ev, l) {
-                    Value::Seat(p) if p < ev.s.players => {
+                match seat_of(p(ev, l)) {
+                    Some(p) if p < ev.s.players => {
                         kept(ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i].clone())
                     }
-                    other => {
-                        other.discard();
-                        Value::None
-                    }
+                    _ => Value::None,
                 }
             })
         }
@@ -394,4 +418,39 @@ fn kept(v: Value) -> Value {
         Value::List(items) if !budget::list(items.len()) => Value::None,
         _ => v,
     }
+}
+
+/// The cell a value is, if it is one; the value is dropped without drop glue (see
+/// `Value::discard`), as are the next two.
+#[inline(always)]
+fn cell_of(v: Value) -> Option<u16> {
+    let r = if let Value::Cell(c) = v {
+        Some(c)
+    } else {
+        None
+    };
+    v.discard();
+    r
+}
+
+#[inline(always)]
+fn comp_of(v: Value) -> Option<u16> {
+    let r = if let Value::Comp(c) = v {
+        Some(c)
+    } else {
+        None
+    };
+    v.discard();
+    r
+}
+
+#[inline(always)]
+fn seat_of(v: Value) -> Option<u8> {
+    let r = if let Value::Seat(p) = v {
+        Some(p)
+    } else {
+        None
+    };
+    v.discard();
+    r
 }
