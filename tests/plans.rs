@@ -1,6 +1,8 @@
 //! The compiled plans against the tree walk they replace (see `src/engine/plan.rs`): over
 //! seeded random playouts of every shipped game and variant, at every decision, the two
-//! list the same legal actions in the same order, and agree on whether there is any.
+//! list the same legal actions in the same order, and agree on whether there is any; and
+//! the same action played by both (the end rules' conditions are compiled too) leaves the
+//! same state.
 
 use muster::engine::Engine;
 use rand::{Rng, SeedableRng};
@@ -44,7 +46,13 @@ fn compare(name: &str, variant: Option<&str>, cap: usize) -> (usize, usize) {
                 break;
             }
             let pick = rng.gen_range(0..legal.len());
+            let mut t = s.clone();
             planned.apply_listed(&mut s, &legal[pick]).unwrap();
+            walked.apply_listed(&mut t, &legal[pick]).unwrap();
+            assert!(
+                s == t,
+                "{name} {variant:?} {players}p seed {seed}: states differ"
+            );
         }
     }
     (planned.planned_actions(), decisions)

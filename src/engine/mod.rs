@@ -145,6 +145,8 @@ impl Engine {
         Engine {
             plans: Arc::new(plan::Plans {
                 actions: Vec::new(),
+                wins: Vec::new(),
+                draws: Vec::new(),
             }),
             ..self.clone()
         }

@@ -33,15 +33,18 @@ use smallvec::SmallVec;
 pub(crate) type Step = Box<
     dyn Fn(&Eval, &mut [Value], &mut Args, &mut dyn FnMut(Action) -> bool) -> bool + Send + Sync,
 >;
-type Cond = Box<dyn Fn(&Eval, &mut [Value]) -> bool + Send + Sync>;
+pub(crate) type Cond = Box<dyn Fn(&Eval, &mut [Value]) -> bool + Send + Sync>;
 type Get = Box<dyn Fn(&Eval, &mut [Value]) -> Value + Send + Sync>;
 /// Walks a domain: each item is handed to the callback, which says whether to go on.
 type Each =
     Box<dyn Fn(&Eval, &mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool) + Send + Sync>;
 
-/// The plan of every action (`None` where the tree walk lists it).
+/// The plan of every action (`None` where the tree walk lists it), and the end rules'
+/// conditions compiled the same way (`win ... when`, `draw when`, in order).
 pub(crate) struct Plans {
     pub actions: Vec<Option<Step>>,
+    pub wins: Vec<Cond>,
+    pub draws: Vec<Cond>,
 }
 
 impl std::fmt::Debug for Plans {
@@ -57,6 +60,8 @@ impl Plans {
             actions: (0..game.actions.len())
                 .map(|a| action(a as u16, &game.actions[a].clauses))
                 .collect(),
+            wins: game.end.wins.iter().map(|(_, when)| truth(when)).collect(),
+            draws: game.end.draws.iter().map(truth).collect(),
         }
     }
 }
@@ -344,6 +349,18 @@ fn get(e: &Expr) -> Get {
             }
             Value::Seat(ev.me)
         }),
+        Expr::CellEmpty(c) => {
+            let c = get(c);
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                Value::Bool(match cell_of(c(ev, l)) {
+                    Some(c) => ev.s.cells[c as usize] == NONE && ev.eng.present(ev.s, c),
+                    None => false,
+                })
+            })
+        }
         Expr::CurrentPhase => Box::new(|ev, _| {
             if !budget::charge(1) {
                 return Value::None;

@@ -361,8 +361,14 @@ impl Engine {
             s,
             me: s.turn_seat,
         };
-        for (who, when) in &self.game.end.wins {
-            if ev.truth(when, l) {
+        // The compiled conditions where the engine has them (see `plan.rs`).
+        let plans = &self.plans;
+        for (i, (who, when)) in self.game.end.wins.iter().enumerate() {
+            let holds = match plans.wins.get(i) {
+                Some(cond) => cond(&ev, l),
+                None => ev.truth(when, l),
+            };
+            if holds {
                 let w = super::effects::winners(ev.eval(who, l));
                 if !w.is_empty() {
                     s.outcome = Some(Outcome::Win(w));
@@ -370,7 +376,17 @@ impl Engine {
                 }
             }
         }
-        if self.game.end.draws.iter().any(|d| ev.truth(d, l)) {
+        let draw = self
+            .game
+            .end
+            .draws
+            .iter()
+            .enumerate()
+            .any(|(i, d)| match plans.draws.get(i) {
+                Some(cond) => cond(&ev, l),
+                None => ev.truth(d, l),
+            });
+        if draw {
             s.outcome = Some(Outcome::Draw);
             return true;
         }
