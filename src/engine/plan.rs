@@ -25,7 +25,7 @@ use super::eval::{Dirs, Eval};
 use super::geometry;
 use super::legal::{Action, Args};
 use super::state::{NONE, NO_SEAT};
-use crate::ir::{ops, BinOp, Builtin, Clause, Expr, Game, Quant, Value};
+use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Value};
 use smallvec::SmallVec;
 
 /// The rest of an action from one clause on: fills the remaining clauses and passes each
@@ -359,6 +359,40 @@ fn get(e: &Expr) -> Get {
                     Some(c) => ev.s.cells[c as usize] == NONE && ev.eng.present(ev.s, c),
                     None => false,
                 })
+            })
+        }
+        // As `eval` makes an aggregate: a step for the node, then the items.
+        Expr::Agg(agg, slot, coll, body) => {
+            let (agg, slot, coll) = (*agg, *slot as usize, each(coll));
+            // Only the one this aggregate needs: a body's closures are built once.
+            let (count, value): (Option<Cond>, Option<Get>) = match agg {
+                Agg::Count => (Some(truth(body)), None),
+                _ => (None, Some(get(body))),
+            };
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                let mut acc: Option<i64> = None;
+                coll(ev, l, &mut |v, l| {
+                    Value::set(&mut l[slot], v);
+                    acc = Some(match (&count, &value) {
+                        (Some(count), _) => acc.unwrap_or(0) + count(ev, l) as i64,
+                        (_, Some(value)) => {
+                            let x = value(ev, l);
+                            let x_int = x.as_int();
+                            x.discard();
+                            match agg {
+                                Agg::Sum => acc.unwrap_or(0).saturating_add(x_int),
+                                Agg::Max => acc.map_or(x_int, |m| m.max(x_int)),
+                                _ => acc.map_or(x_int, |m| m.min(x_int)),
+                            }
+                        }
+                        (None, None) => unreachable!("an aggregate's body is compiled"),
+                    });
+                    true
+                });
+                Value::Int(acc.unwrap_or(0))
             })
         }
         Expr::CurrentPhase => Box::new(|ev, _| {
