@@ -395,6 +395,69 @@ fn get(e: &Expr) -> Get {
                 Value::Int(acc.unwrap_or(0))
             })
         }
+        Expr::If(c, a, b) => {
+            let (c, a, b) = (truth(c), get(a), get(b));
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                kept(if c(ev, l) { a(ev, l) } else { b(ev, l) })
+            })
+        }
+        // Arithmetic, as `ops::binary` does it.
+        Expr::Binary(
+            op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem),
+            a,
+            b,
+        ) => {
+            let (op, a, b) = (*op, get(a), get(b));
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                let (x, y) = (a(ev, l), b(ev, l));
+                let v = ops::binary(op, &x, &y, &ev.eng.game.board);
+                x.discard();
+                y.discard();
+                v
+            })
+        }
+        Expr::GlobalVar(i) => {
+            let i = *i as usize;
+            Box::new(move |ev, _| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                kept(ev.s.globals[i].clone())
+            })
+        }
+        Expr::TurnSeat => Box::new(|ev, _| {
+            if !budget::charge(1) {
+                return Value::None;
+            }
+            Value::Seat(ev.s.turn_seat)
+        }),
+        Expr::PhaseTurns => Box::new(|ev, _| {
+            if !budget::charge(1) {
+                return Value::None;
+            }
+            Value::Int(ev.s.phase_turns as i64)
+        }),
+        Expr::SeatAttr(p, i) => {
+            let (p, i) = (get(p), *i as usize);
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                let seats = &ev.eng.game.seats;
+                match seat_of(p(ev, l)) {
+                    Some(p) if (p as usize) < seats.len() => {
+                        kept(seats[p as usize].attrs[i].clone())
+                    }
+                    _ => Value::None,
+                }
+            })
+        }
         Expr::CurrentPhase => Box::new(|ev, _| {
             if !budget::charge(1) {
                 return Value::None;
