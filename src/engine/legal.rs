@@ -39,6 +39,20 @@ pub struct Action {
     pub args: Args,
 }
 
+impl Action {
+    /// Makes this action `action` with `args`, reusing its storage: values it held are
+    /// overwritten in place (a scalar without drop glue, see `Value::set`).
+    fn set(&mut self, action: u16, args: &[Value]) {
+        self.action = action;
+        let keep = self.args.len().min(args.len());
+        for (slot, v) in self.args.iter_mut().zip(&args[..keep]) {
+            Value::set(slot, v.clone());
+        }
+        self.args.truncate(args.len());
+        self.args.extend(args[keep..].iter().cloned());
+    }
+}
+
 impl Engine {
     /// Every legal action of the seat that must decide now, in a fixed order.
     pub fn legal_actions(&self, s: &State) -> Vec<Action> {
@@ -88,24 +102,35 @@ impl Engine {
 
     /// `try_legal_actions` into a caller's buffer (cleared first).
     pub fn try_legal_into(&self, s: &State, out: &mut Vec<Action>) -> Result<(), EngineError> {
-        out.clear();
         if s.outcome.is_some() {
+            out.clear();
             return Ok(());
         }
         let decision = Decision::begin();
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_step(s, &mut locals, &mut |a| {
-            if out.len() >= budget::MAX_LEGAL_ACTIONS {
+        // The buffer's actions are overwritten in place, then the rest cut off: a query
+        // into a buffer reused from the last one makes no new `Action`.
+        let mut n = 0;
+        self.enumerate_step(s, &mut locals, &mut |a, args| {
+            if n >= budget::MAX_LEGAL_ACTIONS {
                 budget::exceeded(format!(
                     "more than {} legal actions (`MAX_LEGAL_ACTIONS`)",
                     budget::thousands(budget::MAX_LEGAL_ACTIONS as u64)
                 ));
                 return false;
             }
-            let go_on = budget::charge(1 + a.args.len() as u64);
-            out.push(a);
+            let go_on = budget::charge(1 + args.len() as u64);
+            match out.get_mut(n) {
+                Some(slot) => slot.set(a, args),
+                None => out.push(Action {
+                    action: a,
+                    args: args.iter().cloned().collect(),
+                }),
+            }
+            n += 1;
             go_on
         });
+        out.truncate(n);
         budget::locate(|| self.deciding_text(s));
         decision.result()
     }
@@ -128,7 +153,7 @@ impl Engine {
         let _decision = Decision::begin();
         let mut any = false;
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_step(s, &mut locals, &mut |_| {
+        self.enumerate_step(s, &mut locals, &mut |_, _| {
             any = true;
             false
         });
@@ -139,7 +164,7 @@ impl Engine {
     pub(crate) fn has_legal_action_for(&self, s: &State, seat: u8) -> bool {
         let mut any = false;
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_for(s, seat, &mut locals, &mut |_| {
+        self.enumerate_for(s, seat, &mut locals, &mut |_, _| {
             any = true;
             false
         });
@@ -152,14 +177,22 @@ impl Engine {
         let _decision = Decision::begin();
         let mut out = Vec::new();
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_for(s, seat, &mut locals, &mut |a| {
-            out.push(a);
+        self.enumerate_for(s, seat, &mut locals, &mut |a, args| {
+            out.push(Action {
+                action: a,
+                args: args.iter().cloned().collect(),
+            });
             true
         });
         out
     }
 
-    fn enumerate_step(&self, s: &State, locals: &mut [Value], f: &mut dyn FnMut(Action) -> bool) {
+    fn enumerate_step(
+        &self,
+        s: &State,
+        locals: &mut [Value],
+        f: &mut dyn FnMut(u16, &[Value]) -> bool,
+    ) {
         let me = self.step_decider(s);
         self.enumerate_for(s, me, locals, f)
     }
@@ -169,7 +202,7 @@ impl Engine {
         s: &State,
         me: u8,
         locals: &mut [Value],
-        f: &mut dyn FnMut(Action) -> bool,
+        f: &mut dyn FnMut(u16, &[Value]) -> bool,
     ) {
         let Some((actions, mode)) = self.current_choice(s) else {
             return;
@@ -190,16 +223,10 @@ impl Engine {
         }
         match mode {
             StepMode::Optional => {
-                f(Action {
-                    action: SKIP,
-                    args: Args::new(),
-                });
+                f(SKIP, &[]);
             }
             StepMode::Repeat => {
-                f(Action {
-                    action: DONE,
-                    args: Args::new(),
-                });
+                f(DONE, &[]);
             }
             StepMode::One | StepMode::Loop | StepMode::All => {}
         }
@@ -209,8 +236,8 @@ impl Engine {
     pub(crate) fn has_real_choice(&self, s: &State) -> bool {
         let mut any = false;
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_step(s, &mut locals, &mut |a| {
-            any = a.action < SKIP;
+        self.enumerate_step(s, &mut locals, &mut |a, _| {
+            any = a < SKIP;
             !any
         });
         any
@@ -226,7 +253,7 @@ impl Engine {
         i: usize,
         l: &mut [Value],
         args: &mut Args,
-        f: &mut dyn FnMut(Action) -> bool,
+        f: &mut dyn FnMut(u16, &[Value]) -> bool,
     ) -> bool {
         if budget::spent() {
             return false;
@@ -284,13 +311,10 @@ impl Engine {
         i: usize,
         l: &mut [Value],
         args: &mut Args,
-        f: &mut dyn FnMut(Action) -> bool,
+        f: &mut dyn FnMut(u16, &[Value]) -> bool,
     ) -> bool {
         let Some(c) = clauses.get(i) else {
-            return f(Action {
-                action: a,
-                args: args.iter().cloned().collect(),
-            });
+            return f(a, args);
         };
         match c {
             Clause::Choose { slot, domain, .. } => {

@@ -23,7 +23,7 @@
 use super::budget;
 use super::eval::{Dirs, Eval};
 use super::geometry;
-use super::legal::{Action, Args};
+use super::legal::Args;
 use super::state::{NONE, NO_SEAT};
 use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Value};
 use smallvec::SmallVec;
@@ -31,7 +31,9 @@ use smallvec::SmallVec;
 /// The rest of an action from one clause on: fills the remaining clauses and passes each
 /// complete action to the sink; false stops the whole listing.
 pub(crate) type Step = Box<
-    dyn Fn(&Eval, &mut [Value], &mut Args, &mut dyn FnMut(Action) -> bool) -> bool + Send + Sync,
+    dyn Fn(&Eval, &mut [Value], &mut Args, &mut dyn FnMut(u16, &[Value]) -> bool) -> bool
+        + Send
+        + Sync,
 >;
 pub(crate) type Cond = Box<dyn Fn(&Eval, &mut [Value]) -> bool + Send + Sync>;
 type Get = Box<dyn Fn(&Eval, &mut [Value]) -> Value + Send + Sync>;
@@ -77,10 +79,7 @@ fn action(a: u16, clauses: &[Clause]) -> Option<Step> {
         if budget::spent() {
             return false;
         }
-        f(Action {
-            action: a,
-            args: args.iter().cloned().collect(),
-        })
+        f(a, args)
     });
     for (i, c) in clauses.iter().enumerate().rev() {
         next = match c {
