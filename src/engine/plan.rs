@@ -313,9 +313,15 @@ fn truth(e: &Expr) -> Cond {
                 result
             })
         }
+        // Any other value, judged as `truth` judges it: by its value's truthiness.
         other => {
-            let other = other.clone();
-            Box::new(move |ev, l| ev.truth(&other, l))
+            let value = get(other);
+            Box::new(move |ev, l| {
+                let v = value(ev, l);
+                let t = v.truthy();
+                v.discard();
+                t
+            })
         }
     }
 }
