@@ -226,6 +226,22 @@ fn each(coll: &Expr) -> Each {
                 run.discard();
             })
         }
+        // Filtered as it is walked, as `for_each` does, the condition compiled.
+        Expr::Comprehension(slot, coll, cond) => {
+            let (slot, coll) = (*slot as usize, each(coll));
+            let cond = cond.as_deref().map(truth);
+            Box::new(move |ev, l, f| {
+                coll(ev, l, &mut |v, l| {
+                    Value::set(&mut l[slot], v.clone());
+                    if cond.as_ref().is_none_or(|c| c(ev, l)) {
+                        budget::charge(1) && f(v, l)
+                    } else {
+                        v.discard();
+                        true
+                    }
+                })
+            })
+        }
         other => {
             let other = other.clone();
             Box::new(move |ev, l, f| ev.for_each(&other, l, f))
