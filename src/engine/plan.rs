@@ -443,6 +443,22 @@ fn get(e: &Expr) -> Get {
                 v
             })
         }
+        // `size`: the items walked and counted, without a list.
+        Expr::Call(Builtin::Size, args) => {
+            let coll = each(&args[0]);
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                let mut n = 0;
+                coll(ev, l, &mut |v, _| {
+                    v.discard();
+                    n += 1;
+                    true
+                });
+                Value::Int(n)
+            })
+        }
         Expr::GlobalVar(i) => {
             let i = *i as usize;
             Box::new(move |ev, _| {
