@@ -84,98 +84,104 @@ fn action(a: u16, clauses: &[Clause]) -> Option<Step> {
     for (i, c) in clauses.iter().enumerate().rev() {
         next = match c {
             Clause::Do(_) => next,
-            Clause::Choose { slot, domain, .. } => located(a, i, choose(*slot, domain, next)),
-            Clause::Let { slot, value } => located(a, i, let_(*slot, value, next)),
+            Clause::Choose { slot, domain, .. } => choose((a, i), *slot, domain, next),
+            Clause::Let { slot, value } => let_((a, i), *slot, value, next),
             Clause::Require {
                 afterwards: true, ..
             } => return None,
-            Clause::Require { cond, .. } => located(a, i, require(cond, next)),
+            Clause::Require { cond, .. } => require((a, i), cond, next),
         };
     }
     Some(next)
 }
 
-/// A clause's step, stopping once the budget is spent and naming the clause in the
-/// rules error if the work went over inside it (as the tree walk does).
-fn located(a: u16, i: usize, body: Step) -> Step {
-    Box::new(move |ev, l, args, f| {
-        if budget::spent() {
-            return false;
-        }
-        let go_on = body(ev, l, args, f);
-        if budget::spent() {
-            budget::locate_innermost(|| ev.eng.clause_text(a, i));
-        }
-        go_on
-    })
+/// Runs a clause's step (`at`: the action and the clause), stopping once the budget is
+/// spent and naming the clause in the rules error if the work went over inside it (as
+/// the tree walk does).
+#[inline(always)]
+fn located(ev: &Eval, at: (u16, usize), body: impl FnOnce() -> bool) -> bool {
+    if budget::spent() {
+        return false;
+    }
+    let go_on = body();
+    if budget::spent() {
+        budget::locate_innermost(|| ev.eng.clause_text(at.0, at.1));
+    }
+    go_on
 }
 
-fn let_(slot: u16, value: &Expr, next: Step) -> Step {
+fn let_(at: (u16, usize), slot: u16, value: &Expr, next: Step) -> Step {
     let value = get(value);
     let slot = slot as usize;
     Box::new(move |ev, l, args, f| {
-        let v = value(ev, l);
-        super::pool::recycle(std::mem::replace(&mut l[slot], v));
-        next(ev, l, args, f)
+        located(ev, at, || {
+            let v = value(ev, l);
+            super::pool::recycle(std::mem::replace(&mut l[slot], v));
+            next(ev, l, args, f)
+        })
     })
 }
 
-fn require(cond: &Expr, next: Step) -> Step {
+fn require(at: (u16, usize), cond: &Expr, next: Step) -> Step {
     let cond = truth(cond);
-    Box::new(move |ev, l, args, f| !cond(ev, l) || next(ev, l, args, f))
+    Box::new(move |ev, l, args, f| located(ev, at, || !cond(ev, l) || next(ev, l, args, f)))
 }
 
 /// `choose`: each item of the domain in turn, as the tree walk offers it. Twin
 /// components in one place are one choice: only the first is offered.
-fn choose(slot: u16, domain: &Expr, next: Step) -> Step {
+fn choose(at: (u16, usize), slot: u16, domain: &Expr, next: Step) -> Step {
     let slot = slot as usize;
     // A list written in the rules, with no components: a plain loop.
     if let Expr::Const(Value::List(items)) = domain {
         if !items.iter().any(|v| matches!(v, Value::Comp(_))) {
             let items = items.clone();
             return Box::new(move |ev, l, args, f| {
-                let mut go_on = true;
-                for v in &items {
-                    if !budget::charge(1) {
-                        break;
+                located(ev, at, || {
+                    let mut go_on = true;
+                    for v in &items {
+                        if !budget::charge(1) {
+                            break;
+                        }
+                        Value::set(&mut l[slot], v.clone());
+                        args.push(v.clone());
+                        go_on = next(ev, l, args, f);
+                        if let Some(v) = args.pop() {
+                            v.discard();
+                        }
+                        if !go_on {
+                            break;
+                        }
                     }
-                    Value::set(&mut l[slot], v.clone());
-                    args.push(v.clone());
-                    go_on = next(ev, l, args, f);
-                    if let Some(v) = args.pop() {
-                        v.discard();
-                    }
-                    if !go_on {
-                        break;
-                    }
-                }
-                go_on
+                    go_on
+                })
             });
         }
     }
     let each = each(domain);
     Box::new(move |ev, l, args, f| {
-        let mut go_on = true;
-        let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
-        each(ev, l, &mut |v, l| {
-            if let Value::Comp(c) = v {
-                if offered
-                    .iter()
-                    .any(|&o| ev.eng.same_choice(ev.s, &Value::Comp(o), &v))
-                {
-                    return true;
+        located(ev, at, || {
+            let mut go_on = true;
+            let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
+            each(ev, l, &mut |v, l| {
+                if let Value::Comp(c) = v {
+                    if offered
+                        .iter()
+                        .any(|&o| ev.eng.same_choice(ev.s, &Value::Comp(o), &v))
+                    {
+                        return true;
+                    }
+                    offered.push(c);
                 }
-                offered.push(c);
-            }
-            Value::set(&mut l[slot], v.clone());
-            args.push(v);
-            go_on = next(ev, l, args, f);
-            if let Some(v) = args.pop() {
-                v.discard();
-            }
+                Value::set(&mut l[slot], v.clone());
+                args.push(v);
+                go_on = next(ev, l, args, f);
+                if let Some(v) = args.pop() {
+                    v.discard();
+                }
+                go_on
+            });
             go_on
-        });
-        go_on
+        })
     })
 }
 
