@@ -86,3 +86,58 @@ fn plans_list_what_the_tree_walk_lists() {
     assert!(planned > 40, "only {planned} actions have a plan");
     assert!(decisions > 2_000, "only {decisions} decisions compared");
 }
+
+/// Rules whose listing goes over a limit of the decision's budget, each in a clause a
+/// plan compiles: a quantifier in a `require`, a walk in a `choose`, a `let`.
+const RUNAWAY: [&str; 3] = [
+    r#"game "Quant" { players 2 }
+       board grid 26 x 52
+       phase p { turn { one of go } }
+       action go {
+         require all a in cells: all b in cells: all c in cells: a == b or a != b or c == c
+         do { end turn }
+       }"#,
+    r#"game "Pairs" { players 2 }
+       board grid 26 x 52
+       phase p { turn { one of go } }
+       action go {
+         choose a in cells
+         choose b in [c in cells where c != a]
+         choose k in [1, 2, 3, 4, 5, 6, 7, 8]
+         do { end turn }
+       }"#,
+    r#"game "Counts" { players 2 }
+       board grid 26 x 52
+       phase p { turn { one of go } }
+       action go {
+         choose a in cells
+         let n = sum b in cells: count c in cells: b != c
+         require n > 0
+         do { end turn }
+       }"#,
+];
+
+// A runaway rule stops with the same rules error, naming the same clause, whichever
+// lists the actions.
+#[test]
+fn plans_stop_runaway_rules_as_the_tree_walk_does() {
+    for rules in RUNAWAY {
+        let game = muster::check::compile_source("runaway.muster", rules, None)
+            .expect("the rules check")
+            .game;
+        let planned = Engine::new(game);
+        assert!(planned.planned_actions() > 0);
+        let walked = planned.tree_walking();
+        // Setting up looks for a legal action already; else the first listing fails.
+        let first_error = |e: &Engine| match e.start(2, 1) {
+            Err(err) => err.to_string(),
+            Ok(s) => match e.try_legal_actions(&s) {
+                Err(err) => err.to_string(),
+                Ok(_) => panic!("no rules error:\n{rules}"),
+            },
+        };
+        let (p, w) = (first_error(&planned), first_error(&walked));
+        assert_eq!(p, w);
+        assert!(p.contains("of action `go`"), "{p}");
+    }
+}
