@@ -143,4 +143,10 @@ fn main() {
     measure("battle_line", 2, 3000);
     measure("battalion_emperor", 3, 5000);
     measure("homeward", 4, 5000);
+    measure("breakthrough", 2, 5000);
+    measure("connect_four", 2, 5000);
+    measure("goofspiel", 2, 5000);
+    measure("hex", 2, 5000);
+    measure("oh_hell", 4, 5000);
+    measure("chess", 2, 300);
 }

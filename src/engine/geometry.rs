@@ -224,7 +224,7 @@ pub fn runs_each(board: &Board, cells: &[u16], dirs: &[u8], f: &mut dyn FnMut(Va
 /// The cells a run passes over and lands on when shifted `k` steps in `dir`; a step off
 /// the board shows as `None`, which is never empty.
 pub fn sweep(board: &Board, line: &Value, dir: u8, k: i64, out: &mut Vec<Value>) {
-    for c in crate::ir::ops::line_cells(line, board) {
+    each_line_cell(line, board, |c| {
         let mut cur = c;
         for _ in 0..k.clamp(0, 255) {
             cur = board.step(cur, dir);
@@ -233,6 +233,22 @@ pub fn sweep(board: &Board, line: &Value, dir: u8, k: i64, out: &mut Vec<Value>)
                 break;
             }
             out.push(Value::Cell(cur));
+        }
+    });
+}
+
+/// Calls `f` on the cells of a run, in order (`ops::line_cells`, without building them).
+pub(crate) fn each_line_cell(line: &Value, board: &Board, mut f: impl FnMut(u16)) {
+    if let Value::Line { start, dir, len } = *line {
+        let mut c = start;
+        for i in 0..len {
+            if i > 0 {
+                c = board.step(c, dir);
+                if c == NO_CELL {
+                    break;
+                }
+            }
+            f(c);
         }
     }
 }

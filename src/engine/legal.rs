@@ -32,6 +32,18 @@ fn at(place: &str) -> String {
 /// four.
 pub type Args = SmallVec<[Value; 4]>;
 
+thread_local! {
+    /// The state `require afterwards` tries an action on, kept for its storage.
+    static AFTER: std::cell::RefCell<Option<State>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Gives the lists among an action's arguments back to the pool (see `pool::dup`).
+fn recycle_args(a: Action) {
+    for v in a.args {
+        super::pool::recycle(v);
+    }
+}
+
 /// One decision: an action and the values chosen for its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Action {
@@ -88,7 +100,10 @@ impl Engine {
 
     /// `try_legal_actions` into a caller's buffer (cleared first).
     pub fn try_legal_into(&self, s: &State, out: &mut Vec<Action>) -> Result<(), EngineError> {
-        out.clear();
+        // The lists among the last query's arguments go back to the pool, for this one's.
+        for a in out.drain(..) {
+            recycle_args(a);
+        }
         if s.outcome.is_some() {
             return Ok(());
         }
@@ -128,7 +143,8 @@ impl Engine {
         let _decision = Decision::begin();
         let mut any = false;
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_step(s, &mut locals, &mut |_| {
+        self.enumerate_step(s, &mut locals, &mut |a| {
+            recycle_args(a);
             any = true;
             false
         });
@@ -139,7 +155,8 @@ impl Engine {
     pub(crate) fn has_legal_action_for(&self, s: &State, seat: u8) -> bool {
         let mut any = false;
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_for(s, seat, &mut locals, &mut |_| {
+        self.enumerate_for(s, seat, &mut locals, &mut |a| {
+            recycle_args(a);
             any = true;
             false
         });
@@ -204,6 +221,7 @@ impl Engine {
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
         self.enumerate_step(s, &mut locals, &mut |a| {
             any = a.action < SKIP;
+            recycle_args(a);
             !any
         });
         any
@@ -279,7 +297,7 @@ impl Engine {
         let Some(c) = clauses.get(i) else {
             return f(Action {
                 action: a,
-                args: args.clone(),
+                args: args.iter().map(super::pool::dup).collect(),
             });
         };
         match c {
@@ -298,10 +316,13 @@ impl Engine {
                         }
                         offered.push(v.clone());
                     }
-                    Value::set(&mut l[*slot as usize], v.clone());
+                    let kept = super::pool::dup(&v);
+                    super::pool::recycle(std::mem::replace(&mut l[*slot as usize], kept));
                     args.push(v);
                     go_on = self.walk(ev, a, i + 1, l, args, f);
-                    args.pop();
+                    if let Some(v) = args.pop() {
+                        super::pool::recycle(v);
+                    }
                     go_on
                 });
                 super::pool::give(offered);
@@ -357,27 +378,36 @@ impl Engine {
         }) {
             return None;
         }
-        let mut after = ev.s.clone();
+        // The copy goes into a state kept from the last time (per thread), so that its
+        // storage is reused; one inside another (a `do` that lists actions) makes its own.
+        let mut after = AFTER
+            .with_borrow_mut(Option::take)
+            .unwrap_or_else(|| ev.s.clone());
+        after.clone_from(ev.s);
         let mut l2 = super::pool::Locals::new(l.len());
         for (to, from) in l2.iter_mut().zip(l) {
-            *to = from.clone();
+            *to = super::pool::dup(from);
         }
-        Runner::new(self, ev.me)
-            .run(&mut after, body, &mut l2)
-            .ok()?;
-        let then = Eval {
-            eng: self,
-            s: &after,
-            me: ev.me,
+        let failed = match Runner::new(self, ev.me).run(&mut after, body, &mut l2) {
+            Err(_) => None,
+            Ok(()) => {
+                let then = Eval {
+                    eng: self,
+                    s: &after,
+                    me: ev.me,
+                };
+                rest.iter().find_map(|c| match c {
+                    Clause::Require {
+                        index,
+                        cond,
+                        afterwards: true,
+                    } if !then.truth(cond, &mut l2) => Some(*index),
+                    _ => None,
+                })
+            }
         };
-        rest.iter().find_map(|c| match c {
-            Clause::Require {
-                index,
-                cond,
-                afterwards: true,
-            } if !then.truth(cond, &mut l2) => Some(*index),
-            _ => None,
-        })
+        AFTER.with_borrow_mut(|kept| *kept = Some(after));
+        failed
     }
 
     /// Why an action is not legal now: the parameter whose value is not on offer, or the
