@@ -949,7 +949,7 @@ impl<'a> Eval<'a> {
             }
             Builtin::Line => {
                 let (a, z) = (self.eval(&args[0], l), self.eval(&args[1], l));
-                out.extend(ops::straight(&a, &z, board));
+                ops::straight_into(&a, &z, board, &mut out);
             }
             Builtin::IndexOf => {
                 let x = self.eval(&args[1], l);

@@ -603,11 +603,13 @@ impl Engine {
         for c in &def.clauses {
             match c {
                 Clause::Choose { slot, .. } => {
-                    l[*slot as usize] = act.args.get(k).cloned().unwrap_or(Value::None);
+                    let v = act.args.get(k).map_or(Value::None, super::pool::dup);
+                    super::pool::set(&mut l[*slot as usize], v);
                     k += 1;
                 }
                 Clause::Let { slot, value } => {
-                    l[*slot as usize] = Eval { eng: self, s, me }.eval(value, l)
+                    let v = Eval { eng: self, s, me }.eval(value, l);
+                    super::pool::set(&mut l[*slot as usize], v);
                 }
                 Clause::Require { .. } => {}
                 Clause::Do(stmts) => runner.run(s, stmts, l)?,
