@@ -71,16 +71,20 @@ fn rules(code: &'static str, msg: impl Into<String>) -> EngineError {
 pub(crate) fn winners(v: Value) -> Vec<u8> {
     match v {
         Value::Seat(p) => vec![p],
-        Value::List(items) => items
-            .into_iter()
-            .filter_map(|i| {
-                if let Value::Seat(p) = i {
-                    Some(p)
-                } else {
-                    None
-                }
-            })
-            .collect(),
+        Value::List(items) => {
+            let seats = items
+                .iter()
+                .filter_map(|i| {
+                    if let Value::Seat(p) = i {
+                        Some(*p)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            pool::recycle_list(items);
+            seats
+        }
         _ => vec![],
     }
 }

@@ -14,6 +14,8 @@ use std::collections::VecDeque;
 thread_local! {
     /// The storage `targets` works in, kept for the next call.
     static TARGETS: RefCell<(Vec<u32>, VecDeque<u16>)> = const { RefCell::new((Vec::new(), VecDeque::new())) };
+    /// The storage `relink` builds a link table in, kept for the next one.
+    static SPARE_LINKS: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Engine {
@@ -134,7 +136,11 @@ impl Engine {
         }
         let board = &self.game.board;
         let n = board.cells.len();
-        let mut links = vec![0u64; n * words];
+        // The table is built in storage kept per thread (the rules may read the old table
+        // while the new one is built).
+        let mut links = SPARE_LINKS.with_borrow_mut(std::mem::take);
+        links.clear();
+        links.resize(n * words, 0);
         let mut set = |a: usize, b: usize| {
             links[a * words + b / 64] |= 1 << (b % 64);
             links[b * words + a / 64] |= 1 << (a % 64);
@@ -160,7 +166,8 @@ impl Engine {
             }
         }
         if let Some(rule) = &board.link_rule {
-            let present: Vec<u16> = (0..n as u16).filter(|&c| self.present(s, c)).collect();
+            let mut present = super::pool::take_cells();
+            present.extend((0..n as u16).filter(|&c| self.present(s, c)));
             let ev = Eval {
                 eng: self,
                 s,
@@ -178,8 +185,12 @@ impl Engine {
                     }
                 }
             }
+            super::pool::give_cells(present);
         }
-        s.links = links;
+        // Copied into the state's own storage, which a state copied into keeps.
+        s.links.clear();
+        s.links.extend_from_slice(&links);
+        SPARE_LINKS.with_borrow_mut(|spare| *spare = links);
     }
 
     /// Calls `f` on each cell linked to `cell`.

@@ -366,8 +366,9 @@ impl Engine {
                 }
                 .eval(&v.init, &mut locals);
                 for c in 0..ncomp {
-                    s.comp_vars[c * g.vars.len() + i] = val.clone();
+                    pool::store(&mut s.comp_vars[c * g.vars.len() + i], val.clone());
                 }
+                pool::recycle(val);
             } else if v.per_seat {
                 for p in 0..players {
                     let val = eval::Eval {
@@ -376,15 +377,17 @@ impl Engine {
                         me: p,
                     }
                     .eval(&v.init, &mut locals);
-                    s.seat_vars[p as usize * g.vars.len() + i] = val;
+                    pool::store(&mut s.seat_vars[p as usize * g.vars.len() + i], val);
                 }
             } else {
-                s.globals[i] = eval::Eval {
+                let val = eval::Eval {
                     eng: self,
                     s: &s,
                     me: 0,
                 }
                 .eval(&v.init, &mut locals);
+                // The state keeps lists of its own, not the pool's (see `pool::store`).
+                pool::store(&mut s.globals[i], val);
             }
         }
         effects::Runner::new(self, 0).run(&mut s, &g.setup, &mut locals)?;
@@ -465,13 +468,12 @@ impl Engine {
         if (p as usize) < s.eliminated.len() {
             s.eliminated[p as usize] = true;
         }
-        let alive: Vec<u8> = (0..s.players)
-            .filter(|&q| !s.eliminated[q as usize])
-            .collect();
-        if alive.len() == 1 {
-            s.outcome = Some(Outcome::Win(alive));
-        } else if alive.is_empty() {
-            s.outcome = Some(Outcome::Draw);
+        // Counted in place: the list of winners is made only when the game ends.
+        let mut alive = (0..s.players).filter(|&q| !s.eliminated[q as usize]);
+        match (alive.next(), alive.next()) {
+            (Some(last), None) => s.outcome = Some(Outcome::Win(vec![last])),
+            (None, _) => s.outcome = Some(Outcome::Draw),
+            _ => {}
         }
     }
 

@@ -21,7 +21,7 @@ use std::thread::LocalKey;
 /// buffers.
 const KEEP: usize = 1 << 15;
 const KEEP_CAPACITY: usize = 4096;
-const KEEP_ITEMS: usize = 1 << 20;
+const KEEP_ITEMS: usize = 1 << 22;
 
 /// The free buffers of one kind, the largest capacity seen (see the module's notes) and
 /// the items the free buffers can hold together.
@@ -66,7 +66,12 @@ fn give_to<T>(pool: &'static LocalKey<RefCell<Pool<T>>>, mut v: Vec<T>) {
     v.clear();
     pool.with_borrow_mut(|p| {
         if v.capacity() > p.high {
+            // The smaller buffers kept so far are let go: every buffer kept is at the
+            // high water, so none grows when taken. The high water rises a few times in
+            // all, while the pool warms up.
             p.high = v.capacity();
+            p.free.clear();
+            p.items = 0;
         }
         if p.free.len() < KEEP && p.items + p.high <= KEEP_ITEMS {
             if v.capacity() < p.high {
