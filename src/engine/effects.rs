@@ -155,8 +155,8 @@ impl<'a> Runner<'a> {
                     items.push(v);
                     true
                 });
-                for i in 0..items.len() {
-                    pool::set(&mut l[*slot as usize], std::mem::take(&mut items[i]));
+                for v in items.iter_mut() {
+                    pool::set(&mut l[*slot as usize], std::mem::take(v));
                     self.run(s, body, l)?;
                 }
                 pool::recycle_list(items);

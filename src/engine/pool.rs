@@ -129,7 +129,7 @@ pub(crate) fn store(slot: &mut Value, v: Value) {
             for it in old.drain(..) {
                 recycle(it);
             }
-            old.extend(new.drain(..));
+            old.append(&mut new);
             give(new);
         }
         (slot, Value::List(new)) => {
