@@ -381,7 +381,7 @@ impl<'a> Runner<'a> {
                         ));
                     }
                 }
-                self.eng.set_attr(s, c, *a, v);
+                self.eng.set_attr(s, c, *a, pool::own(v));
             }
             Stmt::Assign(target, op, value) => {
                 let v = self.ev(s, value, l);

@@ -132,12 +132,20 @@ pub(crate) fn store(slot: &mut Value, v: Value) {
             old.append(&mut new);
             give(new);
         }
-        (slot, Value::List(new)) => {
+        (slot, v) => set(slot, own(v)),
+    }
+}
+
+/// `v` with its list storage (if any) its own rather than the pool's, which gets its
+/// buffer back: for a value about to be kept in the state.
+pub(crate) fn own(v: Value) -> Value {
+    match v {
+        Value::List(new) => {
             let own = new.clone();
             give(new);
-            set(slot, Value::List(own));
+            Value::List(own)
         }
-        (slot, v) => set(slot, v),
+        other => other,
     }
 }
 
