@@ -7,11 +7,15 @@
 //!
 //! - `engine.legal_into(&s, &mut buf)`, with one buffer reused across every query of the
 //!   game, as a search agent would (so the buffer's first growths are counted, once);
-//! - `engine.apply_listed(&mut s, &a)`, on a clone of the state taken before the count
-//!   starts, so the clone itself is not counted.
+//! - `engine.apply_listed(&mut next, &a)`, on a copy of the state made before the count
+//!   starts with `next.clone_from(&s)` into a state kept from the last action (as a search
+//!   keeps its states), so the copy itself is not counted.
 //!
 //! Each row gives, per game, the number of queries and applies measured, the mean and
-//! maximum allocations per call, and the share of calls that allocated nothing.
+//! maximum allocations per call, and the share of calls that allocated nothing. The
+//! playouts are played once from cold (the first row of each game, with the pools and
+//! buffers growing) and again with the same seeds once warm (`warm`), which is what
+//! `tests/hot_path_allocs.rs` asserts is zero.
 //!
 //! Run with `cargo bench --bench allocs`. Nothing else runs while a call is counted (the
 //! count is global, and the bench is single-threaded), so the figures are exact.
@@ -89,29 +93,47 @@ fn measure(name: &str, players: u8, cap: u32) {
     let game = compile_file(format!("games/{name}.muster").as_ref(), None)
         .expect("a shipped game compiles");
     let engine = Engine::new(game.game);
+    let mut buf = Vec::new();
+    let first = engine.start(players, 0).expect("the game starts");
+    let (mut s, mut next) = (first.clone(), first);
+    for warm in [false, true] {
+        let label = if warm { "  warm" } else { name };
+        pass(&engine, label, players, cap, &mut buf, &mut s, &mut next);
+    }
+}
+
+fn pass(
+    engine: &Engine,
+    name: &str,
+    players: u8,
+    cap: u32,
+    buf: &mut Vec<muster::engine::Action>,
+    s: &mut muster::engine::State,
+    next: &mut muster::engine::State,
+) {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(14);
     let (mut legal, mut apply) = (Tally::default(), Tally::default());
     let mut capped = 0u32;
-    let mut buf = Vec::new();
     for _ in 0..PLAYOUTS {
-        let mut s = engine.start(players, rng.gen()).expect("the game starts");
+        let start = engine.start(players, rng.gen()).expect("the game starts");
+        s.clone_from(&start);
         let mut actions = 0u32;
-        while engine.decider(&s).is_some() {
+        while engine.decider(s).is_some() {
             if actions == cap {
                 capped += 1;
                 break;
             }
             let before = allocs();
-            engine.legal_into(&s, &mut buf);
+            engine.legal_into(s, buf);
             legal.add(allocs() - before);
             assert!(!buf.is_empty(), "{name}: a decider with no legal action");
             let a = &buf[rng.gen_range(0..buf.len())];
-            let mut next = s.clone();
+            next.clone_from(s);
             let before = allocs();
-            let r = engine.apply_listed(&mut next, a);
+            let r = engine.apply_listed(next, a);
             apply.add(allocs() - before);
             r.expect("a listed action applies");
-            s = next;
+            std::mem::swap(s, next);
             actions += 1;
         }
     }
@@ -143,4 +165,10 @@ fn main() {
     measure("battle_line", 2, 3000);
     measure("battalion_emperor", 3, 5000);
     measure("homeward", 4, 5000);
+    measure("breakthrough", 2, 5000);
+    measure("connect_four", 2, 5000);
+    measure("goofspiel", 2, 5000);
+    measure("hex", 2, 5000);
+    measure("oh_hell", 4, 5000);
+    measure("chess", 2, 300);
 }

@@ -2,10 +2,14 @@
 //! reactions' `after` blocks.
 
 use super::eval::Eval;
+use super::pool;
 use super::state::{Loc, Outcome, State, NONE};
 use super::{code, Engine, EngineError};
 use crate::ir::{AssignOp, Stmt, Target, Value, ZoneId, NO_CELL};
 use rand::seq::SliceRandom;
+
+/// The components an effect moves or turns, on the stack when there are few.
+type Comps = smallvec::SmallVec<[u16; 32]>;
 
 /// The most statements one action (with everything it triggers) may run.
 pub const MAX_STEPS_PER_ACTION: u32 = 1_000_000;
@@ -67,16 +71,20 @@ fn rules(code: &'static str, msg: impl Into<String>) -> EngineError {
 pub(crate) fn winners(v: Value) -> Vec<u8> {
     match v {
         Value::Seat(p) => vec![p],
-        Value::List(items) => items
-            .into_iter()
-            .filter_map(|i| {
-                if let Value::Seat(p) = i {
-                    Some(p)
-                } else {
-                    None
-                }
-            })
-            .collect(),
+        Value::List(items) => {
+            let seats = items
+                .iter()
+                .filter_map(|i| {
+                    if let Value::Seat(p) = i {
+                        Some(*p)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            pool::recycle_list(items);
+            seats
+        }
         _ => vec![],
     }
 }
@@ -131,11 +139,13 @@ impl<'a> Runner<'a> {
     fn stmt(&mut self, s: &mut State, st: &Stmt, l: &mut [Value]) -> Result<(), EngineError> {
         match st {
             Stmt::If(c, a, b) => {
-                let branch = if self.ev(s, c, l).truthy() { a } else { b };
+                let v = self.ev(s, c, l);
+                let branch = if v.truthy() { a } else { b };
+                pool::recycle(v);
                 self.run(s, branch, l)?;
             }
             Stmt::For(slot, coll, body) => {
-                let mut items = Vec::new();
+                let mut items = pool::take();
                 Eval {
                     eng: self.eng,
                     s,
@@ -145,15 +155,19 @@ impl<'a> Runner<'a> {
                     items.push(v);
                     true
                 });
-                for v in items {
-                    l[*slot as usize] = v;
+                for v in items.iter_mut() {
+                    pool::set(&mut l[*slot as usize], std::mem::take(v));
                     self.run(s, body, l)?;
                 }
+                pool::recycle_list(items);
             }
             Stmt::Block(body) => self.run(s, body, l)?,
-            Stmt::Let(slot, e) => l[*slot as usize] = self.ev(s, e, l),
+            Stmt::Let(slot, e) => {
+                let v = self.ev(s, e, l);
+                pool::set(&mut l[*slot as usize], v);
+            }
             Stmt::Roll(slot, coll) => {
-                let mut items = Vec::new();
+                let mut items = pool::take();
                 Eval {
                     eng: self.eng,
                     s,
@@ -163,13 +177,15 @@ impl<'a> Runner<'a> {
                     items.push(v);
                     true
                 });
-                l[*slot as usize] = if items.is_empty() {
+                let v = if items.is_empty() {
                     Value::None
                 } else {
                     use rand::Rng;
                     let i = s.rng.gen_range(0..items.len());
                     items.swap_remove(i)
                 };
+                pool::recycle_list(items);
+                pool::set(&mut l[*slot as usize], v);
             }
             Stmt::Form(area, seat, shape) => {
                 let seat = match seat {
@@ -186,7 +202,9 @@ impl<'a> Runner<'a> {
                 self.eng.form(s, *area, seat, shape, l)?;
             }
             Stmt::Move(what, to, face) => {
-                let comps = self.comps_of(s, &self.ev(s, what, l));
+                let what = self.ev(s, what, l);
+                let comps = self.comps_of(s, &what);
+                pool::recycle(what);
                 if let Some(up) = face {
                     for &c in &comps {
                         s.face_up[c as usize] = *up;
@@ -214,7 +232,10 @@ impl<'a> Runner<'a> {
                 }
             }
             Stmt::Face(what, up) => {
-                for c in self.comps_of(s, &self.ev(s, what, l)) {
+                let what = self.ev(s, what, l);
+                let comps = self.comps_of(s, &what);
+                pool::recycle(what);
+                for c in comps {
                     s.face_up[c as usize] = *up;
                 }
             }
@@ -246,15 +267,20 @@ impl<'a> Runner<'a> {
                 if matches!(what, Value::Zone(..)) {
                     comps.reverse(); // deal from the top
                 }
+                pool::recycle(what);
                 let cells = match self.ev(s, onto, l) {
                     Value::List(v) => v,
-                    _ => vec![],
+                    other => {
+                        pool::recycle(other);
+                        Vec::new()
+                    }
                 };
-                for (comp, cell) in comps.into_iter().zip(cells) {
-                    if let Value::Cell(c) = cell {
+                for (&comp, cell) in comps.iter().zip(cells.iter()) {
+                    if let Value::Cell(c) = *cell {
                         self.relocate(s, comp, Dest::Cell(c))?;
                     }
                 }
+                pool::recycle_list(cells);
             }
             Stmt::Transfer(amount, var, from, to) => {
                 let n = self.ev(s, amount, l).as_int();
@@ -299,7 +325,9 @@ impl<'a> Runner<'a> {
                 }
             }
             Stmt::Tuck(what, under) => {
-                let comps = self.comps_of(s, &self.ev(s, what, l));
+                let what = self.ev(s, what, l);
+                let comps = self.comps_of(s, &what);
+                pool::recycle(what);
                 if let Value::Zone(z, seat, slot) = self.ev(s, under, l) {
                     // Each goes to the very bottom, in turn.
                     for comp in comps {
@@ -353,7 +381,7 @@ impl<'a> Runner<'a> {
                         ));
                     }
                 }
-                self.eng.set_attr(s, c, *a, v);
+                self.eng.set_attr(s, c, *a, pool::own(v));
             }
             Stmt::Assign(target, op, value) => {
                 let v = self.ev(s, value, l);
@@ -376,11 +404,12 @@ impl<'a> Runner<'a> {
                     },
                     Target::Attr(..) => return Ok(()),
                 };
-                *slot = match op {
+                let v = match op {
                     AssignOp::Set => v,
                     AssignOp::Add => Value::Int(slot.as_int().saturating_add(v.as_int())),
                     AssignOp::Sub => Value::Int(slot.as_int().saturating_sub(v.as_int())),
                 };
+                pool::store(slot, v);
             }
         }
         Ok(())
@@ -451,7 +480,7 @@ impl<'a> Runner<'a> {
                     "the rules make no progress: triggers set one another off more than {MAX_TRIGGER_DEPTH} deep"
                 )));
             }
-            let mut l = vec![Value::None; eng.game.max_locals as usize + 1];
+            let mut l = pool::Locals::new(eng.game.max_locals as usize + 1);
             l[0] = Value::Comp(comp);
             self.depth += 1;
             let done = self.run(s, &t.body, &mut l);
@@ -475,14 +504,14 @@ impl<'a> Runner<'a> {
         };
         let k = self.ev(s, k, l).as_int().clamp(0, 255);
         let board = &self.eng.game.board;
-        let mut moving = Vec::new();
-        for c in crate::ir::ops::line_cells(&line, board) {
+        let mut moving: smallvec::SmallVec<[(u16, u16); 32]> = smallvec::SmallVec::new();
+        super::geometry::each_line_cell(&line, board, |c| {
             let comp = s.cells[c as usize];
             if comp != NONE {
                 s.cells[c as usize] = NONE;
                 moving.push((comp, c));
             }
-        }
+        });
         for (comp, from) in moving {
             let mut to = from;
             for _ in 0..k {
@@ -510,9 +539,9 @@ impl<'a> Runner<'a> {
     }
 
     /// The components a value stands for: one, a list, or a zone's contents (bottom first).
-    fn comps_of(&self, s: &State, v: &Value) -> Vec<u16> {
+    fn comps_of(&self, s: &State, v: &Value) -> Comps {
         match v {
-            Value::Comp(c) if *c != NONE => vec![*c],
+            Value::Comp(c) if *c != NONE => Comps::from_slice(&[*c]),
             Value::List(items) => items
                 .iter()
                 .filter_map(|i| {
@@ -524,9 +553,9 @@ impl<'a> Runner<'a> {
                 })
                 .collect(),
             Value::Zone(z, seat, slot) => {
-                s.zones[self.eng.zone_instance(*z, *seat, *slot) as usize].clone()
+                Comps::from_slice(&s.zones[self.eng.zone_instance(*z, *seat, *slot) as usize])
             }
-            _ => vec![],
+            _ => Comps::new(),
         }
     }
 }

@@ -108,7 +108,7 @@ impl<'a> Eval<'a> {
     fn truth_of_value(&self, e: &Expr, l: &mut [Value]) -> bool {
         let v = self.eval(e, l);
         let t = v.truthy();
-        v.discard();
+        super::pool::recycle(v);
         t
     }
 
@@ -195,7 +195,7 @@ impl<'a> Eval<'a> {
             Expr::Comprehension(slot, coll, cond) => {
                 let slot = *slot as usize;
                 self.for_each(coll, l, &mut |v, l| {
-                    Value::set(&mut l[slot], v.clone());
+                    super::pool::set(&mut l[slot], super::pool::dup(&v));
                     if cond.as_ref().is_none_or(|c| self.truth(c, l)) {
                         emit(f, v, l)
                     } else {
@@ -263,7 +263,7 @@ impl<'a> Eval<'a> {
             }
             Expr::Const(Value::List(items)) => {
                 for it in items {
-                    if !emit(f, it.clone(), l) {
+                    if !emit(f, super::pool::dup(it), l) {
                         return;
                     }
                 }
@@ -276,14 +276,14 @@ impl<'a> Eval<'a> {
                         let n = items.len();
                         for i in 0..n {
                             let Value::List(items) = &l[slot] else { return };
-                            let item = items[i].clone();
+                            let item = super::pool::dup(&items[i]);
                             if !emit(f, item, l) {
                                 return;
                             }
                         }
                     }
                     other => {
-                        let v = other.clone();
+                        let v = super::pool::dup(other);
                         self.each_of(v, l, &mut |x, l| emit(f, x, l));
                     }
                 }
@@ -298,11 +298,14 @@ impl<'a> Eval<'a> {
     fn each_of(&self, v: Value, l: &mut [Value], f: &mut dyn FnMut(Value, &mut [Value]) -> bool) {
         match v {
             Value::List(mut items) => {
-                for it in items.drain(..) {
-                    if !f(it, l) {
+                let mut it = items.drain(..);
+                for x in it.by_ref() {
+                    if !f(x, l) {
                         break;
                     }
                 }
+                // What was not walked goes back to the pool too.
+                it.for_each(super::pool::recycle);
                 super::pool::give(items);
             }
             Value::Line { start, dir, len } => {
@@ -389,7 +392,7 @@ impl<'a> Eval<'a> {
             _ => {
                 let v = self.eval(e, l);
                 let r = pick(&v);
-                v.discard();
+                super::pool::recycle(v);
                 r
             }
         }
@@ -447,8 +450,8 @@ impl<'a> Eval<'a> {
     fn eval_within_budget(&self, e: &Expr, l: &mut [Value]) -> Value {
         let g = &self.eng.game;
         match e {
-            Expr::Const(v) => v.clone(),
-            Expr::Local(s) => l[*s as usize].clone(),
+            Expr::Const(v) => super::pool::dup(v),
+            Expr::Local(s) => super::pool::dup(&l[*s as usize]),
             Expr::Me => Value::Seat(self.me),
             Expr::TurnSeat => Value::Seat(self.s.turn_seat),
             Expr::Opponent => Value::Seat(self.next_seat(self.me)),
@@ -479,24 +482,24 @@ impl<'a> Eval<'a> {
             }
             Expr::SeatAttr(se, i) => match self.seat(se, l) {
                 Some(s) if (s as usize) < g.seats.len() => {
-                    g.seats[s as usize].attrs[*i as usize].clone()
+                    super::pool::dup(&g.seats[s as usize].attrs[*i as usize])
                 }
                 _ => Value::None,
             },
             Expr::SeatVar(se, i) => match self.seat(se, l) {
                 Some(s) if s < self.s.players => {
-                    self.s.seat_vars[s as usize * g.vars.len() + *i as usize].clone()
+                    super::pool::dup(&self.s.seat_vars[s as usize * g.vars.len() + *i as usize])
                 }
                 _ => Value::None,
             },
-            Expr::GlobalVar(i) => self.s.globals[*i as usize].clone(),
+            Expr::GlobalVar(i) => super::pool::dup(&self.s.globals[*i as usize]),
             Expr::CompAttr(c, a) => match self.comp(c, l) {
-                Some(c) if c != NONE => self.eng.attr(self.s, c, *a).clone(),
+                Some(c) if c != NONE => super::pool::dup(self.eng.attr(self.s, c, *a)),
                 _ => Value::None,
             },
             Expr::CompVar(c, i) => match self.comp(c, l) {
                 Some(c) if c != NONE => {
-                    self.s.comp_vars[c as usize * g.vars.len() + *i as usize].clone()
+                    super::pool::dup(&self.s.comp_vars[c as usize * g.vars.len() + *i as usize])
                 }
                 _ => Value::None,
             },
@@ -548,11 +551,9 @@ impl<'a> Eval<'a> {
                 if p == NO_SEAT {
                     return Value::List(vec![]);
                 }
-                Value::List(
-                    (0..g.zones[*z as usize].slots)
-                        .map(|n| Value::Zone(*z, p, n))
-                        .collect(),
-                )
+                let mut out = super::pool::take();
+                out.extend((0..g.zones[*z as usize].slots).map(|n| Value::Zone(*z, p, n)));
+                Value::List(out)
             }
             Expr::Not(x) => Value::Bool(!self.truth(x, l)),
             Expr::Neg(x) => Value::Int(self.eval(x, l).as_int().saturating_neg()),
@@ -564,10 +565,10 @@ impl<'a> Eval<'a> {
                     let mut found = false;
                     self.for_each(b, l, &mut |v, _| {
                         found = v == item;
-                        v.discard();
+                        super::pool::recycle(v);
                         !found
                     });
-                    item.discard();
+                    super::pool::recycle(item);
                     Value::Bool(found == (*op == BinOp::In))
                 }
                 _ => {
@@ -578,8 +579,8 @@ impl<'a> Eval<'a> {
                         }
                     }
                     let v = ops::binary(*op, &x, &y, &g.board);
-                    x.discard();
-                    y.discard();
+                    super::pool::recycle(x);
+                    super::pool::recycle(y);
                     v
                 }
             },
@@ -594,7 +595,7 @@ impl<'a> Eval<'a> {
                 let mut result = *q != Quant::Any;
                 let slot = *slot as usize;
                 self.for_each(coll, l, &mut |v, l| {
-                    Value::set(&mut l[slot], v);
+                    super::pool::set(&mut l[slot], v);
                     let t = self.truth(body, l);
                     match q {
                         Quant::Any if t => {
@@ -618,7 +619,7 @@ impl<'a> Eval<'a> {
                 let slot = *slot as usize;
                 let mut acc: Option<i64> = None;
                 self.for_each(coll, l, &mut |v, l| {
-                    Value::set(&mut l[slot], v);
+                    super::pool::set(&mut l[slot], v);
                     let x = self.eval(body, l);
                     acc = Some(match a {
                         Agg::Sum => acc.unwrap_or(0).saturating_add(x.as_int()),
@@ -626,7 +627,7 @@ impl<'a> Eval<'a> {
                         Agg::Max => acc.map_or(x.as_int(), |m| m.max(x.as_int())),
                         Agg::Min => acc.map_or(x.as_int(), |m| m.min(x.as_int())),
                     });
-                    x.discard();
+                    super::pool::recycle(x);
                     true
                 });
                 Value::Int(acc.unwrap_or(0))
@@ -635,7 +636,7 @@ impl<'a> Eval<'a> {
                 let slot = *slot as usize;
                 let mut out = super::pool::take();
                 self.for_each(coll, l, &mut |v, l| {
-                    Value::set(&mut l[slot], v.clone());
+                    super::pool::set(&mut l[slot], super::pool::dup(&v));
                     if cond.as_ref().is_none_or(|c| self.truth(c, l)) {
                         out.push(v);
                     }
@@ -845,7 +846,7 @@ impl<'a> Eval<'a> {
                 geometry::sweep(board, &line, d, k, &mut out);
             }
             Builtin::Subsets => {
-                let mut items = Vec::new();
+                let mut items = super::pool::take();
                 self.for_each(&args[0], l, &mut |v, _| {
                     items.push(v);
                     true
@@ -853,6 +854,7 @@ impl<'a> Eval<'a> {
                 let lo = self.eval(&args[1], l).as_int().max(0) as usize;
                 let hi = self.eval(&args[2], l).as_int().max(0) as usize;
                 self.eng.subsets(self.s, &items, lo, hi, &mut out);
+                super::pool::recycle_list(items);
             }
             Builtin::Destinations | Builtin::Attacks => {
                 let (Value::Cell(c), Value::Pattern(p)) =
@@ -1022,7 +1024,7 @@ impl<'a> Eval<'a> {
             }
             Builtin::Line => {
                 let (a, z) = (self.eval(&args[0], l), self.eval(&args[1], l));
-                out.extend(ops::straight(&a, &z, board));
+                ops::straight_into(&a, &z, board, &mut out);
             }
             Builtin::IndexOf => {
                 let x = self.eval(&args[1], l);
@@ -1064,7 +1066,7 @@ impl<'a> Eval<'a> {
                 let at = |c: u16| items.iter().position(|v| *v == Value::Cell(c));
                 if let (Some(i), Some(j)) = (at(a), at(z)) {
                     let passed = ops::places_between(items.len(), i, j, false);
-                    out.extend(passed.map(|k| items[k].clone()));
+                    out.extend(passed.map(|k| super::pool::dup(&items[k])));
                 }
                 super::pool::give(items);
             }

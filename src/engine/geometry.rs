@@ -276,6 +276,22 @@ pub fn sweep(board: &Board, line: &Value, dir: u8, k: i64, out: &mut Vec<Value>)
     });
 }
 
+/// Calls `f` on the cells of a run, in order (`ops::line_cells`, without building them).
+pub(crate) fn each_line_cell(line: &Value, board: &Board, mut f: impl FnMut(u16)) {
+    if let Value::Line { start, dir, len } = *line {
+        let mut c = start;
+        for i in 0..len {
+            if i > 0 {
+                c = board.step(c, dir);
+                if c == NO_CELL {
+                    break;
+                }
+            }
+            f(c);
+        }
+    }
+}
+
 /// `sweep`, an item at a time (see `adjacent_each`).
 pub fn sweep_each(
     board: &Board,

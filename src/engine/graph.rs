@@ -8,7 +8,15 @@ use super::geometry::CellSet;
 use super::state::{State, NONE};
 use super::{code, Engine, EngineError};
 use crate::ir::{ShapeDef, Value, NO_AREA};
+use std::cell::RefCell;
 use std::collections::VecDeque;
+
+thread_local! {
+    /// The storage `targets` works in, kept for the next call.
+    static TARGETS: RefCell<(Vec<u32>, VecDeque<u16>)> = const { RefCell::new((Vec::new(), VecDeque::new())) };
+    /// The storage `relink` builds a link table in, kept for the next one.
+    static SPARE_LINKS: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
 
 impl Engine {
     /// How many area instances the game has (one per seat for a per-seat area).
@@ -128,7 +136,11 @@ impl Engine {
         }
         let board = &self.game.board;
         let n = board.cells.len();
-        let mut links = vec![0u64; n * words];
+        // The table is built in storage kept per thread (the rules may read the old table
+        // while the new one is built).
+        let mut links = SPARE_LINKS.with_borrow_mut(std::mem::take);
+        links.clear();
+        links.resize(n * words, 0);
         let mut set = |a: usize, b: usize| {
             links[a * words + b / 64] |= 1 << (b % 64);
             links[b * words + a / 64] |= 1 << (a % 64);
@@ -154,7 +166,8 @@ impl Engine {
             }
         }
         if let Some(rule) = &board.link_rule {
-            let present: Vec<u16> = (0..n as u16).filter(|&c| self.present(s, c)).collect();
+            let mut present = super::pool::take_cells();
+            present.extend((0..n as u16).filter(|&c| self.present(s, c)));
             let ev = Eval {
                 eng: self,
                 s,
@@ -172,8 +185,12 @@ impl Engine {
                     }
                 }
             }
+            super::pool::give_cells(present);
         }
-        s.links = links;
+        // Copied into the state's own storage, which a state copied into keeps.
+        s.links.clear();
+        s.links.extend_from_slice(&links);
+        SPARE_LINKS.with_borrow_mut(|spare| *spare = links);
     }
 
     /// Calls `f` on each cell linked to `cell`.
@@ -215,11 +232,16 @@ impl Engine {
     /// between are empty, but for at most `k` occupied cells passed over.
     pub(crate) fn targets(&self, s: &State, cell: u16, k: i64, out: &mut Vec<Value>) {
         let n = s.cells.len();
-        // The fewest occupied cells passed over to stand on each cell.
-        let mut cost = vec![u32::MAX; n];
-        let mut hit = vec![false; n];
+        // The fewest occupied cells passed over to stand on each cell, and the queue:
+        // storage kept per thread from the last call (nothing here calls back into the
+        // evaluator, so one call never meets another).
+        let (mut cost, mut queue) = TARGETS.with_borrow_mut(std::mem::take);
+        cost.clear();
+        cost.resize(n, u32::MAX);
+        queue.clear();
+        let mut hit = CellSet::new(n);
         cost[cell as usize] = 0;
-        let mut queue = VecDeque::from([cell]);
+        queue.push_back(cell);
         let k = k.clamp(0, n as i64) as u32;
         while let Some(c) = queue.pop_front() {
             let here = cost[c as usize];
@@ -229,9 +251,7 @@ impl Engine {
                     return;
                 }
                 if s.cells[i] != NONE {
-                    if !hit[i] {
-                        hit[i] = true;
-                    }
+                    hit.insert(m);
                     // Passing over it costs one.
                     if here < k && here + 1 < cost[i] {
                         cost[i] = here + 1;
@@ -243,6 +263,7 @@ impl Engine {
                 }
             });
         }
-        out.extend((0..n as u16).filter(|&c| hit[c as usize]).map(Value::Cell));
+        out.extend((0..n as u16).filter(|&c| hit.contains(c)).map(Value::Cell));
+        TARGETS.with_borrow_mut(|kept| *kept = (cost, queue));
     }
 }

@@ -32,6 +32,18 @@ fn at(place: &str) -> String {
 /// four.
 pub type Args = SmallVec<[Value; 4]>;
 
+thread_local! {
+    /// The state `require afterwards` tries an action on, kept for its storage.
+    static AFTER: std::cell::RefCell<Option<State>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Gives the lists among an action's arguments back to the pool (see `pool::dup`).
+fn recycle_args(a: Action) {
+    for v in a.args {
+        super::pool::recycle(v);
+    }
+}
+
 /// One decision: an action and the values chosen for its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Action {
@@ -41,15 +53,17 @@ pub struct Action {
 
 impl Action {
     /// Makes this action `action` with `args`, reusing its storage: values it held are
-    /// overwritten in place (a scalar without drop glue, see `Value::set`).
+    /// overwritten in place, their lists given back to the pool (see `pool::set`).
     fn set(&mut self, action: u16, args: &[Value]) {
         self.action = action;
         let keep = self.args.len().min(args.len());
         for (slot, v) in self.args.iter_mut().zip(&args[..keep]) {
-            Value::set(slot, v.clone());
+            super::pool::set(slot, super::pool::dup(v));
         }
-        self.args.truncate(args.len());
-        self.args.extend(args[keep..].iter().cloned());
+        for v in self.args.drain(keep..) {
+            super::pool::recycle(v);
+        }
+        self.args.extend(args[keep..].iter().map(super::pool::dup));
     }
 }
 
@@ -124,13 +138,16 @@ impl Engine {
                 Some(slot) => slot.set(a, args),
                 None => out.push(Action {
                     action: a,
-                    args: args.iter().cloned().collect(),
+                    args: args.iter().map(super::pool::dup).collect(),
                 }),
             }
             n += 1;
             go_on
         });
-        out.truncate(n);
+        // The last query's actions beyond this one's give their lists back to the pool.
+        for a in out.drain(n..) {
+            recycle_args(a);
+        }
         budget::locate(|| self.deciding_text(s));
         decision.result()
     }
@@ -332,11 +349,12 @@ impl Engine {
                         }
                         offered.push(c);
                     }
-                    Value::set(&mut l[*slot as usize], v.clone());
+                    let kept = super::pool::dup(&v);
+                    super::pool::recycle(std::mem::replace(&mut l[*slot as usize], kept));
                     args.push(v);
                     go_on = self.walk(ev, a, clauses, i + 1, l, args, f);
                     if let Some(v) = args.pop() {
-                        v.discard();
+                        super::pool::recycle(v);
                     }
                     go_on
                 });
@@ -392,27 +410,36 @@ impl Engine {
         }) {
             return None;
         }
-        let mut after = ev.s.clone();
+        // The copy goes into a state kept from the last time (per thread), so that its
+        // storage is reused; one inside another (a `do` that lists actions) makes its own.
+        let mut after = AFTER
+            .with_borrow_mut(Option::take)
+            .unwrap_or_else(|| ev.s.clone());
+        after.clone_from(ev.s);
         let mut l2 = super::pool::Locals::new(l.len());
         for (to, from) in l2.iter_mut().zip(l) {
-            *to = from.clone();
+            *to = super::pool::dup(from);
         }
-        Runner::new(self, ev.me)
-            .run(&mut after, body, &mut l2)
-            .ok()?;
-        let then = Eval {
-            eng: self,
-            s: &after,
-            me: ev.me,
+        let failed = match Runner::new(self, ev.me).run(&mut after, body, &mut l2) {
+            Err(_) => None,
+            Ok(()) => {
+                let then = Eval {
+                    eng: self,
+                    s: &after,
+                    me: ev.me,
+                };
+                rest.iter().find_map(|c| match c {
+                    Clause::Require {
+                        index,
+                        cond,
+                        afterwards: true,
+                    } if !then.truth(cond, &mut l2) => Some(*index),
+                    _ => None,
+                })
+            }
         };
-        rest.iter().find_map(|c| match c {
-            Clause::Require {
-                index,
-                cond,
-                afterwards: true,
-            } if !then.truth(cond, &mut l2) => Some(*index),
-            _ => None,
-        })
+        AFTER.with_borrow_mut(|kept| *kept = Some(after));
+        failed
     }
 
     /// Why an action is not legal now: the parameter whose value is not on offer, or the
@@ -608,11 +635,13 @@ impl Engine {
         for c in &def.clauses {
             match c {
                 Clause::Choose { slot, .. } => {
-                    l[*slot as usize] = act.args.get(k).cloned().unwrap_or(Value::None);
+                    let v = act.args.get(k).map_or(Value::None, super::pool::dup);
+                    super::pool::set(&mut l[*slot as usize], v);
                     k += 1;
                 }
                 Clause::Let { slot, value } => {
-                    l[*slot as usize] = Eval { eng: self, s, me }.eval(value, l)
+                    let v = Eval { eng: self, s, me }.eval(value, l);
+                    super::pool::set(&mut l[*slot as usize], v);
                 }
                 Clause::Require { .. } => {}
                 Clause::Do(stmts) => runner.run(s, stmts, l)?,

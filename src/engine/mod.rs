@@ -391,8 +391,9 @@ impl Engine {
                 }
                 .eval(&v.init, &mut locals);
                 for c in 0..ncomp {
-                    s.comp_vars[c * g.vars.len() + i] = val.clone();
+                    pool::store(&mut s.comp_vars[c * g.vars.len() + i], val.clone());
                 }
+                pool::recycle(val);
             } else if v.per_seat {
                 for p in 0..players {
                     let val = eval::Eval {
@@ -401,15 +402,17 @@ impl Engine {
                         me: p,
                     }
                     .eval(&v.init, &mut locals);
-                    s.seat_vars[p as usize * g.vars.len() + i] = val;
+                    pool::store(&mut s.seat_vars[p as usize * g.vars.len() + i], val);
                 }
             } else {
-                s.globals[i] = eval::Eval {
+                let val = eval::Eval {
                     eng: self,
                     s: &s,
                     me: 0,
                 }
                 .eval(&v.init, &mut locals);
+                // The state keeps lists of its own, not the pool's (see `pool::store`).
+                pool::store(&mut s.globals[i], val);
             }
         }
         effects::Runner::new(self, 0).run(&mut s, &g.setup, &mut locals)?;
@@ -490,13 +493,12 @@ impl Engine {
         if (p as usize) < s.eliminated.len() {
             s.eliminated[p as usize] = true;
         }
-        let alive: Vec<u8> = (0..s.players)
-            .filter(|&q| !s.eliminated[q as usize])
-            .collect();
-        if alive.len() == 1 {
-            s.outcome = Some(Outcome::Win(alive));
-        } else if alive.is_empty() {
-            s.outcome = Some(Outcome::Draw);
+        // Counted in place: the list of winners is made only when the game ends.
+        let mut alive = (0..s.players).filter(|&q| !s.eliminated[q as usize]);
+        match (alive.next(), alive.next()) {
+            (Some(last), None) => s.outcome = Some(Outcome::Win(vec![last])),
+            (None, _) => s.outcome = Some(Outcome::Draw),
+            _ => {}
         }
     }
 
@@ -529,16 +531,34 @@ impl Engine {
         hi: usize,
         out: &mut Vec<Value>,
     ) {
-        // Group interchangeable items, keeping first-seen order.
-        let mut groups: Vec<Vec<Value>> = Vec::new();
+        // Group interchangeable items, keeping first-seen order: `flat` holds the items
+        // group after group, `ends` where each group ends (buffers from the pool).
+        let mut firsts = pool::take();
+        let mut group = pool::take();
         for it in items {
-            match groups.iter_mut().find(|g| self.same_choice(s, &g[0], it)) {
-                Some(g) => g.push(it.clone()),
-                None => groups.push(vec![it.clone()]),
-            }
+            let g = match firsts.iter().position(|f| self.same_choice(s, f, it)) {
+                Some(g) => g,
+                None => {
+                    firsts.push(it.clone());
+                    firsts.len() - 1
+                }
+            };
+            group.push(Value::Int(g as i64));
         }
+        let (mut flat, mut ends) = (pool::take(), pool::take());
+        for g in 0..firsts.len() {
+            for (it, of) in items.iter().zip(group.iter()) {
+                if of.as_int() == g as i64 {
+                    flat.push(it.clone());
+                }
+            }
+            ends.push(Value::Int(flat.len() as i64));
+        }
+        pool::recycle_list(firsts);
+        pool::recycle_list(group);
         fn go(
-            groups: &[Vec<Value>],
+            flat: &[Value],
+            ends: &[Value],
             i: usize,
             cur: &mut Vec<Value>,
             lo: usize,
@@ -555,25 +575,35 @@ impl Engine {
             if !budget::charge(1 + cur.len() as u64) {
                 return;
             }
-            if i == groups.len() {
+            if i == ends.len() {
                 if cur.len() >= lo && cur.len() <= hi {
-                    out.push(Value::List(cur.clone()));
+                    out.push(pool::dup_list(cur));
                 }
                 return;
             }
+            let start = if i == 0 {
+                0
+            } else {
+                ends[i - 1].as_int() as usize
+            };
+            let members = &flat[start..ends[i].as_int() as usize];
             let before = cur.len();
-            for k in 0..=groups[i].len() {
+            for k in 0..=members.len() {
                 if k > 0 {
                     if cur.len() >= hi {
                         break;
                     }
-                    cur.push(groups[i][k - 1].clone());
+                    cur.push(members[k - 1].clone());
                 }
-                go(groups, i + 1, cur, lo, hi, out);
+                go(flat, ends, i + 1, cur, lo, hi, out);
             }
             cur.truncate(before);
         }
-        go(&groups, 0, &mut Vec::new(), lo, hi, out);
+        let mut cur = pool::take();
+        go(&flat, &ends, 0, &mut cur, lo, hi, out);
+        pool::recycle_list(cur);
+        pool::recycle_list(flat);
+        pool::recycle_list(ends);
     }
 
     /// A component as notation writes it: its label, and `#k` if the label is shared.

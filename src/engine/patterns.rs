@@ -5,9 +5,9 @@ use crate::ir::{Board, Lands, Pat, NO_CELL};
 use smallvec::SmallVec;
 
 /// Where the ways through a pattern land, with the direction of their last leg and what
-/// may stand where they end; on the stack for up to 128 landings, so that listing
+/// may stand where they end; on the stack for up to 512 landings, so that listing
 /// destinations does not allocate.
-type Ends = SmallVec<[(u16, (i8, i8), Lands); 128]>;
+type Ends = SmallVec<[(u16, (i8, i8), Lands); 512]>;
 
 /// The cell `v` away from `at` (in board coordinates), or `NO_CELL`.
 fn offset(board: &Board, at: u16, (dx, dy): (i8, i8)) -> u16 {
@@ -165,6 +165,12 @@ struct StepEdge {
 /// its last step ((0, 0) before the first).
 pub type StepState = (u16, (i8, i8));
 
+/// Positions of a move, and steps to take (cell landed on, state there), and cells: on
+/// the stack when there are few, so that following a move does not allocate.
+pub type States = SmallVec<[StepState; 16]>;
+type NextSteps = SmallVec<[(u16, StepState); 32]>;
+pub type Cells = SmallVec<[u16; 32]>;
+
 /// How many ways `passed` follows at most (a pattern of many free-turning legs has many).
 pub const MAX_WAYS: usize = 100_000;
 
@@ -250,13 +256,13 @@ impl Steps {
 
     /// The states a move is in before its first step.
     pub fn start(&self) -> Vec<StepState> {
-        self.close(&[(0, (0, 0))])
+        self.close(&[(0, (0, 0))]).to_vec()
     }
 
     /// `states` with every node reached from them by free links, sorted, each once.
-    fn close(&self, states: &[StepState]) -> Vec<StepState> {
-        let mut out: Vec<StepState> = Vec::new();
-        let mut todo: Vec<StepState> = states.to_vec();
+    fn close(&self, states: &[StepState]) -> States {
+        let mut out = States::new();
+        let mut todo: SmallVec<[StepState; 32]> = SmallVec::from_slice(states);
         while let Some(st) = todo.pop() {
             if out.contains(&st) {
                 continue;
@@ -290,12 +296,12 @@ impl Steps {
 /// Every landing of a move in progress: the cell, and the (closed) states it is in there.
 /// Landings on the same cell are merged.
 pub struct Landings {
-    pub cells: Vec<(u16, Vec<StepState>)>,
+    pub cells: SmallVec<[(u16, States); 32]>,
 }
 
 impl Walk<'_> {
     /// The steps one position of a move may take next: (cell landed on, state there).
-    fn next_steps(&self, g: &Steps, at: u16, st: StepState, out: &mut Vec<(u16, StepState)>) {
+    fn next_steps(&self, g: &Steps, at: u16, st: StepState, out: &mut NextSteps) {
         for e in &g.nodes[st.0 as usize].edges {
             for &v in &e.vectors {
                 let v = self.orient(v);
@@ -315,14 +321,14 @@ impl Walk<'_> {
     /// steps go on only from an empty cell (the mover stands on `at`, which counts as
     /// occupied).
     pub fn landings(&self, g: &Steps, at: u16, states: &[StepState]) -> Landings {
-        let mut seen: Vec<(u16, StepState)> = Vec::new();
-        let mut todo: Vec<(u16, StepState)> = Vec::new();
-        let mut next = Vec::new();
+        let mut seen: SmallVec<[(u16, StepState); 64]> = SmallVec::new();
+        let mut todo = NextSteps::new();
+        let mut next = NextSteps::new();
         for &st in states {
             self.next_steps(g, at, st, &mut next);
         }
         todo.append(&mut next);
-        let mut cells: Vec<(u16, Vec<StepState>)> = Vec::new();
+        let mut cells: SmallVec<[(u16, States); 32]> = SmallVec::new();
         while let Some((c, st)) = todo.pop() {
             if seen.contains(&(c, st)) {
                 continue;
@@ -353,7 +359,7 @@ impl Walk<'_> {
 
     /// Where the rest of the move may end: cells where a way ends that are empty or held
     /// by another owner, never `origin` (a move ends somewhere else than it began).
-    pub fn finishes(&self, g: &Steps, origin: u16, at: u16, states: &[StepState]) -> Vec<u16> {
+    pub fn finishes(&self, g: &Steps, origin: u16, at: u16, states: &[StepState]) -> Cells {
         self.landings(g, at, states)
             .cells
             .into_iter()
@@ -370,7 +376,7 @@ impl Walk<'_> {
 
     /// Where the rest of the move may pause and go on later: empty cells it reaches from
     /// which it has steps left, never `origin`.
-    pub fn waypoints(&self, g: &Steps, origin: u16, at: u16, states: &[StepState]) -> Vec<u16> {
+    pub fn waypoints(&self, g: &Steps, origin: u16, at: u16, states: &[StepState]) -> Cells {
         self.landings(g, at, states)
             .cells
             .into_iter()
@@ -387,15 +393,15 @@ impl Walk<'_> {
             .cells
             .into_iter()
             .find(|(c, _)| *c == to)
-            .map(|(_, sts)| sts)
+            .map(|(_, sts)| sts.to_vec())
             .unwrap_or_default()
     }
 
     /// The cells every way of the rest of the move from `at` to `to` lands on before `to`,
     /// in the order of the first such way. Empty if no way reaches `to`.
-    pub fn passed(&self, g: &Steps, at: u16, states: &[StepState], to: u16) -> Vec<u16> {
-        let mut common: Option<Vec<u16>> = None;
-        let mut path: Vec<u16> = Vec::new();
+    pub fn passed(&self, g: &Steps, at: u16, states: &[StepState], to: u16) -> Cells {
+        let mut common: Option<Cells> = None;
+        let mut path = Cells::new();
         let mut ways = 0usize;
         for &st in states {
             self.ways(g, at, at, st, to, &mut path, &mut common, &mut ways);
@@ -411,25 +417,24 @@ impl Walk<'_> {
         at: u16,
         st: StepState,
         to: u16,
-        path: &mut Vec<u16>,
-        common: &mut Option<Vec<u16>>,
+        path: &mut Cells,
+        common: &mut Option<Cells>,
         ways: &mut usize,
     ) {
         if *ways >= MAX_WAYS {
             return;
         }
-        let mut next = Vec::new();
+        let mut next = NextSteps::new();
         for s in g.close(&[st]) {
             self.next_steps(g, at, s, &mut next);
         }
         for (c, s) in next {
             *ways += 1;
             if c == to {
-                let here: Vec<u16> = path.clone();
-                *common = Some(match common.take() {
-                    None => here,
-                    Some(k) => k.into_iter().filter(|x| here.contains(x)).collect(),
-                });
+                match common {
+                    None => *common = Some(path.clone()),
+                    Some(k) => k.retain(|x| path.contains(x)),
+                }
                 continue;
             }
             if c != start && self.occ[c as usize] == NONE && !path.contains(&c) {

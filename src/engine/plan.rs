@@ -24,6 +24,7 @@ use super::budget;
 use super::eval::{Dirs, Eval};
 use super::geometry;
 use super::legal::Args;
+use super::pool;
 use super::state::{NONE, NO_SEAT};
 use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Value};
 use smallvec::SmallVec;
@@ -116,7 +117,7 @@ fn let_(at: (u16, usize), slot: u16, value: &Expr, next: Step) -> Step {
     Box::new(move |ev, l, args, f| {
         located(ev, at, || {
             let v = value(ev, l);
-            super::pool::recycle(std::mem::replace(&mut l[slot], v));
+            pool::recycle(std::mem::replace(&mut l[slot], v));
             next(ev, l, args, f)
         })
     })
@@ -142,11 +143,11 @@ fn choose(at: (u16, usize), slot: u16, domain: &Expr, next: Step) -> Step {
                         if !budget::charge(1) {
                             break;
                         }
-                        Value::set(&mut l[slot], v.clone());
-                        args.push(v.clone());
+                        pool::set(&mut l[slot], pool::dup(v));
+                        args.push(pool::dup(v));
                         go_on = next(ev, l, args, f);
                         if let Some(v) = args.pop() {
-                            v.discard();
+                            pool::recycle(v);
                         }
                         if !go_on {
                             break;
@@ -172,11 +173,11 @@ fn choose(at: (u16, usize), slot: u16, domain: &Expr, next: Step) -> Step {
                     }
                     offered.push(c);
                 }
-                Value::set(&mut l[slot], v.clone());
+                pool::set(&mut l[slot], pool::dup(&v));
                 args.push(v);
                 go_on = next(ev, l, args, f);
                 if let Some(v) = args.pop() {
-                    v.discard();
+                    pool::recycle(v);
                 }
                 go_on
             });
@@ -227,9 +228,9 @@ fn each(coll: &Expr) -> Each {
                         budget::charge(1) && f(v, l)
                     });
                 } else {
-                    d.discard();
+                    pool::recycle(d);
                 }
-                run.discard();
+                pool::recycle(run);
             })
         }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
@@ -238,11 +239,11 @@ fn each(coll: &Expr) -> Each {
             let cond = cond.as_deref().map(truth);
             Box::new(move |ev, l, f| {
                 coll(ev, l, &mut |v, l| {
-                    Value::set(&mut l[slot], v.clone());
+                    pool::set(&mut l[slot], pool::dup(&v));
                     if cond.as_ref().is_none_or(|c| c(ev, l)) {
                         budget::charge(1) && f(v, l)
                     } else {
-                        v.discard();
+                        pool::recycle(v);
                         true
                     }
                 })
@@ -278,8 +279,8 @@ fn truth(e: &Expr) -> Cond {
                 }
                 let (x, y) = (a(ev, l), b(ev, l));
                 let t = ops::compare(op, &x, &y);
-                x.discard();
-                y.discard();
+                pool::recycle(x);
+                pool::recycle(y);
                 t
             })
         }
@@ -294,10 +295,10 @@ fn truth(e: &Expr) -> Cond {
                 let mut found = false;
                 coll(ev, l, &mut |v, _| {
                     found = v == item;
-                    v.discard();
+                    pool::recycle(v);
                     !found
                 });
-                item.discard();
+                pool::recycle(item);
                 found == want
             })
         }
@@ -314,7 +315,7 @@ fn truth(e: &Expr) -> Cond {
                 }
                 let mut result = q != Quant::Any;
                 coll(ev, l, &mut |v, l| {
-                    Value::set(&mut l[slot], v);
+                    pool::set(&mut l[slot], v);
                     let t = body(ev, l);
                     match q {
                         Quant::Any if t => {
@@ -341,7 +342,7 @@ fn truth(e: &Expr) -> Cond {
             Box::new(move |ev, l| {
                 let v = value(ev, l);
                 let t = v.truthy();
-                v.discard();
+                pool::recycle(v);
                 t
             })
         }
@@ -367,7 +368,7 @@ fn get(e: &Expr) -> Get {
                 if !budget::charge(1) {
                     return Value::None;
                 }
-                kept(l[slot].clone())
+                kept(pool::dup(&l[slot]))
             })
         }
         Expr::Me => Box::new(|ev, _| {
@@ -402,13 +403,13 @@ fn get(e: &Expr) -> Get {
                 }
                 let mut acc: Option<i64> = None;
                 coll(ev, l, &mut |v, l| {
-                    Value::set(&mut l[slot], v);
+                    pool::set(&mut l[slot], v);
                     acc = Some(match (&count, &value) {
                         (Some(count), _) => acc.unwrap_or(0) + count(ev, l) as i64,
                         (_, Some(value)) => {
                             let x = value(ev, l);
                             let x_int = x.as_int();
-                            x.discard();
+                            pool::recycle(x);
                             match agg {
                                 Agg::Sum => acc.unwrap_or(0).saturating_add(x_int),
                                 Agg::Max => acc.map_or(x_int, |m| m.max(x_int)),
@@ -444,8 +445,8 @@ fn get(e: &Expr) -> Get {
                 }
                 let (x, y) = (a(ev, l), b(ev, l));
                 let v = ops::binary(op, &x, &y, &ev.eng.game.board);
-                x.discard();
-                y.discard();
+                pool::recycle(x);
+                pool::recycle(y);
                 v
             })
         }
@@ -458,7 +459,7 @@ fn get(e: &Expr) -> Get {
                 }
                 let mut n = 0;
                 coll(ev, l, &mut |v, _| {
-                    v.discard();
+                    pool::recycle(v);
                     n += 1;
                     true
                 });
@@ -471,7 +472,7 @@ fn get(e: &Expr) -> Get {
                 if !budget::charge(1) {
                     return Value::None;
                 }
-                kept(ev.s.globals[i].clone())
+                kept(pool::dup(&ev.s.globals[i]))
             })
         }
         Expr::TurnSeat => Box::new(|ev, _| {
@@ -495,7 +496,7 @@ fn get(e: &Expr) -> Get {
                 let seats = &ev.eng.game.seats;
                 match seat_of(p(ev, l)) {
                     Some(p) if (p as usize) < seats.len() => {
-                        kept(seats[p as usize].attrs[i].clone())
+                        kept(pool::dup(&seats[p as usize].attrs[i]))
                     }
                     _ => Value::None,
                 }
@@ -542,7 +543,7 @@ fn get(e: &Expr) -> Get {
                     return Value::None;
                 }
                 match comp_of(c(ev, l)) {
-                    Some(c) if c != NONE => kept(ev.eng.attr(ev.s, c, a).clone()),
+                    Some(c) if c != NONE => kept(pool::dup(ev.eng.attr(ev.s, c, a))),
                     _ => Value::None,
                 }
             })
@@ -554,9 +555,9 @@ fn get(e: &Expr) -> Get {
                     return Value::None;
                 }
                 match seat_of(p(ev, l)) {
-                    Some(p) if p < ev.s.players => {
-                        kept(ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i].clone())
-                    }
+                    Some(p) if p < ev.s.players => kept(pool::dup(
+                        &ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i],
+                    )),
                     _ => Value::None,
                 }
             })
@@ -571,14 +572,17 @@ fn get(e: &Expr) -> Get {
 /// A value as `eval` hands it on: a list is charged its length (and refused past
 /// `MAX_LIST`).
 fn kept(v: Value) -> Value {
-    match &v {
-        Value::List(items) if !budget::list(items.len()) => Value::None,
-        _ => v,
+    if let Value::List(items) = &v {
+        if !budget::list(items.len()) {
+            pool::recycle(v);
+            return Value::None;
+        }
     }
+    v
 }
 
-/// The cell a value is, if it is one; the value is dropped without drop glue (see
-/// `Value::discard`), as are the next two.
+/// The cell a value is, if it is one; the value's storage, if any, goes back to the pool
+/// (see `pool::recycle`), as in the next two.
 #[inline(always)]
 fn cell_of(v: Value) -> Option<u16> {
     let r = if let Value::Cell(c) = v {
@@ -586,7 +590,7 @@ fn cell_of(v: Value) -> Option<u16> {
     } else {
         None
     };
-    v.discard();
+    pool::recycle(v);
     r
 }
 
@@ -597,7 +601,7 @@ fn comp_of(v: Value) -> Option<u16> {
     } else {
         None
     };
-    v.discard();
+    pool::recycle(v);
     r
 }
 
@@ -608,6 +612,6 @@ fn seat_of(v: Value) -> Option<u8> {
     } else {
         None
     };
-    v.discard();
+    pool::recycle(v);
     r
 }

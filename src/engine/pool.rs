@@ -3,38 +3,82 @@
 //! overwritten, so a legal-action query in a steady state allocates nothing for them.
 //!
 //! The pool is per thread, like the budget: parallel playouts never share it.
+//!
+//! A buffer given back is grown to the largest capacity the pool has seen (its high
+//! water, at most `KEEP_CAPACITY`), so that after a few queries of warming up every
+//! buffer in circulation is large enough for any list the rules build and none grows on
+//! the hot path. Lists a query keeps (the arguments of the actions it lists) are made
+//! with `dup` and given back with `recycle` when the caller's buffer is reused, so a
+//! steady stream of queries and applies allocates nothing (`tests/hot_path_allocs.rs`).
 
 use crate::ir::Value;
 use std::cell::RefCell;
 use std::thread::LocalKey;
 
-/// Buffers kept at most, and the largest buffer kept: a rare huge list is let go.
-const KEEP: usize = 64;
+/// Buffers kept at most, the largest buffer kept (a rare huge list is let go), and the
+/// most items all kept buffers may hold together. A query may hold many lists at once
+/// (every choice `subsets` makes, the arguments of every action listed), hence the many
+/// buffers.
+const KEEP: usize = 1 << 15;
 const KEEP_CAPACITY: usize = 4096;
+const KEEP_ITEMS: usize = 1 << 22;
 
-thread_local! {
-    static LISTS: RefCell<Vec<Vec<Value>>> = const { RefCell::new(Vec::new()) };
-    static CELLS: RefCell<Vec<Vec<u16>>> = const { RefCell::new(Vec::new()) };
+/// The free buffers of one kind, the largest capacity seen (see the module's notes) and
+/// the items the free buffers can hold together.
+struct Pool<T> {
+    free: Vec<Vec<T>>,
+    high: usize,
+    items: usize,
 }
 
-type Pool<T> = LocalKey<RefCell<Vec<Vec<T>>>>;
+impl<T> Pool<T> {
+    const fn new() -> Pool<T> {
+        Pool {
+            free: Vec::new(),
+            high: 0,
+            items: 0,
+        }
+    }
+}
+
+thread_local! {
+    static LISTS: RefCell<Pool<Value>> = const { RefCell::new(Pool::new()) };
+    static CELLS: RefCell<Pool<u16>> = const { RefCell::new(Pool::new()) };
+}
 
 /// An empty buffer from `pool`, reused if one is free.
 #[inline]
-fn take_from<T>(pool: &'static Pool<T>) -> Vec<T> {
-    pool.with_borrow_mut(Vec::pop).unwrap_or_default()
+fn take_from<T>(pool: &'static LocalKey<RefCell<Pool<T>>>) -> Vec<T> {
+    pool.with_borrow_mut(|p| {
+        let v = p.free.pop()?;
+        p.items -= v.capacity();
+        Some(v)
+    })
+    .unwrap_or_default()
 }
 
-/// Gives a buffer back to `pool` (emptied here).
+/// Gives a buffer back to `pool` (emptied here), grown to the pool's high water.
 #[inline]
-fn give_to<T>(pool: &'static Pool<T>, mut v: Vec<T>) {
+fn give_to<T>(pool: &'static LocalKey<RefCell<Pool<T>>>, mut v: Vec<T>) {
     if v.capacity() == 0 || v.capacity() > KEEP_CAPACITY {
         return;
     }
     v.clear();
     pool.with_borrow_mut(|p| {
-        if p.len() < KEEP {
-            p.push(v);
+        if v.capacity() > p.high {
+            // The smaller buffers kept so far are let go: every buffer kept is at the
+            // high water, so none grows when taken. The high water rises a few times in
+            // all, while the pool warms up.
+            p.high = v.capacity();
+            p.free.clear();
+            p.items = 0;
+        }
+        if p.free.len() < KEEP && p.items + p.high <= KEEP_ITEMS {
+            if v.capacity() < p.high {
+                v.reserve_exact(p.high);
+            }
+            p.items += v.capacity();
+            p.free.push(v);
         }
     });
 }
@@ -51,12 +95,76 @@ pub(crate) fn give(v: Vec<Value>) {
     give_to(&LISTS, v)
 }
 
-/// Gives back the storage of a value about to be dropped, if it is a list.
+/// Gives back the storage of a value about to be dropped, if it is a list (and of the
+/// lists inside it).
 #[inline]
 pub(crate) fn recycle(v: Value) {
-    if let Value::List(items) = v {
-        give(items);
+    match v {
+        Value::List(items) => recycle_list(items),
+        other => other.discard(),
     }
+}
+
+#[inline(never)]
+pub(crate) fn recycle_list(mut items: Vec<Value>) {
+    for it in items.drain(..) {
+        recycle(it);
+    }
+    give(items);
+}
+
+/// Stores `v` in `slot`, giving back the storage of what was there (see `recycle`).
+#[inline(always)]
+pub(crate) fn set(slot: &mut Value, v: Value) {
+    recycle(std::mem::replace(slot, v))
+}
+
+/// Stores `v` in a slot of the state: a list goes into the storage of the list already
+/// there if there is one, or into storage of its own, and `v`'s own storage goes back to
+/// the pool. A buffer of the pool kept in a state would be lost to it when the state is
+/// dropped, and the next query would allocate to replace it.
+pub(crate) fn store(slot: &mut Value, v: Value) {
+    match (slot, v) {
+        (Value::List(old), Value::List(mut new)) => {
+            for it in old.drain(..) {
+                recycle(it);
+            }
+            old.append(&mut new);
+            give(new);
+        }
+        (slot, v) => set(slot, own(v)),
+    }
+}
+
+/// `v` with its list storage (if any) its own rather than the pool's, which gets its
+/// buffer back: for a value about to be kept in the state.
+pub(crate) fn own(v: Value) -> Value {
+    match v {
+        Value::List(new) => {
+            let own = new.clone();
+            give(new);
+            Value::List(own)
+        }
+        other => other,
+    }
+}
+
+/// A copy of `v` whose list storage (and that of the lists inside it) comes from the
+/// pool: `clone`, without allocating once the pool is warm.
+#[inline]
+pub(crate) fn dup(v: &Value) -> Value {
+    match v {
+        Value::List(items) => dup_list(items),
+        other => other.clone(),
+    }
+}
+
+/// A list of copies of `items` (see `dup`).
+#[inline(never)]
+pub(crate) fn dup_list(items: &[Value]) -> Value {
+    let mut out = take();
+    out.extend(items.iter().map(dup));
+    Value::List(out)
 }
 
 /// An empty buffer of cells, reused if one is free.
@@ -98,6 +206,6 @@ impl std::ops::DerefMut for Locals {
 
 impl Drop for Locals {
     fn drop(&mut self) {
-        give(std::mem::take(&mut self.0));
+        recycle_list(std::mem::take(&mut self.0));
     }
 }

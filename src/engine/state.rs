@@ -28,7 +28,7 @@ pub enum Outcome {
     Capped,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     pub players: u8,
     /// The component on each cell, or `NONE`.
@@ -80,6 +80,128 @@ pub struct State {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history: Vec<u64>,
     pub rng: ChaCha8Rng,
+}
+
+/// Written out so that `clone_from` reuses the storage of the state cloned into: a search
+/// that copies positions into states it keeps (and `require afterwards`, which tries an
+/// action on a copy) allocates nothing once those states have grown. Every field is named
+/// in the patterns below, so a new field cannot be forgotten.
+impl Clone for State {
+    fn clone(&self) -> State {
+        let State {
+            players,
+            cells,
+            zones,
+            locs,
+            owners,
+            face_up,
+            globals,
+            seat_vars,
+            comp_vars,
+            attr_over,
+            ending_turn,
+            eliminated,
+            phase,
+            turn_seat,
+            step,
+            turns,
+            phase_turns,
+            actions,
+            turn_actions,
+            outcome,
+            reactions,
+            shapes,
+            links,
+            secret,
+            history,
+            rng,
+        } = self;
+        State {
+            players: *players,
+            cells: cells.clone(),
+            zones: zones.clone(),
+            locs: locs.clone(),
+            owners: owners.clone(),
+            face_up: face_up.clone(),
+            globals: globals.clone(),
+            seat_vars: seat_vars.clone(),
+            comp_vars: comp_vars.clone(),
+            attr_over: attr_over.clone(),
+            ending_turn: *ending_turn,
+            eliminated: eliminated.clone(),
+            phase: *phase,
+            turn_seat: *turn_seat,
+            step: *step,
+            turns: *turns,
+            phase_turns: *phase_turns,
+            actions: *actions,
+            turn_actions: *turn_actions,
+            outcome: outcome.clone(),
+            reactions: reactions.clone(),
+            shapes: shapes.clone(),
+            links: links.clone(),
+            secret: secret.clone(),
+            history: history.clone(),
+            rng: rng.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &State) {
+        let State {
+            players,
+            cells,
+            zones,
+            locs,
+            owners,
+            face_up,
+            globals,
+            seat_vars,
+            comp_vars,
+            attr_over,
+            ending_turn,
+            eliminated,
+            phase,
+            turn_seat,
+            step,
+            turns,
+            phase_turns,
+            actions,
+            turn_actions,
+            outcome,
+            reactions,
+            shapes,
+            links,
+            secret,
+            history,
+            rng,
+        } = source;
+        self.players = *players;
+        self.cells.clone_from(cells);
+        self.zones.clone_from(zones);
+        self.locs.clone_from(locs);
+        self.owners.clone_from(owners);
+        self.face_up.clone_from(face_up);
+        self.globals.clone_from(globals);
+        self.seat_vars.clone_from(seat_vars);
+        self.comp_vars.clone_from(comp_vars);
+        self.attr_over.clone_from(attr_over);
+        self.ending_turn = *ending_turn;
+        self.eliminated.clone_from(eliminated);
+        self.phase = *phase;
+        self.turn_seat = *turn_seat;
+        self.step = *step;
+        self.turns = *turns;
+        self.phase_turns = *phase_turns;
+        self.actions = *actions;
+        self.turn_actions = *turn_actions;
+        self.outcome.clone_from(outcome);
+        self.reactions.clone_from(reactions);
+        self.shapes.clone_from(shapes);
+        self.links.clone_from(links);
+        self.secret.clone_from(secret);
+        self.history.clone_from(history);
+        self.rng.clone_from(rng);
+    }
 }
 
 impl Hash for State {

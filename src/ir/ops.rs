@@ -77,27 +77,32 @@ pub fn places_between(n: usize, a: usize, b: usize, loops: bool) -> impl Iterato
 /// `line(a, b)`: the cells of the straight line from `a` to `b` on a grid, both included,
 /// in that order; empty unless both are cells of a grid on one file, rank or diagonal.
 pub fn straight(a: &Value, b: &Value, board: &Board) -> Vec<Value> {
+    let mut out = Vec::new();
+    straight_into(a, b, board, &mut out);
+    out
+}
+
+/// `straight`, pushed onto `out` (so that a caller can reuse a buffer).
+pub fn straight_into(a: &Value, b: &Value, board: &Board, out: &mut Vec<Value>) {
     let (Value::Cell(a), Value::Cell(b)) = (a, b) else {
-        return Vec::new();
+        return;
     };
     if !board.cell_area.is_empty() {
-        return Vec::new();
+        return;
     }
     let (Some(p), Some(q)) = (board.cells.get(*a as usize), board.cells.get(*b as usize)) else {
-        return Vec::new();
+        return;
     };
     let (dx, dy) = (q.x as i32 - p.x as i32, q.y as i32 - p.y as i32);
     if dx != 0 && dy != 0 && dx.abs() != dy.abs() {
-        return Vec::new();
+        return;
     }
     let n = dx.abs().max(dy.abs());
-    (0..=n)
-        .map(|i| {
-            let x = p.x as i32 + dx.signum() * i;
-            let y = p.y as i32 + dy.signum() * i;
-            Value::Cell(board.cell_at(x as u16, y as u16))
-        })
-        .collect()
+    out.extend((0..=n).map(|i| {
+        let x = p.x as i32 + dx.signum() * i;
+        let y = p.y as i32 + dy.signum() * i;
+        Value::Cell(board.cell_at(x as u16, y as u16))
+    }));
 }
 
 /// The cells of a run, in order.

@@ -1,0 +1,160 @@
+//! The hot path allocates nothing: a legal-action query (`legal_into` with a buffer the
+//! caller reuses) and the `apply` of a listed action (`apply_listed`, on a state the caller
+//! reuses through `clone_from`) make no heap allocation once warm, on every shipped game.
+//!
+//! A counting global allocator counts the allocations (`alloc`, `alloc_zeroed`, `realloc`)
+//! of the thread that asks, so tests running side by side do not disturb the count. Each
+//! game plays a few seeded random playouts three times with the same seeds: the first two
+//! passes warm up (the per-thread pools of list buffers, the caller's buffers and states
+//! grow to what the playouts need), the third is counted call by call and must allocate
+//! nothing, but for the heap values a few rules make, bounded below (see `INHERENT`), and
+//! the winners of a game that ends.
+
+use muster::engine::{Action, Engine, Outcome, State};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::PathBuf;
+
+/// `System`, counting the allocations of each thread.
+struct Counting;
+
+thread_local! {
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count() {
+    // `try_with`: a thread being torn down has no counter left, and is not counted.
+    let _ = ALLOCS.try_with(|n| n.set(n.get() + 1));
+}
+
+// SAFETY: every call goes straight to `System`, with the caller's layout and pointer; the
+// count on the side touches only a thread-local `Cell` (a `const` one, which never
+// allocates).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        System.alloc(layout)
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        System.alloc_zeroed(layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        System.realloc(ptr, layout, new_size)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocs() -> u64 {
+    ALLOCS.with(Cell::get)
+}
+
+/// Playouts per game and the most actions each: enough to reach every kind of decision of
+/// the shipped games, few enough for a debug build.
+const PLAYOUTS: u64 = 2;
+const CAP: usize = 40;
+
+/// Allocations a game's legal-action queries and applies may make in the counted pass,
+/// with the reason: rules that make heap values of their own. Every other game must make
+/// none.
+///
+/// - Battaglione gives a variable a list where it held none (`none` at the start of each
+///   game): the state takes storage of its own for it, once.
+/// - Battle Line moves a piece a part at a time by `route`: a route value is boxed, with
+///   its pattern states in a list of their own, and each `route(...)` or `advance` makes
+///   one (two allocations).
+const INHERENT: &[(&str, u64, u64)] = &[("battaglione", 0, 1), ("battle_line", 2, 2)];
+
+/// Every shipped game, by file name.
+fn games() -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("games/")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            Some(name.strip_suffix(".muster")?.to_string())
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// The most allocations one legal-action query and one apply made in the counted pass.
+fn worst(name: &str) -> (u64, u64) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("games/{name}.muster"));
+    let e = Engine::new(
+        muster::check::compile_file(&path, None)
+            .expect("a shipped game")
+            .game,
+    );
+    let players = e.game.min_players;
+    let mut buf: Vec<Action> = Vec::new();
+    // The states a search would keep and copy positions into.
+    let first = e.start(players, 0).expect("the game starts");
+    let (mut s, mut next): (State, State) = (first.clone(), first);
+    let (mut legal, mut apply) = (0, 0);
+    // Two passes to warm up: the two states take turns, and each must have grown to
+    // what the playouts need of it.
+    for pass in 0..3 {
+        for seed in 0..PLAYOUTS {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let start = e.start(players, seed).expect("the game starts");
+            s.clone_from(&start);
+            let mut n = 0;
+            while n < CAP && e.decider(&s).is_some() {
+                let before = allocs();
+                e.legal_into(&s, &mut buf);
+                let listing = allocs() - before;
+                assert!(!buf.is_empty(), "{name}: a decider with no legal action");
+                let a = &buf[rng.gen_range(0..buf.len())];
+                next.clone_from(&s);
+                let before = allocs();
+                e.apply_listed(&mut next, a)
+                    .expect("a listed action applies");
+                let applying = allocs() - before;
+                if pass == 2 {
+                    legal = legal.max(listing);
+                    // The apply that ends the game stores its winners, a list, in the
+                    // state: one allocation, once a game.
+                    let over = matches!(next.outcome, Some(Outcome::Win(_)));
+                    apply = apply.max(applying - u64::from(over && applying > 0));
+                }
+                std::mem::swap(&mut s, &mut next);
+                n += 1;
+            }
+        }
+    }
+    (legal, apply)
+}
+
+#[test]
+fn legal_queries_and_applies_allocate_nothing_once_warm() {
+    let mut failures = Vec::new();
+    let names = games();
+    assert!(names.len() >= 12, "the shipped games: {names:?}");
+    for name in &names {
+        let (legal, apply) = worst(name);
+        let (legal_bound, apply_bound) = INHERENT
+            .iter()
+            .find(|(g, ..)| g == name)
+            .map_or((0, 0), |&(_, l, a)| (l, a));
+        if legal > legal_bound || apply > apply_bound {
+            failures.push(format!(
+                "{name}: at most {legal} allocations in a legal-action query \
+                 ({legal_bound} allowed), {apply} in an apply ({apply_bound} allowed)"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
