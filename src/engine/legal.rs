@@ -392,7 +392,7 @@ impl Engine {
     /// all hold or there is none. The `do` runs on a copy of the state and of the locals;
     /// a rules error while it runs leaves the action legal, so that applying it reports
     /// the error.
-    fn fails_afterwards(
+    pub(crate) fn fails_afterwards(
         &self,
         ev: &Eval,
         rest: &[Clause],

@@ -18,7 +18,8 @@
 //! `Eval::eval`), so a plan covers every action. A plan lists the same actions in the
 //! same order as the tree walk and charges the decision's budget at the same points
 //! (`tests/plans.rs` runs both side by side over seeded playouts of every shipped game).
-//! Actions with a `require afterwards` keep the tree walk.
+//! A `require afterwards` is judged at the `do`, on a copy of the state, by the same
+//! `Engine::fails_afterwards` as in the tree walk.
 
 use super::budget;
 use super::eval::{Dirs, Eval};
@@ -70,10 +71,19 @@ impl Plans {
 }
 
 fn action(a: u16, clauses: &[Clause]) -> Option<Step> {
-    // The tree walk judges `require afterwards` on a copy of the state at the `do`; such
-    // actions keep it. So do clauses after a `do`, which the checker does not write.
+    // After the `do` stand only `require afterwards` clauses, judged at the `do` on a copy
+    // of the state (see `Engine::fails_afterwards`); the checker writes nothing else there.
     let do_at = clauses.iter().position(|c| matches!(c, Clause::Do(_)));
-    if do_at.is_some_and(|d| d + 1 != clauses.len()) {
+    let after_do = do_at.map_or(&[][..], |d| &clauses[d + 1..]);
+    if !after_do.iter().all(|c| {
+        matches!(
+            c,
+            Clause::Require {
+                afterwards: true,
+                ..
+            }
+        )
+    }) {
         return None;
     }
     let mut next: Step = Box::new(move |_, _, args, f| {
@@ -84,12 +94,25 @@ fn action(a: u16, clauses: &[Clause]) -> Option<Step> {
     });
     for (i, c) in clauses.iter().enumerate().rev() {
         next = match c {
-            Clause::Do(_) => next,
+            Clause::Do(_) if after_do.is_empty() => next,
+            Clause::Do(body) => {
+                let (rest, body) = (after_do.to_vec(), body.clone());
+                Box::new(move |ev, l, args, f| {
+                    if budget::spent() {
+                        return false;
+                    }
+                    if ev.eng.fails_afterwards(ev, &rest, &body, l).is_some() {
+                        return true;
+                    }
+                    next(ev, l, args, f)
+                })
+            }
             Clause::Choose { slot, domain, .. } => choose((a, i), *slot, domain, next),
             Clause::Let { slot, value } => let_((a, i), *slot, value, next),
+            // Judged at the `do`; here only a step, as in the tree walk.
             Clause::Require {
                 afterwards: true, ..
-            } => return None,
+            } => Box::new(move |ev, l, args, f| located(ev, (a, i), || next(ev, l, args, f))),
             Clause::Require { cond, .. } => require((a, i), cond, next),
         };
     }
