@@ -193,6 +193,27 @@ impl<'a> Eval<'a> {
                 });
                 super::pool::give_cells(cells);
             }
+            // Destinations are found one at a time, so a walk that stops early (`x in`,
+            // `any`, `size(...) > 0`) follows few ways.
+            Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
+                // The call's own step, as `eval` charges it.
+                if !budget::charge(1) {
+                    return;
+                }
+                let (Value::Cell(c), Value::Pattern(p)) =
+                    (self.eval(&args[0], l), self.eval(&args[1], l))
+                else {
+                    return;
+                };
+                let walk = self.walk(c);
+                let pat = &self.eng.game.patterns[p as usize].pat;
+                let mut give = |x: u16| emit(f, Value::Cell(x), l);
+                if *b == Builtin::Destinations {
+                    walk.each_destination(c, pat, &mut give);
+                } else {
+                    walk.each_attack(c, pat, &mut give);
+                }
+            }
             Expr::Const(Value::List(items)) => {
                 for it in items {
                     if !emit(f, it.clone(), l) {
@@ -278,9 +299,19 @@ impl<'a> Eval<'a> {
         })
     }
 
-    /// The value of an expression when it is a component (see `seat`).
+    /// The value of an expression when it is a component (see `seat`). The piece on a
+    /// cell (`x.piece`) is read in place, charged as `eval` would charge it.
     #[inline]
     fn comp(&self, e: &Expr, l: &mut [Value]) -> Option<u16> {
+        if let Expr::CellPiece(c) = e {
+            if !budget::charge(1) {
+                return None;
+            }
+            return match self.cell(c, l) {
+                Some(c) if self.s.cells[c as usize] != NONE => Some(self.s.cells[c as usize]),
+                _ => None,
+            };
+        }
         self.scalar(e, l, |v| match v {
             Value::Comp(c) => Some(*c),
             _ => None,
@@ -486,14 +517,25 @@ impl<'a> Eval<'a> {
                 BinOp::Or => Value::Bool(self.truth(a, l) || self.truth(b, l)),
                 BinOp::In | BinOp::NotIn => {
                     let item = self.eval(a, l);
-                    let mut found = false;
-                    self.for_each(b, l, &mut |v, _| {
-                        found = v == item;
-                        v.discard();
-                        !found
-                    });
+                    let found = match self.find(&item, b, l) {
+                        Some(found) => found,
+                        None => {
+                            let mut found = false;
+                            self.for_each(b, l, &mut |v, _| {
+                                found = v == item;
+                                v.discard();
+                                !found
+                            });
+                            found
+                        }
+                    };
                     item.discard();
                     Value::Bool(found == (*op == BinOp::In))
+                }
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+                    if is_size_against_number(a, b) =>
+                {
+                    self.size_against(*op, a, b, l)
                 }
                 _ => {
                     let (x, y) = (self.eval(a, l), self.eval(b, l));
@@ -576,6 +618,90 @@ impl<'a> Eval<'a> {
             Expr::Call(b, args) => self.call(*b, args, l),
             Expr::Index(coll, at) => self.index(coll, at, l),
         }
+    }
+
+    /// `item in coll` without walking `coll` item by item where a quicker way gives the
+    /// same answer: a list held in a local or written out is searched in place (each item
+    /// looked at is still charged), and a cell is looked for among a pattern's
+    /// destinations (or attacks) only if the pattern can reach that far, stopping at it.
+    /// `None` where `coll` is of another form: the caller walks it.
+    fn find(&self, item: &Value, coll: &Expr, l: &mut [Value]) -> Option<bool> {
+        let items = match coll {
+            Expr::Const(Value::List(items)) => items,
+            Expr::Local(s) => match &l[*s as usize] {
+                Value::List(items) => items,
+                _ => return None,
+            },
+            Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
+                let Value::Cell(target) = *item else {
+                    return None;
+                };
+                // The call's own step, as `eval` charges it.
+                if !budget::charge(1) {
+                    return Some(false);
+                }
+                let (Value::Cell(c), Value::Pattern(p)) =
+                    (self.eval(&args[0], l), self.eval(&args[1], l))
+                else {
+                    return Some(false);
+                };
+                let walk = self.walk(c);
+                if !walk.within(c, target, self.eng.steps[p as usize].extent) {
+                    return Some(false);
+                }
+                let pat = &self.eng.game.patterns[p as usize].pat;
+                let mut found = false;
+                let mut look = |x: u16| {
+                    found = x == target;
+                    budget::charge(1) && !found
+                };
+                if *b == Builtin::Destinations {
+                    walk.each_destination(c, pat, &mut look);
+                } else {
+                    walk.each_attack(c, pat, &mut look);
+                }
+                return Some(found);
+            }
+            _ => return None,
+        };
+        let at = position(items, item);
+        // Each item looked at is a step, as if the list were walked up to the item.
+        let looked = at.map_or(items.len(), |i| i + 1);
+        Some(budget::charge(looked as u64) && at.is_some())
+    }
+
+    /// `size(coll) <op> k` (or `k <op> size(coll)`) for a number `k`: `coll` is walked only
+    /// until the answer is known, at most `k + 1` items (each charged), since every count
+    /// past `k` compares with `k` alike.
+    fn size_against(&self, op: BinOp, a: &Expr, b: &Expr, l: &mut [Value]) -> Value {
+        let (coll, k, op) = match (a, b) {
+            (Expr::Call(Builtin::Size, args), Expr::Const(Value::Int(k))) => (&args[0], *k, op),
+            (Expr::Const(Value::Int(k)), Expr::Call(Builtin::Size, args)) => {
+                let flipped = match op {
+                    BinOp::Lt => BinOp::Gt,
+                    BinOp::Le => BinOp::Ge,
+                    BinOp::Gt => BinOp::Lt,
+                    BinOp::Ge => BinOp::Le,
+                    other => other,
+                };
+                (&args[0], *k, flipped)
+            }
+            _ => unreachable!("checked by is_size_against_number"),
+        };
+        // The two operands' own steps, as `eval` charges them.
+        if !budget::charge(2) {
+            return Value::None;
+        }
+        let enough = k.saturating_add(1);
+        let mut n = 0i64;
+        if enough > 0 {
+            self.for_each(coll, l, &mut |v, _| {
+                v.discard();
+                n += 1;
+                n < enough
+            });
+        }
+        ops::binary(op, &Value::Int(n), &Value::Int(k), &self.eng.game.board)
     }
 
     /// `coll[at]`: from the start, the collection is walked only up to the item; from the
@@ -1031,6 +1157,37 @@ impl<'a> Eval<'a> {
             }
         }
         Value::List(out)
+    }
+}
+
+/// Whether a comparison is of `size(...)` with a number written out (either way round).
+fn is_size_against_number(a: &Expr, b: &Expr) -> bool {
+    matches!(
+        (a, b),
+        (Expr::Call(Builtin::Size, args), Expr::Const(Value::Int(_)))
+            | (Expr::Const(Value::Int(_)), Expr::Call(Builtin::Size, args)) if args.len() == 1
+    )
+}
+
+/// Where `item` first stands in `items`; scalars are compared without a call per item.
+fn position(items: &[Value], item: &Value) -> Option<usize> {
+    match *item {
+        Value::Cell(c) => items
+            .iter()
+            .position(|v| matches!(v, Value::Cell(x) if *x == c)),
+        Value::Comp(c) => items
+            .iter()
+            .position(|v| matches!(v, Value::Comp(x) if *x == c)),
+        Value::Enum(e, c) => items
+            .iter()
+            .position(|v| matches!(v, Value::Enum(f, x) if *f == e && *x == c)),
+        Value::Int(i) => items
+            .iter()
+            .position(|v| matches!(v, Value::Int(x) if *x == i)),
+        Value::Seat(p) => items
+            .iter()
+            .position(|v| matches!(v, Value::Seat(x) if *x == p)),
+        _ => items.iter().position(|v| v == item),
     }
 }
 
