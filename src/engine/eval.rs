@@ -2,6 +2,7 @@
 
 use super::budget;
 use super::geometry;
+use super::memo;
 use super::state::{Loc, State, NONE, NO_SEAT};
 use super::Engine;
 use crate::ir::{ops, Agg, BinOp, Builtin, Expr, Quant, Route, Value};
@@ -105,6 +106,7 @@ impl<'a> Eval<'a> {
     ) {
         // Each item walked is a step of the decision's budget (see `emit`); the walk stops
         // when it is spent.
+        let node = coll;
         match coll {
             Expr::Cells => {
                 for c in 0..self.eng.game.board.cells.len() as u16 {
@@ -168,6 +170,15 @@ impl<'a> Eval<'a> {
             }
             // A comprehension is filtered as it is walked, without building the list.
             Expr::Comprehension(slot, coll, cond) => {
+                // A remembered comprehension gives the items it listed (see `memo`).
+                if let Some(i) = self.remembered_place(node, l) {
+                    for k in 0..memo::len(i) {
+                        if !emit(f, memo::item(i, k), l) {
+                            return;
+                        }
+                    }
+                    return;
+                }
                 let slot = *slot as usize;
                 self.for_each(coll, l, &mut |v, l| {
                     Value::set(&mut l[slot], v.clone());
@@ -558,6 +569,9 @@ impl<'a> Eval<'a> {
                 }
             }
             Expr::Quant(q, slot, coll, body) => {
+                if let Some(v) = self.remembered(e, l) {
+                    return v;
+                }
                 let mut result = *q != Quant::Any;
                 let slot = *slot as usize;
                 self.for_each(coll, l, &mut |v, l| {
@@ -582,6 +596,9 @@ impl<'a> Eval<'a> {
                 Value::Bool(result)
             }
             Expr::Agg(a, slot, coll, body) => {
+                if let Some(v) = self.remembered(e, l) {
+                    return v;
+                }
                 let slot = *slot as usize;
                 let mut acc: Option<i64> = None;
                 self.for_each(coll, l, &mut |v, l| {
@@ -599,6 +616,9 @@ impl<'a> Eval<'a> {
                 Value::Int(acc.unwrap_or(0))
             }
             Expr::Comprehension(slot, coll, cond) => {
+                if let Some(v) = self.remembered(e, l) {
+                    return v;
+                }
                 let slot = *slot as usize;
                 let mut out = super::pool::take();
                 self.for_each(coll, l, &mut |v, l| {
@@ -615,8 +635,41 @@ impl<'a> Eval<'a> {
                 out.extend(items.iter().map(|i| self.eval(i, l)));
                 Value::List(out)
             }
-            Expr::Call(b, args) => self.call(*b, args, l),
+            Expr::Call(b, args) => match self.remembered(e, l) {
+                Some(v) => v,
+                None => self.call(*b, args, l),
+            },
             Expr::Index(coll, at) => self.index(coll, at, l),
+        }
+    }
+
+    /// The remembered value of `e` (see `memo`), computed now if it was not yet; `None`
+    /// if `e` is not remembered in this query, or is being computed (then the caller
+    /// computes it as usual).
+    #[inline]
+    fn remembered(&self, e: &Expr, l: &mut [Value]) -> Option<Value> {
+        let i = memo::place(self.eng, self.s, self.me, e)?;
+        if memo::status(i) == memo::Status::Done {
+            return Some(memo::value(i));
+        }
+        let i = self.remembered_place(e, l)?;
+        Some(memo::value(i))
+    }
+
+    /// The place of `e`'s remembered value, computed now if it was not yet (see
+    /// `remembered`).
+    #[inline]
+    fn remembered_place(&self, e: &Expr, l: &mut [Value]) -> Option<usize> {
+        let i = memo::place(self.eng, self.s, self.me, e)?;
+        match memo::status(i) {
+            memo::Status::Done => Some(i),
+            memo::Status::Computing => None,
+            memo::Status::Empty => {
+                memo::set(i, memo::Slot::Computing);
+                let v = self.eval_within_budget(e, l);
+                memo::set(i, memo::Slot::Done(v));
+                Some(i)
+            }
         }
     }
 

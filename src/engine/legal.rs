@@ -175,6 +175,7 @@ impl Engine {
             return;
         };
         let ev = Eval { eng: self, s, me };
+        let _memo = super::memo::begin(self, s, me);
         for &a in actions {
             let mut args = Args::new();
             if !self.walk(&ev, a, 0, locals, &mut args, f) {

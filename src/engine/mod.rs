@@ -11,6 +11,7 @@ mod geometry;
 mod graph;
 mod history;
 mod legal;
+mod memo;
 mod notation;
 mod patterns;
 mod pool;
@@ -132,6 +133,9 @@ pub struct Engine {
     /// For each region declared as a path, for each of its lists (one per seat, or one):
     /// each cell's place on it from 1, 0 for a cell not on it. Empty for other regions.
     pub(crate) path_places: Vec<Vec<Vec<u16>>>,
+    /// The parts of actions' clauses remembered within one legal-action query (see
+    /// `memo`), by address in `game`.
+    pub(crate) memo_nodes: Vec<usize>,
 }
 
 impl Engine {
@@ -183,7 +187,9 @@ impl Engine {
             any_may_win,
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
             path_places: vec![],
+            memo_nodes: vec![],
         };
+        engine.memo_nodes = memo::nodes(&engine.game);
         let cells = engine.game.board.cells.len();
         engine.path_places = engine
             .game
