@@ -411,6 +411,7 @@ impl<'a> Eval<'a> {
         }
     }
 
+    #[inline(always)]
     fn eval_within_budget(&self, e: &Expr, l: &mut [Value]) -> Value {
         let g = &self.eng.game;
         match e {
@@ -553,6 +554,24 @@ impl<'a> Eval<'a> {
                     if let (BinOp::Range, Value::Int(lo), Value::Int(hi)) = (op, &x, &y) {
                         if !range_fits(*lo, *hi) {
                             return Value::None;
+                        }
+                    }
+                    // Numbers compared, the common case, without the general call.
+                    if let (Value::Int(i), Value::Int(j)) = (&x, &y) {
+                        let ord = i.cmp(j);
+                        let answer = match op {
+                            BinOp::Lt => Some(ord.is_lt()),
+                            BinOp::Le => Some(ord.is_le()),
+                            BinOp::Gt => Some(ord.is_gt()),
+                            BinOp::Ge => Some(ord.is_ge()),
+                            BinOp::Eq => Some(ord.is_eq()),
+                            BinOp::Ne => Some(ord.is_ne()),
+                            _ => None,
+                        };
+                        if let Some(b) = answer {
+                            x.discard();
+                            y.discard();
+                            return Value::Bool(b);
                         }
                     }
                     let v = ops::binary(*op, &x, &y, &g.board);

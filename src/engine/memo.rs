@@ -91,12 +91,18 @@ impl Drop for Query<'_> {
 /// state, seat and engine is under way.
 #[inline]
 pub(crate) fn place(eng: &Engine, s: &State, me: u8, e: &Expr) -> Option<usize> {
-    if eng.memo_nodes.is_empty() || ACTIVE.get() != key(eng, s, me) {
+    let at = e as *const Expr as usize;
+    if eng.memo_filter & filter_bit(at) == 0 || ACTIVE.get() != key(eng, s, me) {
         return None;
     }
-    eng.memo_nodes
-        .binary_search(&(e as *const Expr as usize))
-        .ok()
+    eng.memo_nodes.binary_search(&at).ok()
+}
+
+/// A node's bit in `Engine::memo_filter`, which has the bits of all remembered nodes: most
+/// other nodes are told apart by it at once.
+#[inline(always)]
+pub(crate) fn filter_bit(at: usize) -> u64 {
+    1 << ((at >> 3) % 64)
 }
 
 /// Whether the slot at `i` is empty, being computed or done.

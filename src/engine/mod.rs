@@ -136,6 +136,8 @@ pub struct Engine {
     /// The parts of actions' clauses remembered within one legal-action query (see
     /// `memo`), by address in `game`.
     pub(crate) memo_nodes: Vec<usize>,
+    /// The bits of `memo_nodes` (see `memo::filter_bit`).
+    pub(crate) memo_filter: u64,
 }
 
 impl Engine {
@@ -188,8 +190,13 @@ impl Engine {
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
             path_places: vec![],
             memo_nodes: vec![],
+            memo_filter: 0,
         };
         engine.memo_nodes = memo::nodes(&engine.game);
+        engine.memo_filter = engine
+            .memo_nodes
+            .iter()
+            .fold(0, |f, &at| f | memo::filter_bit(at));
         let cells = engine.game.board.cells.len();
         engine.path_places = engine
             .game
