@@ -746,8 +746,8 @@ impl<'a> Eval<'a> {
     /// until the answer is known, at most `k + 1` items (each charged), since every count
     /// past `k` compares with `k` alike.
     fn size_against(&self, op: BinOp, a: &Expr, b: &Expr, l: &mut [Value]) -> Value {
-        let (coll, k, op) = match (a, b) {
-            (Expr::Call(Builtin::Size, args), Expr::Const(Value::Int(k))) => (&args[0], *k, op),
+        let (size, coll, k, op) = match (a, b) {
+            (Expr::Call(Builtin::Size, args), Expr::Const(Value::Int(k))) => (a, &args[0], *k, op),
             (Expr::Const(Value::Int(k)), Expr::Call(Builtin::Size, args)) => {
                 let flipped = match op {
                     BinOp::Lt => BinOp::Gt,
@@ -756,7 +756,7 @@ impl<'a> Eval<'a> {
                     BinOp::Ge => BinOp::Le,
                     other => other,
                 };
-                (&args[0], *k, flipped)
+                (b, &args[0], *k, flipped)
             }
             _ => unreachable!("checked by is_size_against_number"),
         };
@@ -766,7 +766,10 @@ impl<'a> Eval<'a> {
         }
         let enough = k.saturating_add(1);
         let mut n = 0i64;
-        if enough > 0 {
+        // A remembered size (see `memo`) is not counted again.
+        if let Some(v) = self.remembered(size, l) {
+            n = v.as_int();
+        } else if enough > 0 {
             self.for_each(coll, l, &mut |v, _| {
                 v.discard();
                 n += 1;

@@ -330,3 +330,71 @@ fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
         Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(f),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::Engine;
+
+    const RULES: &str = r#"
+game "Memo" {
+  players 2
+}
+
+seat North
+seat South
+
+kind Marker {
+  label "M"
+}
+
+deck markers of Marker {
+  for i in 1..8 {
+    card { }
+  }
+}
+
+board grid 4 x 5
+
+zone supply shared public { holds markers }
+
+phase play {
+  turn { one of mark }
+}
+
+def top_row = [x in cells where rank(x) == 5]
+
+action mark {
+  choose c in cells
+  require c.empty
+  // Closed and walked again for each `c`: remembered.
+  require size(top_row) == 4
+  // Reads `c`: not remembered; its inner `top_row` is, in the body of `any`.
+  require not any y in cells: y == c and y in top_row
+  do {
+    move top(supply) to c
+  }
+}
+"#;
+
+    fn engine() -> Engine {
+        let compiled = crate::check::compile_source("memo.muster", RULES, None).expect("valid");
+        Engine::new(compiled.game)
+    }
+
+    #[test]
+    fn finds_the_closed_parts_evaluated_again_and_again() {
+        // `size(top_row)`, and `top_row` in the body of `any`.
+        assert_eq!(engine().memo_nodes.len(), 2);
+    }
+
+    #[test]
+    fn remembered_parts_give_the_same_actions() {
+        let eng = engine();
+        let s = eng.start(2, 1).expect("starts");
+        let legal = eng.legal_actions(&s);
+        // Every cell but the 4 of the top row.
+        assert_eq!(legal.len(), 16);
+        // Listing twice gives the same list (the memo of one query is not kept).
+        assert_eq!(eng.legal_actions(&s), legal);
+    }
+}
