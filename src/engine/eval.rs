@@ -225,6 +225,24 @@ impl<'a> Eval<'a> {
                     walk.each_attack(c, pat, &mut give);
                 }
             }
+            // Neighbours are given one at a time, without a list.
+            Expr::Call(Builtin::Adjacent, args) => {
+                // The call's own step, as `eval` charges it.
+                if !budget::charge(1) {
+                    return;
+                }
+                let Value::Cell(c) = self.eval(&args[0], l) else {
+                    return;
+                };
+                let dirs = self.dirs(&args[1], l);
+                let board = &self.eng.game.board;
+                for &d in dirs.as_slice() {
+                    let n = board.step(c, d);
+                    if n != crate::ir::NO_CELL && !emit(f, Value::Cell(n), l) {
+                        return;
+                    }
+                }
+            }
             Expr::Const(Value::List(items)) => {
                 for it in items {
                     if !emit(f, it.clone(), l) {
@@ -573,6 +591,11 @@ impl<'a> Eval<'a> {
                             y.discard();
                             return Value::Bool(b);
                         }
+                    }
+                    if let (BinOp::Eq | BinOp::Ne, Some(same)) = (op, scalar_eq(&x, &y)) {
+                        x.discard();
+                        y.discard();
+                        return Value::Bool(same == (*op == BinOp::Eq));
                     }
                     let v = ops::binary(*op, &x, &y, &g.board);
                     x.discard();
@@ -1242,6 +1265,19 @@ fn is_size_against_number(a: &Expr, b: &Expr) -> bool {
         (Expr::Call(Builtin::Size, args), Expr::Const(Value::Int(_)))
             | (Expr::Const(Value::Int(_)), Expr::Call(Builtin::Size, args)) if args.len() == 1
     )
+}
+
+/// Whether two cells, components, seats or enum values are equal (`None` for other
+/// values: the general comparison decides).
+#[inline(always)]
+fn scalar_eq(x: &Value, y: &Value) -> Option<bool> {
+    match (x, y) {
+        (Value::Cell(a), Value::Cell(b)) => Some(a == b),
+        (Value::Comp(a), Value::Comp(b)) => Some(a == b),
+        (Value::Seat(a), Value::Seat(b)) => Some(a == b),
+        (Value::Enum(e, a), Value::Enum(f, b)) => Some(e == f && a == b),
+        _ => None,
+    }
 }
 
 /// Where `item` first stands in `items`; scalars are compared without a call per item.
