@@ -82,18 +82,6 @@ impl Dirs {
 
 impl<'a> Eval<'a> {
     pub fn truth(&self, e: &Expr, l: &mut [Value]) -> bool {
-        // `and`, `or` and `not` are judged here, without making a value of each part;
-        // each is charged one step, as `eval` charges it (a spent budget gives false).
-        match e {
-            Expr::Binary(BinOp::And, a, b) => {
-                return budget::charge(1) && self.truth(a, l) && self.truth(b, l)
-            }
-            Expr::Binary(BinOp::Or, a, b) => {
-                return budget::charge(1) && (self.truth(a, l) || self.truth(b, l))
-            }
-            Expr::Not(x) => return budget::charge(1) && !self.truth(x, l),
-            _ => {}
-        }
         let v = self.eval(e, l);
         let t = v.truthy();
         v.discard();
