@@ -45,6 +45,9 @@ thread_local! {
     /// The remembered values of the queries under way, innermost last; each holds one
     /// slot per node of `nodes`.
     static FRAMES: RefCell<Vec<Vec<Slot>>> = const { RefCell::new(Vec::new()) };
+    /// How many of `FRAMES` are in use (the others are kept for the next queries, so
+    /// that a query in a steady state does not allocate).
+    static DEPTH: Cell<usize> = const { Cell::new(0) };
 }
 
 fn key(eng: &Engine, s: &State, me: u8) -> Key {
@@ -67,7 +70,14 @@ pub(crate) fn begin<'a>(eng: &Engine, s: &'a State, me: u8) -> Option<Query<'a>>
         return None;
     }
     let before = ACTIVE.replace(key(eng, s, me));
-    FRAMES.with_borrow_mut(|f| f.push(vec![Slot::Empty; eng.memo_nodes.len()]));
+    let depth = DEPTH.get();
+    FRAMES.with_borrow_mut(|f| {
+        if f.len() == depth {
+            f.push(Vec::new());
+        }
+        f[depth].resize(eng.memo_nodes.len(), Slot::Empty);
+    });
+    DEPTH.set(depth + 1);
     Some(Query {
         before,
         _state: PhantomData,
@@ -77,12 +87,16 @@ pub(crate) fn begin<'a>(eng: &Engine, s: &'a State, me: u8) -> Option<Query<'a>>
 impl Drop for Query<'_> {
     fn drop(&mut self) {
         ACTIVE.set(self.before);
-        if let Some(slots) = FRAMES.with_borrow_mut(Vec::pop) {
-            for slot in slots {
+        let depth = DEPTH.get().saturating_sub(1);
+        DEPTH.set(depth);
+        let slots = FRAMES.with_borrow_mut(|f| f.get_mut(depth).map(std::mem::take));
+        if let Some(mut slots) = slots {
+            for slot in slots.drain(..) {
                 if let Slot::Done(v) = slot {
                     super::pool::recycle(v);
                 }
             }
+            FRAMES.with_borrow_mut(|f| f[depth] = slots);
         }
     }
 }
@@ -105,9 +119,15 @@ pub(crate) fn filter_bit(at: usize) -> u64 {
     1 << ((at >> 3) % 64)
 }
 
+/// The slots of the innermost query under way.
+#[inline]
+fn top(frames: &[Vec<Slot>]) -> Option<&Vec<Slot>> {
+    DEPTH.get().checked_sub(1).and_then(|d| frames.get(d))
+}
+
 /// Whether the slot at `i` is empty, being computed or done.
 pub(crate) fn status(i: usize) -> Status {
-    FRAMES.with_borrow(|f| match f.last().map(|v| &v[i]) {
+    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
         Some(Slot::Empty) => Status::Empty,
         Some(Slot::Done(_)) => Status::Done,
         _ => Status::Computing,
@@ -116,7 +136,7 @@ pub(crate) fn status(i: usize) -> Status {
 
 /// A copy of the remembered value at `i`.
 pub(crate) fn value(i: usize) -> Value {
-    FRAMES.with_borrow(|f| match f.last().map(|v| &v[i]) {
+    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
         Some(Slot::Done(v)) => v.clone(),
         _ => Value::None,
     })
@@ -124,7 +144,7 @@ pub(crate) fn value(i: usize) -> Value {
 
 /// How many items the remembered list at `i` has (0 for another value).
 pub(crate) fn len(i: usize) -> usize {
-    FRAMES.with_borrow(|f| match f.last().map(|v| &v[i]) {
+    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
         Some(Slot::Done(Value::List(items))) => items.len(),
         _ => 0,
     })
@@ -132,7 +152,7 @@ pub(crate) fn len(i: usize) -> usize {
 
 /// Item `k` of the remembered list at `i`.
 pub(crate) fn item(i: usize, k: usize) -> Value {
-    FRAMES.with_borrow(|f| match f.last().map(|v| &v[i]) {
+    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
         Some(Slot::Done(Value::List(items))) => items[k].clone(),
         _ => Value::None,
     })
@@ -141,7 +161,7 @@ pub(crate) fn item(i: usize, k: usize) -> Value {
 /// Sets the slot at `i`.
 pub(crate) fn set(i: usize, slot: Slot) {
     FRAMES.with_borrow_mut(|f| {
-        if let Some(slots) = f.last_mut() {
+        if let Some(slots) = DEPTH.get().checked_sub(1).and_then(|d| f.get_mut(d)) {
             slots[i] = slot;
         }
     });
