@@ -4,7 +4,8 @@
 //! paths (`along`, `index_of`, `line`, `between`), move-only and capture-only pattern legs with
 //! `attacks`, `require afterwards`, a board written once for every size (`width`,
 //! `height`, `cell(f, r)`, variants that change only the board's size), secret choices
-//! revealed together (`all of ...`), a hex board's geometry, `repetitions`, and attributes changed in play. Their scenarios run as `muster test` runs them; what a scenario cannot
+//! revealed together (`all of ...`), a hex board's geometry, `repetitions`, attributes changed in play, and a
+//! part of a rule computed once per listing of the legal actions. Their scenarios run as `muster test` runs them; what a scenario cannot
 //! say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -57,6 +58,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("phase_choice.scenarios", 7),
     // `file` and `rank`: legal and illegal marks, values after moves, a folded value.
     ("files_ranks.scenarios", 3),
+    // A part of a rule that reads no chosen value, computed once per listing: it follows
+    // each move.
+    ("remembered.scenarios", 2),
     // A conditional `on stuck`, judged from the stuck seat; the old form unchanged.
     ("stuck_choice.scenarios", 6),
     // `xs[i]`: from 1, from the end, out of range, on a path of cells, a run, a zone, a

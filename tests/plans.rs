@@ -111,7 +111,7 @@ const RUNAWAY: [&str; 3] = [
        phase p { turn { one of go } }
        action go {
          choose a in cells
-         let n = sum b in cells: count c in cells: b != c
+         let n = sum b in cells: count c in cells: b != a
          require n > 0
          do { end turn }
        }"#,

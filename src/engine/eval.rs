@@ -2,6 +2,7 @@
 
 use super::budget;
 use super::geometry;
+use super::memo;
 use super::state::{Loc, State, NONE, NO_SEAT};
 use super::Engine;
 use crate::ir::{ops, Agg, BinOp, Builtin, Expr, Quant, Route, Value};
@@ -130,6 +131,7 @@ impl<'a> Eval<'a> {
     ) {
         // Each item walked is a step of the decision's budget (see `emit`); the walk stops
         // when it is spent.
+        let node = coll;
         match coll {
             Expr::Cells => {
                 for c in 0..self.eng.game.board.cells.len() as u16 {
@@ -193,6 +195,15 @@ impl<'a> Eval<'a> {
             }
             // A comprehension is filtered as it is walked, without building the list.
             Expr::Comprehension(slot, coll, cond) => {
+                // A remembered comprehension gives the items it listed (see `memo`).
+                if let Some(i) = self.remembered_place(node, l) {
+                    for k in 0..memo::len(i) {
+                        if !emit(f, memo::item(i, k), l) {
+                            return;
+                        }
+                    }
+                    return;
+                }
                 let slot = *slot as usize;
                 self.for_each(coll, l, &mut |v, l| {
                     super::pool::set(&mut l[slot], super::pool::dup(&v));
@@ -260,6 +271,27 @@ impl<'a> Eval<'a> {
                     emit(f, v, l)
                 });
                 super::pool::give_cells(cells);
+            }
+            // Destinations are found one at a time, so a walk that stops early (`x in`,
+            // `any`, `size(...) > 0`) follows few ways.
+            Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
+                // The call's own step, as `eval` charges it.
+                if !budget::charge(1) {
+                    return;
+                }
+                let (Value::Cell(c), Value::Pattern(p)) =
+                    (self.eval(&args[0], l), self.eval(&args[1], l))
+                else {
+                    return;
+                };
+                let walk = self.walk(c);
+                let pat = &self.eng.game.patterns[p as usize].pat;
+                let mut give = |x: u16| emit(f, Value::Cell(x), l);
+                if *b == Builtin::Destinations {
+                    walk.each_destination(c, pat, &mut give);
+                } else {
+                    walk.each_attack(c, pat, &mut give);
+                }
             }
             Expr::Const(Value::List(items)) => {
                 for it in items {
@@ -349,9 +381,19 @@ impl<'a> Eval<'a> {
         })
     }
 
-    /// The value of an expression when it is a component (see `seat`).
+    /// The value of an expression when it is a component (see `seat`). The piece on a
+    /// cell (`x.piece`) is read in place, charged as `eval` would charge it.
     #[inline]
     fn comp(&self, e: &Expr, l: &mut [Value]) -> Option<u16> {
+        if let Expr::CellPiece(c) = e {
+            if !budget::charge(1) {
+                return None;
+            }
+            return match self.cell(c, l) {
+                Some(c) if self.s.cells[c as usize] != NONE => Some(self.s.cells[c as usize]),
+                _ => None,
+            };
+        }
         self.scalar(e, l, |v| match v {
             Value::Comp(c) => Some(*c),
             _ => None,
@@ -446,7 +488,7 @@ impl<'a> Eval<'a> {
         }
     }
 
-    #[inline(never)]
+    #[inline(always)]
     fn eval_within_budget(&self, e: &Expr, l: &mut [Value]) -> Value {
         let g = &self.eng.game;
         match e {
@@ -562,14 +604,25 @@ impl<'a> Eval<'a> {
                 BinOp::Or => Value::Bool(self.truth(a, l) || self.truth(b, l)),
                 BinOp::In | BinOp::NotIn => {
                     let item = self.eval(a, l);
-                    let mut found = false;
-                    self.for_each(b, l, &mut |v, _| {
-                        found = v == item;
-                        super::pool::recycle(v);
-                        !found
-                    });
+                    let found = match self.find(&item, b, l) {
+                        Some(found) => found,
+                        None => {
+                            let mut found = false;
+                            self.for_each(b, l, &mut |v, _| {
+                                found = v == item;
+                                super::pool::recycle(v);
+                                !found
+                            });
+                            found
+                        }
+                    };
                     super::pool::recycle(item);
                     Value::Bool(found == (*op == BinOp::In))
+                }
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+                    if is_size_against_number(a, b) =>
+                {
+                    self.size_against(*op, a, b, l)
                 }
                 _ => {
                     let (x, y) = (self.eval(a, l), self.eval(b, l));
@@ -577,6 +630,29 @@ impl<'a> Eval<'a> {
                         if !range_fits(*lo, *hi) {
                             return Value::None;
                         }
+                    }
+                    // Numbers compared, the common case, without the general call.
+                    if let (Value::Int(i), Value::Int(j)) = (&x, &y) {
+                        let ord = i.cmp(j);
+                        let answer = match op {
+                            BinOp::Lt => Some(ord.is_lt()),
+                            BinOp::Le => Some(ord.is_le()),
+                            BinOp::Gt => Some(ord.is_gt()),
+                            BinOp::Ge => Some(ord.is_ge()),
+                            BinOp::Eq => Some(ord.is_eq()),
+                            BinOp::Ne => Some(ord.is_ne()),
+                            _ => None,
+                        };
+                        if let Some(b) = answer {
+                            x.discard();
+                            y.discard();
+                            return Value::Bool(b);
+                        }
+                    }
+                    if let (BinOp::Eq | BinOp::Ne, Some(same)) = (op, scalar_eq(&x, &y)) {
+                        x.discard();
+                        y.discard();
+                        return Value::Bool(same == (*op == BinOp::Eq));
                     }
                     let v = ops::binary(*op, &x, &y, &g.board);
                     super::pool::recycle(x);
@@ -592,6 +668,9 @@ impl<'a> Eval<'a> {
                 }
             }
             Expr::Quant(q, slot, coll, body) => {
+                if let Some(v) = self.remembered(e, l) {
+                    return v;
+                }
                 let mut result = *q != Quant::Any;
                 let slot = *slot as usize;
                 self.for_each(coll, l, &mut |v, l| {
@@ -616,6 +695,9 @@ impl<'a> Eval<'a> {
                 Value::Bool(result)
             }
             Expr::Agg(a, slot, coll, body) => {
+                if let Some(v) = self.remembered(e, l) {
+                    return v;
+                }
                 let slot = *slot as usize;
                 let mut acc: Option<i64> = None;
                 self.for_each(coll, l, &mut |v, l| {
@@ -633,6 +715,9 @@ impl<'a> Eval<'a> {
                 Value::Int(acc.unwrap_or(0))
             }
             Expr::Comprehension(slot, coll, cond) => {
+                if let Some(v) = self.remembered(e, l) {
+                    return v;
+                }
                 let slot = *slot as usize;
                 let mut out = super::pool::take();
                 self.for_each(coll, l, &mut |v, l| {
@@ -649,9 +734,129 @@ impl<'a> Eval<'a> {
                 out.extend(items.iter().map(|i| self.eval(i, l)));
                 Value::List(out)
             }
-            Expr::Call(b, args) => self.call(*b, args, l),
+            Expr::Call(b, args) => match self.remembered(e, l) {
+                Some(v) => v,
+                None => self.call(*b, args, l),
+            },
             Expr::Index(coll, at) => self.index(coll, at, l),
         }
+    }
+
+    /// The remembered value of `e` (see `memo`), computed now if it was not yet; `None`
+    /// if `e` is not remembered in this query, or is being computed (then the caller
+    /// computes it as usual).
+    #[inline]
+    fn remembered(&self, e: &Expr, l: &mut [Value]) -> Option<Value> {
+        let i = memo::place(self.eng, self.s, self.me, e)?;
+        if memo::status(i) == memo::Status::Done {
+            return Some(memo::value(i));
+        }
+        let i = self.remembered_place(e, l)?;
+        Some(memo::value(i))
+    }
+
+    /// The place of `e`'s remembered value, computed now if it was not yet (see
+    /// `remembered`).
+    #[inline]
+    fn remembered_place(&self, e: &Expr, l: &mut [Value]) -> Option<usize> {
+        let i = memo::place(self.eng, self.s, self.me, e)?;
+        match memo::status(i) {
+            memo::Status::Done => Some(i),
+            memo::Status::Computing => None,
+            memo::Status::Empty => {
+                memo::set(i, memo::Slot::Computing);
+                let v = self.eval_within_budget(e, l);
+                memo::set(i, memo::Slot::Done(v));
+                Some(i)
+            }
+        }
+    }
+
+    /// `item in coll` without walking `coll` item by item where a quicker way gives the
+    /// same answer: a list held in a local or written out is searched in place (each item
+    /// looked at is still charged), and a cell is looked for among a pattern's
+    /// destinations (or attacks) only if the pattern can reach that far, stopping at it.
+    /// `None` where `coll` is of another form: the caller walks it.
+    fn find(&self, item: &Value, coll: &Expr, l: &mut [Value]) -> Option<bool> {
+        let items = match coll {
+            Expr::Const(Value::List(items)) => items,
+            Expr::Local(s) => match &l[*s as usize] {
+                Value::List(items) => items,
+                _ => return None,
+            },
+            Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
+                let Value::Cell(target) = *item else {
+                    return None;
+                };
+                // The call's own step, as `eval` charges it.
+                if !budget::charge(1) {
+                    return Some(false);
+                }
+                let (Value::Cell(c), Value::Pattern(p)) =
+                    (self.eval(&args[0], l), self.eval(&args[1], l))
+                else {
+                    return Some(false);
+                };
+                let walk = self.walk(c);
+                if !walk.within(c, target, self.eng.steps[p as usize].extent) {
+                    return Some(false);
+                }
+                let pat = &self.eng.game.patterns[p as usize].pat;
+                let mut found = false;
+                let mut look = |x: u16| {
+                    found = x == target;
+                    budget::charge(1) && !found
+                };
+                if *b == Builtin::Destinations {
+                    walk.each_destination(c, pat, &mut look);
+                } else {
+                    walk.each_attack(c, pat, &mut look);
+                }
+                return Some(found);
+            }
+            _ => return None,
+        };
+        let at = position(items, item);
+        // Each item looked at is a step, as if the list were walked up to the item.
+        let looked = at.map_or(items.len(), |i| i + 1);
+        Some(budget::charge(looked as u64) && at.is_some())
+    }
+
+    /// `size(coll) <op> k` (or `k <op> size(coll)`) for a number `k`: `coll` is walked only
+    /// until the answer is known, at most `k + 1` items (each charged), since every count
+    /// past `k` compares with `k` alike.
+    fn size_against(&self, op: BinOp, a: &Expr, b: &Expr, l: &mut [Value]) -> Value {
+        let (size, coll, k, op) = match (a, b) {
+            (Expr::Call(Builtin::Size, args), Expr::Const(Value::Int(k))) => (a, &args[0], *k, op),
+            (Expr::Const(Value::Int(k)), Expr::Call(Builtin::Size, args)) => {
+                let flipped = match op {
+                    BinOp::Lt => BinOp::Gt,
+                    BinOp::Le => BinOp::Ge,
+                    BinOp::Gt => BinOp::Lt,
+                    BinOp::Ge => BinOp::Le,
+                    other => other,
+                };
+                (b, &args[0], *k, flipped)
+            }
+            _ => unreachable!("checked by is_size_against_number"),
+        };
+        // The two operands' own steps, as `eval` charges them.
+        if !budget::charge(2) {
+            return Value::None;
+        }
+        let enough = k.saturating_add(1);
+        let mut n = 0i64;
+        // A remembered size (see `memo`) is not counted again.
+        if let Some(v) = self.remembered(size, l) {
+            n = v.as_int();
+        } else if enough > 0 {
+            self.for_each(coll, l, &mut |v, _| {
+                v.discard();
+                n += 1;
+                n < enough
+            });
+        }
+        ops::binary(op, &Value::Int(n), &Value::Int(k), &self.eng.game.board)
     }
 
     /// `coll[at]`: from the start, the collection is walked only up to the item; from the
@@ -1108,6 +1313,50 @@ impl<'a> Eval<'a> {
             }
         }
         Value::List(out)
+    }
+}
+
+/// Whether a comparison is of `size(...)` with a number written out (either way round).
+fn is_size_against_number(a: &Expr, b: &Expr) -> bool {
+    matches!(
+        (a, b),
+        (Expr::Call(Builtin::Size, args), Expr::Const(Value::Int(_)))
+            | (Expr::Const(Value::Int(_)), Expr::Call(Builtin::Size, args)) if args.len() == 1
+    )
+}
+
+/// Whether two cells, components, seats or enum values are equal (`None` for other
+/// values: the general comparison decides).
+#[inline(always)]
+fn scalar_eq(x: &Value, y: &Value) -> Option<bool> {
+    match (x, y) {
+        (Value::Cell(a), Value::Cell(b)) => Some(a == b),
+        (Value::Comp(a), Value::Comp(b)) => Some(a == b),
+        (Value::Seat(a), Value::Seat(b)) => Some(a == b),
+        (Value::Enum(e, a), Value::Enum(f, b)) => Some(e == f && a == b),
+        _ => None,
+    }
+}
+
+/// Where `item` first stands in `items`; scalars are compared without a call per item.
+fn position(items: &[Value], item: &Value) -> Option<usize> {
+    match *item {
+        Value::Cell(c) => items
+            .iter()
+            .position(|v| matches!(v, Value::Cell(x) if *x == c)),
+        Value::Comp(c) => items
+            .iter()
+            .position(|v| matches!(v, Value::Comp(x) if *x == c)),
+        Value::Enum(e, c) => items
+            .iter()
+            .position(|v| matches!(v, Value::Enum(f, x) if *f == e && *x == c)),
+        Value::Int(i) => items
+            .iter()
+            .position(|v| matches!(v, Value::Int(x) if *x == i)),
+        Value::Seat(p) => items
+            .iter()
+            .position(|v| matches!(v, Value::Seat(x) if *x == p)),
+        _ => items.iter().position(|v| v == item),
     }
 }
 

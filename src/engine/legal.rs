@@ -225,6 +225,7 @@ impl Engine {
             return;
         };
         let ev = Eval { eng: self, s, me };
+        let _memo = super::memo::begin(self, s, me);
         for &a in actions {
             let mut args = Args::new();
             let go_on = match self.plans.actions.get(a as usize) {

@@ -11,6 +11,7 @@ mod geometry;
 mod graph;
 mod history;
 mod legal;
+mod memo;
 mod notation;
 mod patterns;
 mod plan;
@@ -136,6 +137,11 @@ pub struct Engine {
     /// Each action's clauses compiled for listing its legal actions (see `plan.rs`);
     /// empty where the tree walk is asked for (`tree_walking`).
     pub(crate) plans: Arc<plan::Plans>,
+    /// The parts of actions' clauses remembered within one legal-action query (see
+    /// `memo`), by address in `game`.
+    pub(crate) memo_nodes: Vec<usize>,
+    /// The bits of `memo_nodes` (see `memo::filter_bit`).
+    pub(crate) memo_filter: u64,
 }
 
 impl Engine {
@@ -208,7 +214,14 @@ impl Engine {
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
             path_places: vec![],
             plans,
+            memo_nodes: vec![],
+            memo_filter: 0,
         };
+        engine.memo_nodes = memo::nodes(&engine.game);
+        engine.memo_filter = engine
+            .memo_nodes
+            .iter()
+            .fold(0, |f, &at| f | memo::filter_bit(at));
         let cells = engine.game.board.cells.len();
         engine.path_places = engine
             .game

@@ -1,13 +1,9 @@
 //! Move patterns on a grid: where a piece may go by a pattern, each destination once.
 
+use super::geometry::CellSet;
 use super::state::NONE;
 use crate::ir::{Board, Lands, Pat, NO_CELL};
 use smallvec::SmallVec;
-
-/// Where the ways through a pattern land, with the direction of their last leg and what
-/// may stand where they end; on the stack for up to 512 landings, so that listing
-/// destinations does not allocate.
-type Ends = SmallVec<[(u16, (i8, i8), Lands); 512]>;
 
 /// The cell `v` away from `at` (in board coordinates), or `NO_CELL`.
 fn offset(board: &Board, at: u16, (dx, dy): (i8, i8)) -> u16 {
@@ -51,36 +47,71 @@ impl Walk<'_> {
     /// by another owner, as the last leg's `m` or `c` allows. Several routes to one cell
     /// give it once.
     pub fn destinations(&self, from: u16, pat: &Pat, out: &mut Vec<u16>) {
-        let mut ends = Ends::new();
-        self.ends(pat, from, None, &mut ends);
-        for (c, _, lands) in ends {
-            if c == from || out.contains(&c) {
-                continue;
+        self.each_destination(from, pat, &mut |c| {
+            out.push(c);
+            true
+        });
+    }
+
+    /// Calls `f` on each of `destinations`, in the same order, without listing them first;
+    /// stops as soon as `f` returns false (and returns false then).
+    pub fn each_destination(&self, from: u16, pat: &Pat, f: &mut dyn FnMut(u16) -> bool) -> bool {
+        let mut given = CellSet::new(self.board.cells.len());
+        self.ends_each(pat, from, None, &mut |c, _, lands| {
+            if c == from || given.contains(c) {
+                return true;
             }
             let there = self.occ[c as usize];
             let empty = there == NONE;
             if (empty || self.owners[there as usize] != self.mover) && lands.allows(empty) {
-                out.push(c);
+                given.insert(c);
+                return f(c);
             }
-        }
+            true
+        })
     }
 
     /// Every cell the pattern attacks from `from`: where a way through it ends by a leg
     /// that may capture (not `m`), whatever stands there: empty, another owner's piece, or
     /// the mover's own (a defended piece). Several routes to one cell give it once.
     pub fn attacks(&self, from: u16, pat: &Pat, out: &mut Vec<u16>) {
-        let mut ends = Ends::new();
-        self.ends(pat, from, None, &mut ends);
-        for (c, _, lands) in ends {
-            if c != from && lands != Lands::Move && !out.contains(&c) {
-                out.push(c);
-            }
-        }
+        self.each_attack(from, pat, &mut |c| {
+            out.push(c);
+            true
+        });
     }
 
-    /// Where each way through `pat` from `at` lands, with the direction of its last leg.
-    /// `same` restricts the first leg to the direction given.
-    fn ends(&self, pat: &Pat, at: u16, same: Option<(i8, i8)>, out: &mut Ends) {
+    /// Calls `f` on each of `attacks`, in the same order (see `each_destination`).
+    pub fn each_attack(&self, from: u16, pat: &Pat, f: &mut dyn FnMut(u16) -> bool) -> bool {
+        let mut given = CellSet::new(self.board.cells.len());
+        self.ends_each(pat, from, None, &mut |c, _, lands| {
+            if c != from && lands != Lands::Move && given.insert(c) {
+                return f(c);
+            }
+            true
+        })
+    }
+
+    /// Whether `target` may be within a pattern's reach from `from`: false when it is
+    /// farther along either axis than the pattern's `extent` goes.
+    pub fn within(&self, from: u16, target: u16, extent: u16) -> bool {
+        let (a, b) = (
+            &self.board.cells[from as usize],
+            &self.board.cells[target as usize],
+        );
+        a.x.abs_diff(b.x) <= extent && a.y.abs_diff(b.y) <= extent
+    }
+
+    /// Calls `f` on where each way through `pat` from `at` lands, with the direction of
+    /// its last leg and what may stand there; stops when `f` returns false (and returns
+    /// false then). `same` restricts the first leg to the direction given.
+    fn ends_each(
+        &self,
+        pat: &Pat,
+        at: u16,
+        same: Option<(i8, i8)>,
+        f: &mut dyn FnMut(u16, (i8, i8), Lands) -> bool,
+    ) -> bool {
         match pat {
             Pat::Leg(leg) => {
                 for &v in &leg.vectors {
@@ -97,7 +128,9 @@ impl Walk<'_> {
                             break;
                         }
                         k += 1;
-                        out.push((t, d, leg.lands));
+                        if !f(t, d, leg.lands) {
+                            return false;
+                        }
                         // A leaper lands once; a rider stops at the first occupied cell.
                         if leg.range == 1
                             || self.occ[t as usize] != NONE
@@ -107,31 +140,46 @@ impl Walk<'_> {
                         }
                     }
                 }
+                true
             }
-            Pat::Alt(alts) => {
-                for a in alts {
-                    self.ends(a, at, same, out);
-                }
-            }
+            Pat::Alt(alts) => alts.iter().all(|a| self.ends_each(a, at, same, f)),
             Pat::Seq {
                 first,
                 optional,
                 same: keep,
                 then,
-            } => {
-                let mut firsts = Ends::new();
-                self.ends(first, at, same, &mut firsts);
-                for (c, d, lands) in firsts {
-                    if *optional {
-                        out.push((c, d, lands));
-                    }
-                    // A leg ends on an empty cell to go on from it.
-                    if self.occ[c as usize] == NONE {
-                        self.ends(then, c, keep.then_some(d), out);
-                    }
+            } => self.ends_each(first, at, same, &mut |c, d, lands| {
+                if *optional && !f(c, d, lands) {
+                    return false;
                 }
-            }
+                // A leg ends on an empty cell to go on from it.
+                if self.occ[c as usize] == NONE {
+                    return self.ends_each(then, c, keep.then_some(d), f);
+                }
+                true
+            }),
         }
+    }
+}
+
+/// How far a pattern may take a piece along either axis of the board (the most its
+/// ways add up to; `u16::MAX` for an unlimited rider), whichever way its owner faces.
+pub fn extent(pat: &Pat) -> u16 {
+    match pat {
+        Pat::Leg(leg) => {
+            if leg.range == 0 {
+                return u16::MAX;
+            }
+            let longest = leg
+                .vectors
+                .iter()
+                .map(|&(x, y)| x.unsigned_abs().max(y.unsigned_abs()) as u16)
+                .max()
+                .unwrap_or(0);
+            longest.saturating_mul(leg.range as u16)
+        }
+        Pat::Alt(alts) => alts.iter().map(extent).max().unwrap_or(0),
+        Pat::Seq { first, then, .. } => extent(first).saturating_add(extent(then)),
     }
 }
 
@@ -142,6 +190,8 @@ impl Walk<'_> {
 #[derive(Debug, Default, Clone)]
 pub struct Steps {
     nodes: Vec<StepNode>,
+    /// The pattern's `extent`.
+    pub extent: u16,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -178,6 +228,7 @@ impl Steps {
     pub fn of(pat: &Pat) -> Steps {
         let mut g = Steps {
             nodes: vec![StepNode::default()],
+            extent: extent(pat),
         };
         let exits = g.build(pat, 0, false);
         for e in exits {

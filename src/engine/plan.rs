@@ -19,7 +19,8 @@
 //! same order as the tree walk and charges the decision's budget at the same points
 //! (`tests/plans.rs` runs both side by side over seeded playouts of every shipped game).
 //! A `require afterwards` is judged at the `do`, on a copy of the state, by the same
-//! `Engine::fails_afterwards` as in the tree walk.
+//! `Engine::fails_afterwards` as in the tree walk. Actions with parts remembered within a
+//! query (`memo.rs`, which knows them by their place in the IR) keep the tree walk.
 
 use super::budget;
 use super::eval::{Dirs, Eval};
@@ -71,6 +72,13 @@ impl Plans {
 }
 
 fn action(a: u16, clauses: &[Clause]) -> Option<Step> {
+    // An action with parts remembered within a query (see `memo`) keeps the tree walk,
+    // which finds them by their place in the IR.
+    let mut remembered = Vec::new();
+    super::memo::action_nodes(clauses, &mut remembered);
+    if !remembered.is_empty() {
+        return None;
+    }
     // After the `do` stand only `require afterwards` clauses, judged at the `do` on a copy
     // of the state (see `Engine::fails_afterwards`); the checker writes nothing else there.
     let do_at = clauses.iter().position(|c| matches!(c, Clause::Do(_)));

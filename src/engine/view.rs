@@ -157,29 +157,45 @@ impl Engine {
         let mut comp_vars = vec![Value::None; s.comp_vars.len()];
         let mut hidden_vars = Vec::new();
         if !s.comp_vars.is_empty() && nvars > 0 {
-            let row = |comp: u16| -> Vec<Value> {
-                let owner = s.owners[comp as usize];
-                (0..nvars)
-                    .map(|v| {
-                        if self.var_visible(v, owner, seat) {
-                            s.comp_vars[comp as usize * nvars + v].clone()
-                        } else {
-                            Value::None
-                        }
-                    })
-                    .collect()
-            };
+            // Whether each variable is visible of a component of the viewer's own, and of
+            // anyone else's.
+            let (own, others): (Vec<bool>, Vec<bool>) = (0..nvars)
+                .map(|v| {
+                    let other = if seat == Some(0) { 1 } else { 0 };
+                    (
+                        seat.is_none_or(|me| self.var_visible(v, me, seat)),
+                        self.var_visible(v, other, seat),
+                    )
+                })
+                .unzip();
             let placed = s
                 .cells
                 .iter()
                 .filter(|&&c| c != NONE)
                 .chain(s.zones.iter().flatten());
             for &c in placed {
-                if self.visible_to(s, c, seat) {
-                    let at = c as usize * nvars;
-                    comp_vars[at..at + nvars].clone_from_slice(&row(c));
+                let owner = s.owners[c as usize];
+                let sees = if seat.is_some_and(|me| me == owner) {
+                    &own
                 } else {
-                    hidden_vars.extend(row(c));
+                    &others
+                };
+                let at = c as usize * nvars;
+                let row = &s.comp_vars[at..at + nvars];
+                if self.visible_to(s, c, seat) {
+                    for (v, x) in row.iter().enumerate() {
+                        if sees[v] {
+                            Value::set(&mut comp_vars[at + v], x.clone());
+                        }
+                    }
+                } else {
+                    hidden_vars.extend(row.iter().enumerate().map(|(v, x)| {
+                        if sees[v] {
+                            x.clone()
+                        } else {
+                            Value::None
+                        }
+                    }));
                 }
             }
         }

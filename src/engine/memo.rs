@@ -1,0 +1,359 @@
+//! Closed expressions remembered for one legal-action query.
+//!
+//! Listing the legal actions evaluates an action's clauses again for every value its
+//! `choose`s take, and a quantifier's body or a comprehension's condition again for every
+//! item. A part of such an expression that reads no local bound outside it (`first([x in
+//! cells_of(me) where ...])` in the body of `any y in occupied: ...`) gives the same value
+//! each time: the state does not change while the actions are listed, and `me` is fixed.
+//! `Engine::new` finds these parts (`nodes`); while a query lists actions (`begin`), the
+//! evaluator computes each the first time it is asked for and gives the remembered value
+//! after that.
+//!
+//! Invariant: a value is remembered only for the state, the seat and the engine of the
+//! query that computed it (the query holds the state borrowed, so it cannot change), and it
+//! is forgotten when the query ends.
+
+use super::state::State;
+use super::Engine;
+use crate::ir::{Builtin, Clause, Expr, Game, Value};
+use std::cell::{Cell, RefCell};
+use std::marker::PhantomData;
+
+/// The query whose values are remembered now: its engine, its state (by address) and its
+/// seat; zeros when there is none.
+type Key = (usize, usize, u8);
+
+/// A remembered node's place in a query: not asked for yet, being computed (asking for it
+/// then computes it as usual), or its value.
+#[derive(Clone)]
+pub(crate) enum Slot {
+    Empty,
+    Computing,
+    Done(Value),
+}
+
+/// A slot's status (see `Slot`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    Empty,
+    Computing,
+    Done,
+}
+
+thread_local! {
+    static ACTIVE: Cell<Key> = const { Cell::new((0, 0, 0)) };
+    /// The remembered values of the queries under way, innermost last; each holds one
+    /// slot per node of `nodes`.
+    static FRAMES: RefCell<Vec<Vec<Slot>>> = const { RefCell::new(Vec::new()) };
+    /// How many of `FRAMES` are in use (the others are kept for the next queries, so
+    /// that a query in a steady state does not allocate).
+    static DEPTH: Cell<usize> = const { Cell::new(0) };
+}
+
+fn key(eng: &Engine, s: &State, me: u8) -> Key {
+    (
+        eng as *const Engine as usize,
+        s as *const State as usize,
+        me,
+    )
+}
+
+/// Remembers values for one query on a state by a seat, until dropped.
+pub(crate) struct Query<'a> {
+    before: Key,
+    _state: PhantomData<&'a State>,
+}
+
+/// Starts remembering for a query (nothing to do when the rules have no such parts).
+pub(crate) fn begin<'a>(eng: &Engine, s: &'a State, me: u8) -> Option<Query<'a>> {
+    if eng.memo_nodes.is_empty() {
+        return None;
+    }
+    let before = ACTIVE.replace(key(eng, s, me));
+    let depth = DEPTH.get();
+    FRAMES.with_borrow_mut(|f| {
+        if f.len() == depth {
+            f.push(Vec::new());
+        }
+        f[depth].resize(eng.memo_nodes.len(), Slot::Empty);
+    });
+    DEPTH.set(depth + 1);
+    Some(Query {
+        before,
+        _state: PhantomData,
+    })
+}
+
+impl Drop for Query<'_> {
+    fn drop(&mut self) {
+        ACTIVE.set(self.before);
+        let depth = DEPTH.get().saturating_sub(1);
+        DEPTH.set(depth);
+        let slots = FRAMES.with_borrow_mut(|f| f.get_mut(depth).map(std::mem::take));
+        if let Some(mut slots) = slots {
+            for slot in slots.drain(..) {
+                if let Slot::Done(v) = slot {
+                    super::pool::recycle(v);
+                }
+            }
+            FRAMES.with_borrow_mut(|f| f[depth] = slots);
+        }
+    }
+}
+
+/// The place of `e` among the remembered nodes, if it is one and a query on this very
+/// state, seat and engine is under way.
+#[inline]
+pub(crate) fn place(eng: &Engine, s: &State, me: u8, e: &Expr) -> Option<usize> {
+    let at = e as *const Expr as usize;
+    if eng.memo_filter & filter_bit(at) == 0 || ACTIVE.get() != key(eng, s, me) {
+        return None;
+    }
+    eng.memo_nodes.binary_search(&at).ok()
+}
+
+/// A node's bit in `Engine::memo_filter`, which has the bits of all remembered nodes: most
+/// other nodes are told apart by it at once.
+#[inline(always)]
+pub(crate) fn filter_bit(at: usize) -> u64 {
+    1 << ((at >> 3) % 64)
+}
+
+/// The slots of the innermost query under way.
+#[inline]
+fn top(frames: &[Vec<Slot>]) -> Option<&Vec<Slot>> {
+    DEPTH.get().checked_sub(1).and_then(|d| frames.get(d))
+}
+
+/// Whether the slot at `i` is empty, being computed or done.
+pub(crate) fn status(i: usize) -> Status {
+    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
+        Some(Slot::Empty) => Status::Empty,
+        Some(Slot::Done(_)) => Status::Done,
+        _ => Status::Computing,
+    })
+}
+
+/// A copy of the remembered value at `i` (its lists from the pool).
+pub(crate) fn value(i: usize) -> Value {
+    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
+        Some(Slot::Done(v)) => super::pool::dup(v),
+        _ => Value::None,
+    })
+}
+
+/// How many items the remembered list at `i` has (0 for another value).
+pub(crate) fn len(i: usize) -> usize {
+    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
+        Some(Slot::Done(Value::List(items))) => items.len(),
+        _ => 0,
+    })
+}
+
+/// Item `k` of the remembered list at `i`.
+pub(crate) fn item(i: usize, k: usize) -> Value {
+    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
+        Some(Slot::Done(Value::List(items))) => super::pool::dup(&items[k]),
+        _ => Value::None,
+    })
+}
+
+/// Sets the slot at `i`.
+pub(crate) fn set(i: usize, slot: Slot) {
+    FRAMES.with_borrow_mut(|f| {
+        if let Some(slots) = DEPTH.get().checked_sub(1).and_then(|d| f.get_mut(d)) {
+            if let Slot::Done(old) = std::mem::replace(&mut slots[i], slot) {
+                super::pool::recycle(old);
+            }
+        }
+    });
+}
+
+/// The nodes worth remembering, by address (sorted): in the clauses of each action (but
+/// its `do`), the largest closed parts that walk something and are evaluated again and
+/// again (after a `choose`, or in a quantifier's body or a comprehension's condition).
+pub(crate) fn nodes(game: &Game) -> Vec<usize> {
+    let mut out = Vec::new();
+    for a in &game.actions {
+        action_nodes(&a.clauses, &mut out);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The nodes of one action's clauses to remember (see `nodes`), added to `out`.
+pub(crate) fn action_nodes(clauses: &[Clause], out: &mut Vec<usize>) {
+    let mut chosen = false;
+    for c in clauses {
+        match c {
+            Clause::Choose { domain, .. } => {
+                scan(domain, chosen, out);
+                chosen = true;
+            }
+            Clause::Let { value, .. } => scan(value, chosen, out),
+            Clause::Require {
+                cond,
+                afterwards: false,
+                ..
+            } => scan(cond, chosen, out),
+            Clause::Require { .. } | Clause::Do(_) => {}
+        }
+    }
+}
+
+/// Adds the nodes under `e` to remember; `repeated`: `e` is evaluated again and again.
+fn scan(e: &Expr, repeated: bool, out: &mut Vec<usize>) {
+    if repeated && closed(e, &mut Vec::new()) {
+        if !costly(e) {
+            return;
+        }
+        if matches!(
+            e,
+            Expr::Quant(..) | Expr::Agg(..) | Expr::Comprehension(..) | Expr::Call(..)
+        ) {
+            out.push(e as *const Expr as usize);
+            return;
+        }
+    }
+    match e {
+        Expr::Quant(_, _, coll, body) | Expr::Agg(_, _, coll, body) => {
+            scan(coll, repeated, out);
+            scan(body, true, out);
+        }
+        Expr::Comprehension(_, coll, cond) => {
+            scan(coll, repeated, out);
+            if let Some(c) = cond {
+                scan(c, true, out);
+            }
+        }
+        other => children(other, &mut |c| scan(c, repeated, out)),
+    }
+}
+
+/// Whether `e` reads no local but those it binds itself (`bound`: bound around it).
+fn closed(e: &Expr, bound: &mut Vec<u16>) -> bool {
+    match e {
+        Expr::Local(s) => bound.contains(s),
+        Expr::Quant(_, slot, coll, body) | Expr::Agg(_, slot, coll, body) => {
+            if !closed(coll, bound) {
+                return false;
+            }
+            bound.push(*slot);
+            let ok = closed(body, bound);
+            bound.pop();
+            ok
+        }
+        Expr::Comprehension(slot, coll, cond) => {
+            if !closed(coll, bound) {
+                return false;
+            }
+            bound.push(*slot);
+            let ok = cond.as_ref().is_none_or(|c| closed(c, bound));
+            bound.pop();
+            ok
+        }
+        other => {
+            let mut ok = true;
+            children(other, &mut |c| ok = ok && closed(c, bound));
+            ok
+        }
+    }
+}
+
+/// Whether evaluating `e` walks a collection or the board.
+fn costly(e: &Expr) -> bool {
+    match e {
+        Expr::Quant(..)
+        | Expr::Agg(..)
+        | Expr::Comprehension(..)
+        | Expr::Cells
+        | Expr::Occupied
+        | Expr::CellsOf(_)
+        | Expr::Index(..) => true,
+        Expr::Call(b, args) => {
+            !matches!(
+                b,
+                Builtin::Max2
+                    | Builtin::Min2
+                    | Builtin::Abs
+                    | Builtin::NextSeat
+                    | Builtin::PrevSeat
+                    | Builtin::Distance
+                    | Builtin::File
+                    | Builtin::Rank
+                    | Builtin::CellAt
+                    | Builtin::SeatOf
+                    | Builtin::MayHalt
+                    | Builtin::RouteOf
+            ) || args.iter().any(costly)
+        }
+        other => {
+            let mut any = false;
+            children(other, &mut |c| any = any || costly(c));
+            any
+        }
+    }
+}
+
+/// Calls `f` on each direct part of `e`.
+fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
+    match e {
+        Expr::Const(_)
+        | Expr::Local(_)
+        | Expr::Me
+        | Expr::TurnSeat
+        | Expr::Opponent
+        | Expr::Seats
+        | Expr::Cells
+        | Expr::Occupied
+        | Expr::PhaseTurns
+        | Expr::Repetitions
+        | Expr::CurrentPhase
+        | Expr::GlobalVar(_) => {}
+        Expr::CellsOf(a)
+        | Expr::SeatAttr(a, _)
+        | Expr::SeatVar(a, _)
+        | Expr::CompAttr(a, _)
+        | Expr::CompVar(a, _)
+        | Expr::CompOwner(a)
+        | Expr::CompCell(a)
+        | Expr::CellPiece(a)
+        | Expr::CellEmpty(a)
+        | Expr::Not(a)
+        | Expr::Neg(a) => f(a),
+        Expr::Zone(_, a, b) => {
+            if let Some(a) = a {
+                f(a);
+            }
+            if let Some(b) = b {
+                f(b);
+            }
+        }
+        Expr::ZoneRow(_, a) | Expr::Region(_, a) | Expr::Area(_, a) => {
+            if let Some(a) = a {
+                f(a);
+            }
+        }
+        Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            f(a);
+            f(b);
+        }
+        Expr::If(c, a, b) => {
+            f(c);
+            f(a);
+            f(b);
+        }
+        Expr::Quant(_, _, a, b) | Expr::Agg(_, _, a, b) => {
+            f(a);
+            f(b);
+        }
+        Expr::Comprehension(_, a, b) => {
+            f(a);
+            if let Some(b) = b {
+                f(b);
+            }
+        }
+        Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(f),
+    }
+}
