@@ -511,6 +511,7 @@ impl<'a> Runner<'a> {
                 s.cells[c as usize] = NONE;
                 moving.push((comp, c));
             }
+            true
         });
         for (comp, from) in moving {
             let mut to = from;

@@ -229,7 +229,7 @@ impl<'a> Eval<'a> {
                 if *b == Builtin::Shifts {
                     let line = self.eval(&args[0], l);
                     if let Value::Dir(d) = self.eval(&args[1], l) {
-                        geometry::shifts_each(board, occ, &line, d, &mut |v| emit(f, v, l));
+                        geometry::shifts(board, occ, &line, d, &mut |v| emit(f, v, l));
                     }
                     line.discard();
                     return;
@@ -241,9 +241,9 @@ impl<'a> Eval<'a> {
                 let dirs = dirs.as_slice();
                 let mut g = |v| emit(f, v, l);
                 match b {
-                    Builtin::Adjacent => geometry::adjacent_each(board, c, dirs, &mut g),
-                    Builtin::Slide => geometry::slide_each(board, occ, c, dirs, &mut g),
-                    _ => geometry::sight_each(board, occ, c, dirs, &mut g),
+                    Builtin::Adjacent => geometry::adjacent(board, c, dirs, &mut g),
+                    Builtin::Slide => geometry::slide(board, occ, c, dirs, &mut g),
+                    _ => geometry::sight(board, occ, c, dirs, &mut g),
                 };
             }
             Expr::Call(Builtin::Sweep, args) => {
@@ -254,7 +254,7 @@ impl<'a> Eval<'a> {
                 let d = self.eval(&args[1], l);
                 let k = self.eval(&args[2], l).as_int();
                 if let Value::Dir(d) = d {
-                    geometry::sweep_each(&self.eng.game.board, &line, d, k, &mut |v| emit(f, v, l));
+                    geometry::sweep(&self.eng.game.board, &line, d, k, &mut |v| emit(f, v, l));
                 }
                 line.discard();
             }
@@ -676,21 +676,7 @@ impl<'a> Eval<'a> {
                 self.for_each(coll, l, &mut |v, l| {
                     super::pool::set(&mut l[slot], v);
                     let t = self.truth(body, l);
-                    match q {
-                        Quant::Any if t => {
-                            result = true;
-                            false
-                        }
-                        Quant::All if !t => {
-                            result = false;
-                            false
-                        }
-                        Quant::None if t => {
-                            result = false;
-                            false
-                        }
-                        _ => true,
-                    }
+                    ops::quantify(*q, t, &mut result)
                 });
                 Value::Bool(result)
             }
@@ -703,12 +689,12 @@ impl<'a> Eval<'a> {
                 self.for_each(coll, l, &mut |v, l| {
                     super::pool::set(&mut l[slot], v);
                     let x = self.eval(body, l);
-                    acc = Some(match a {
-                        Agg::Sum => acc.unwrap_or(0).saturating_add(x.as_int()),
-                        Agg::Count => acc.unwrap_or(0) + x.truthy() as i64,
-                        Agg::Max => acc.map_or(x.as_int(), |m| m.max(x.as_int())),
-                        Agg::Min => acc.map_or(x.as_int(), |m| m.min(x.as_int())),
-                    });
+                    let n = if *a == Agg::Count {
+                        x.truthy() as i64
+                    } else {
+                        x.as_int()
+                    };
+                    acc = Some(ops::aggregate(*a, acc, n));
                     super::pool::recycle(x);
                     true
                 });
@@ -1023,12 +1009,19 @@ impl<'a> Eval<'a> {
                 };
                 let dirs = self.dirs(&args[1], l);
                 let dirs = dirs.as_slice();
+                let mut push = |v| {
+                    out.push(v);
+                    true
+                };
                 match b {
-                    Builtin::Adjacent => geometry::adjacent(board, c, dirs, &mut out),
-                    Builtin::Slide => geometry::slide(board, occ, c, dirs, &mut out),
-                    Builtin::Sight => geometry::sight(board, occ, c, dirs, &mut out),
-                    _ => geometry::reach(board, occ, c, dirs, &mut out),
-                }
+                    Builtin::Adjacent => geometry::adjacent(board, c, dirs, &mut push),
+                    Builtin::Slide => geometry::slide(board, occ, c, dirs, &mut push),
+                    Builtin::Sight => geometry::sight(board, occ, c, dirs, &mut push),
+                    _ => {
+                        geometry::reach(board, occ, c, dirs, &mut out);
+                        true
+                    }
+                };
             }
             Builtin::Runs => {
                 let mut cells = super::pool::take_cells();
@@ -1048,7 +1041,10 @@ impl<'a> Eval<'a> {
                     return Value::List(vec![]);
                 };
                 let k = self.eval(&args[2], l).as_int();
-                geometry::sweep(board, &line, d, k, &mut out);
+                geometry::sweep(board, &line, d, k, &mut |v| {
+                    out.push(v);
+                    true
+                });
             }
             Builtin::Subsets => {
                 let mut items = super::pool::take();
@@ -1149,7 +1145,10 @@ impl<'a> Eval<'a> {
                 let Value::Dir(d) = self.eval(&args[1], l) else {
                     return Value::List(vec![]);
                 };
-                geometry::shifts(board, occ, &line, d, &mut out);
+                geometry::shifts(board, occ, &line, d, &mut |v| {
+                    out.push(v);
+                    true
+                });
             }
             Builtin::First | Builtin::Last => {
                 let mut found = Value::None;

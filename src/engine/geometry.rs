@@ -62,20 +62,9 @@ fn canonical(board: &Board, d: u8) -> u8 {
     }
 }
 
-pub fn adjacent(board: &Board, cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
-    adjacent_each(board, cell, dirs, &mut |v| {
-        out.push(v);
-        true
-    });
-}
-
-/// `adjacent`, an item at a time: `f` says whether to go on; false if it stopped the walk.
-pub fn adjacent_each(
-    board: &Board,
-    cell: u16,
-    dirs: &[u8],
-    f: &mut dyn FnMut(Value) -> bool,
-) -> bool {
+/// The neighbours of `cell` in `dirs`, an item at a time, as every walk here gives its
+/// items: `f` says whether to go on; false if it stopped the walk.
+pub fn adjacent(board: &Board, cell: u16, dirs: &[u8], f: &mut dyn FnMut(Value) -> bool) -> bool {
     for &d in dirs {
         let n = board.step(cell, d);
         if n != NO_CELL && !f(Value::Cell(n)) {
@@ -86,15 +75,7 @@ pub fn adjacent_each(
 }
 
 /// Empty cells reached by moving straight from `cell` through empty cells.
-pub fn slide(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
-    slide_each(board, occ, cell, dirs, &mut |v| {
-        out.push(v);
-        true
-    });
-}
-
-/// `slide`, an item at a time (see `adjacent_each`).
-pub fn slide_each(
+pub fn slide(
     board: &Board,
     occ: &[u16],
     cell: u16,
@@ -114,15 +95,7 @@ pub fn slide_each(
 }
 
 /// The first occupied cell along each straight line from `cell`.
-pub fn sight(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
-    sight_each(board, occ, cell, dirs, &mut |v| {
-        out.push(v);
-        true
-    });
-}
-
-/// `sight`, an item at a time (see `adjacent_each`).
-pub fn sight_each(
+pub fn sight(
     board: &Board,
     occ: &[u16],
     cell: u16,
@@ -267,17 +240,8 @@ pub fn runs_each(board: &Board, cells: &[u16], dirs: &[u8], f: &mut dyn FnMut(Va
     }
 }
 
-/// The cells a run passes over and lands on when shifted `k` steps in `dir`; a step off
-/// the board shows as `None`, which is never empty.
-pub fn sweep(board: &Board, line: &Value, dir: u8, k: i64, out: &mut Vec<Value>) {
-    sweep_each(board, line, dir, k, &mut |v| {
-        out.push(v);
-        true
-    });
-}
-
-/// Calls `f` on the cells of a run, in order (`ops::line_cells`, without building them).
-pub(crate) fn each_line_cell(line: &Value, board: &Board, mut f: impl FnMut(u16)) {
+/// Calls `f` on the cells of a run, in order, while it says to go on; false if it stopped.
+pub(crate) fn each_line_cell(line: &Value, board: &Board, mut f: impl FnMut(u16) -> bool) -> bool {
     if let Value::Line { start, dir, len } = *line {
         let mut c = start;
         for i in 0..len {
@@ -287,45 +251,7 @@ pub(crate) fn each_line_cell(line: &Value, board: &Board, mut f: impl FnMut(u16)
                     break;
                 }
             }
-            f(c);
-        }
-    }
-}
-
-/// `sweep`, an item at a time (see `adjacent_each`).
-pub fn sweep_each(
-    board: &Board,
-    line: &Value,
-    dir: u8,
-    k: i64,
-    f: &mut dyn FnMut(Value) -> bool,
-) -> bool {
-    let Value::Line {
-        start,
-        dir: ld,
-        len,
-    } = *line
-    else {
-        return true;
-    };
-    let mut c = start;
-    for i in 0..len {
-        if i > 0 {
-            c = board.step(c, ld);
-            if c == NO_CELL {
-                break;
-            }
-        }
-        let mut cur = c;
-        for _ in 0..k.clamp(0, 255) {
-            cur = board.step(cur, dir);
-            if cur == NO_CELL {
-                if !f(Value::None) {
-                    return false;
-                }
-                break;
-            }
-            if !f(Value::Cell(cur)) {
+            if !f(c) {
                 return false;
             }
         }
@@ -333,17 +259,33 @@ pub fn sweep_each(
     true
 }
 
-/// The distances `k >= 1` a run can slide in `dir` as a block: every cell it passes over
-/// or lands on is empty or one of its own. Stops at the first blocked distance.
-pub fn shifts(board: &Board, occ: &[u16], line: &Value, dir: u8, out: &mut Vec<Value>) {
-    shifts_each(board, occ, line, dir, &mut |v| {
-        out.push(v);
+/// The cells a run passes over and lands on when shifted `k` steps in `dir`; a step off
+/// the board shows as `None`, which is never empty.
+pub fn sweep(
+    board: &Board,
+    line: &Value,
+    dir: u8,
+    k: i64,
+    f: &mut dyn FnMut(Value) -> bool,
+) -> bool {
+    each_line_cell(line, board, |c| {
+        let mut cur = c;
+        for _ in 0..k.clamp(0, 255) {
+            cur = board.step(cur, dir);
+            if cur == NO_CELL {
+                return f(Value::None);
+            }
+            if !f(Value::Cell(cur)) {
+                return false;
+            }
+        }
         true
-    });
+    })
 }
 
-/// `shifts`, an item at a time (see `adjacent_each`).
-pub fn shifts_each(
+/// The distances `k >= 1` a run can slide in `dir` as a block: every cell it passes over
+/// or lands on is empty or one of its own. Stops at the first blocked distance.
+pub fn shifts(
     board: &Board,
     occ: &[u16],
     line: &Value,

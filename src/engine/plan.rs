@@ -44,6 +44,12 @@ type Get = Box<dyn Fn(&Eval, &mut [Value]) -> Value + Send + Sync>;
 type Each =
     Box<dyn Fn(&Eval, &mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool) + Send + Sync>;
 
+/// An aggregate's body: `count` judges it, the others take its number.
+enum AggBody {
+    Count(Cond),
+    Number(Get),
+}
+
 /// The plan of every action (`None` where the tree walk lists it), and the end rules'
 /// conditions compiled the same way (`win ... when`, `draw when`, in order).
 pub(crate) struct Plans {
@@ -239,9 +245,9 @@ fn each(coll: &Expr) -> Each {
                 let occ = &ev.s.cells;
                 let mut g = |v| budget::charge(1) && f(v, l);
                 match b {
-                    Builtin::Adjacent => geometry::adjacent_each(board, c, &dirs, &mut g),
-                    Builtin::Slide => geometry::slide_each(board, occ, c, &dirs, &mut g),
-                    _ => geometry::sight_each(board, occ, c, &dirs, &mut g),
+                    Builtin::Adjacent => geometry::adjacent(board, c, &dirs, &mut g),
+                    Builtin::Slide => geometry::slide(board, occ, c, &dirs, &mut g),
+                    _ => geometry::sight(board, occ, c, &dirs, &mut g),
                 };
             })
         }
@@ -255,9 +261,7 @@ fn each(coll: &Expr) -> Each {
                 let d = dir(ev, l);
                 if let Value::Dir(d) = d {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                    geometry::shifts_each(board, occ, &run, d, &mut |v| {
-                        budget::charge(1) && f(v, l)
-                    });
+                    geometry::shifts(board, occ, &run, d, &mut |v| budget::charge(1) && f(v, l));
                 } else {
                     pool::recycle(d);
                 }
@@ -348,21 +352,7 @@ fn truth(e: &Expr) -> Cond {
                 coll(ev, l, &mut |v, l| {
                     pool::set(&mut l[slot], v);
                     let t = body(ev, l);
-                    match q {
-                        Quant::Any if t => {
-                            result = true;
-                            false
-                        }
-                        Quant::All if !t => {
-                            result = false;
-                            false
-                        }
-                        Quant::None if t => {
-                            result = false;
-                            false
-                        }
-                        _ => true,
-                    }
+                    ops::quantify(q, t, &mut result)
                 });
                 result
             })
@@ -386,34 +376,16 @@ fn get(e: &Expr) -> Get {
     match e {
         Expr::Const(v) if !v.owns_heap() => {
             let v = v.clone();
-            Box::new(move |_, _| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
-                v.clone()
-            })
+            node(move |_, _| v.clone())
         }
         Expr::Local(slot) => {
             let slot = *slot as usize;
-            Box::new(move |_, l| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
-                kept(pool::dup(&l[slot]))
-            })
+            node(move |_, l| kept(pool::dup(&l[slot])))
         }
-        Expr::Me => Box::new(|ev, _| {
-            if !budget::charge(1) {
-                return Value::None;
-            }
-            Value::Seat(ev.me)
-        }),
+        Expr::Me => node(|ev, _| Value::Seat(ev.me)),
         Expr::CellEmpty(c) => {
             let c = get(c);
-            Box::new(move |ev, l| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
+            node(move |ev, l| {
                 Value::Bool(match cell_of(c(ev, l)) {
                     Some(c) => ev.s.cells[c as usize] == NONE && ev.eng.present(ev.s, c),
                     None => false,
@@ -423,32 +395,24 @@ fn get(e: &Expr) -> Get {
         // As `eval` makes an aggregate: a step for the node, then the items.
         Expr::Agg(agg, slot, coll, body) => {
             let (agg, slot, coll) = (*agg, *slot as usize, each(coll));
-            // Only the one this aggregate needs: a body's closures are built once.
-            let (count, value): (Option<Cond>, Option<Get>) = match agg {
-                Agg::Count => (Some(truth(body)), None),
-                _ => (None, Some(get(body))),
+            let body = match agg {
+                Agg::Count => AggBody::Count(truth(body)),
+                _ => AggBody::Number(get(body)),
             };
-            Box::new(move |ev, l| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
+            node(move |ev, l| {
                 let mut acc: Option<i64> = None;
                 coll(ev, l, &mut |v, l| {
                     pool::set(&mut l[slot], v);
-                    acc = Some(match (&count, &value) {
-                        (Some(count), _) => acc.unwrap_or(0) + count(ev, l) as i64,
-                        (_, Some(value)) => {
+                    let n = match &body {
+                        AggBody::Count(counts) => counts(ev, l) as i64,
+                        AggBody::Number(value) => {
                             let x = value(ev, l);
-                            let x_int = x.as_int();
+                            let n = x.as_int();
                             pool::recycle(x);
-                            match agg {
-                                Agg::Sum => acc.unwrap_or(0).saturating_add(x_int),
-                                Agg::Max => acc.map_or(x_int, |m| m.max(x_int)),
-                                _ => acc.map_or(x_int, |m| m.min(x_int)),
-                            }
+                            n
                         }
-                        (None, None) => unreachable!("an aggregate's body is compiled"),
-                    });
+                    };
+                    acc = Some(ops::aggregate(agg, acc, n));
                     true
                 });
                 Value::Int(acc.unwrap_or(0))
@@ -456,12 +420,7 @@ fn get(e: &Expr) -> Get {
         }
         Expr::If(c, a, b) => {
             let (c, a, b) = (truth(c), get(a), get(b));
-            Box::new(move |ev, l| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
-                kept(if c(ev, l) { a(ev, l) } else { b(ev, l) })
-            })
+            node(move |ev, l| kept(if c(ev, l) { a(ev, l) } else { b(ev, l) }))
         }
         // Arithmetic, as `ops::binary` does it.
         Expr::Binary(
@@ -470,10 +429,7 @@ fn get(e: &Expr) -> Get {
             b,
         ) => {
             let (op, a, b) = (*op, get(a), get(b));
-            Box::new(move |ev, l| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
+            node(move |ev, l| {
                 let (x, y) = (a(ev, l), b(ev, l));
                 let v = ops::binary(op, &x, &y, &ev.eng.game.board);
                 pool::recycle(x);
@@ -484,10 +440,7 @@ fn get(e: &Expr) -> Get {
         // `size`: the items walked and counted, without a list.
         Expr::Call(Builtin::Size, args) => {
             let coll = each(&args[0]);
-            Box::new(move |ev, l| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
+            node(move |ev, l| {
                 let mut n = 0;
                 coll(ev, l, &mut |v, _| {
                     pool::recycle(v);
@@ -499,31 +452,13 @@ fn get(e: &Expr) -> Get {
         }
         Expr::GlobalVar(i) => {
             let i = *i as usize;
-            Box::new(move |ev, _| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
-                kept(pool::dup(&ev.s.globals[i]))
-            })
+            node(move |ev, _| kept(pool::dup(&ev.s.globals[i])))
         }
-        Expr::TurnSeat => Box::new(|ev, _| {
-            if !budget::charge(1) {
-                return Value::None;
-            }
-            Value::Seat(ev.s.turn_seat)
-        }),
-        Expr::PhaseTurns => Box::new(|ev, _| {
-            if !budget::charge(1) {
-                return Value::None;
-            }
-            Value::Int(ev.s.phase_turns as i64)
-        }),
+        Expr::TurnSeat => node(|ev, _| Value::Seat(ev.s.turn_seat)),
+        Expr::PhaseTurns => node(|ev, _| Value::Int(ev.s.phase_turns as i64)),
         Expr::SeatAttr(p, i) => {
             let (p, i) = (get(p), *i as usize);
-            Box::new(move |ev, l| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
+            node(move |ev, l| {
                 let seats = &ev.eng.game.seats;
                 match seat_of(p(ev, l)) {
                     Some(p) if (p as usize) < seats.len() => {
@@ -533,64 +468,37 @@ fn get(e: &Expr) -> Get {
                 }
             })
         }
-        Expr::CurrentPhase => Box::new(|ev, _| {
-            if !budget::charge(1) {
-                return Value::None;
-            }
-            Value::Phase(ev.s.phase)
-        }),
+        Expr::CurrentPhase => node(|ev, _| Value::Phase(ev.s.phase)),
         Expr::CellPiece(c) => {
             let c = get(c);
-            Box::new(move |ev, l| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
-                match cell_of(c(ev, l)) {
-                    Some(c) if ev.s.cells[c as usize] != NONE => {
-                        Value::Comp(ev.s.cells[c as usize])
-                    }
-                    _ => Value::None,
-                }
+            node(move |ev, l| match cell_of(c(ev, l)) {
+                Some(c) if ev.s.cells[c as usize] != NONE => Value::Comp(ev.s.cells[c as usize]),
+                _ => Value::None,
             })
         }
         Expr::CompOwner(c) => {
             let c = get(c);
-            Box::new(move |ev, l| {
-                if !budget::charge(1) {
-                    return Value::None;
+            node(move |ev, l| match comp_of(c(ev, l)) {
+                Some(c) if ev.s.owners[c as usize] != NO_SEAT => {
+                    Value::Seat(ev.s.owners[c as usize])
                 }
-                match comp_of(c(ev, l)) {
-                    Some(c) if ev.s.owners[c as usize] != NO_SEAT => {
-                        Value::Seat(ev.s.owners[c as usize])
-                    }
-                    _ => Value::None,
-                }
+                _ => Value::None,
             })
         }
         Expr::CompAttr(c, a) => {
             let (c, a) = (get(c), *a);
-            Box::new(move |ev, l| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
-                match comp_of(c(ev, l)) {
-                    Some(c) if c != NONE => kept(pool::dup(ev.eng.attr(ev.s, c, a))),
-                    _ => Value::None,
-                }
+            node(move |ev, l| match comp_of(c(ev, l)) {
+                Some(c) if c != NONE => kept(pool::dup(ev.eng.attr(ev.s, c, a))),
+                _ => Value::None,
             })
         }
         Expr::SeatVar(p, i) => {
             let (p, i) = (get(p), *i as usize);
-            Box::new(move |ev, l| {
-                if !budget::charge(1) {
-                    return Value::None;
-                }
-                match seat_of(p(ev, l)) {
-                    Some(p) if p < ev.s.players => kept(pool::dup(
-                        &ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i],
-                    )),
-                    _ => Value::None,
-                }
+            node(move |ev, l| match seat_of(p(ev, l)) {
+                Some(p) if p < ev.s.players => kept(pool::dup(
+                    &ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i],
+                )),
+                _ => Value::None,
             })
         }
         other => {
@@ -598,6 +506,18 @@ fn get(e: &Expr) -> Get {
             Box::new(move |ev, l| ev.eval(&other, l))
         }
     }
+}
+
+/// A compiled node: a step of the budget, as `eval` charges each node, then `f`; `none`
+/// once the budget is spent.
+fn node(f: impl Fn(&Eval, &mut [Value]) -> Value + Send + Sync + 'static) -> Get {
+    Box::new(move |ev, l| {
+        if budget::charge(1) {
+            f(ev, l)
+        } else {
+            Value::None
+        }
+    })
 }
 
 /// A value as `eval` hands it on: a list is charged its length (and refused past

@@ -1,6 +1,6 @@
 //! Pure operations on values, shared by the checker (constant folding) and the engine.
 
-use super::{BinOp, Board, Value};
+use super::{Agg, BinOp, Board, Quant, Value};
 
 /// The most numbers a range `a..b` yields, however it is used.
 pub const MAX_RANGE: usize = 100_000;
@@ -105,24 +105,6 @@ pub fn straight_into(a: &Value, b: &Value, board: &Board, out: &mut Vec<Value>) 
     }));
 }
 
-/// The cells of a run, in order.
-pub fn line_cells(line: &Value, board: &Board) -> Vec<u16> {
-    let mut out = Vec::new();
-    if let Value::Line { start, dir, len } = *line {
-        let mut c = start;
-        for i in 0..len {
-            if i > 0 {
-                c = board.step(c, dir);
-                if c == super::NO_CELL {
-                    break;
-                }
-            }
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// `file(cell)` (or, with `rank`, `rank(cell)`): the cell's column (row) on a grid, from
 /// 1; `none` for what is not a cell of a grid.
 pub fn file_or_rank(cell: &Value, rank: bool, board: &Board) -> Value {
@@ -216,5 +198,30 @@ impl Board {
     }
     pub fn cell_at(&self, x: u16, y: u16) -> u16 {
         y * self.width + x
+    }
+}
+
+/// One item's part in a quantifier whose body `holds` for it: whether the walk goes on;
+/// once the answer is known, `result` has it (it starts as `q != Quant::Any`).
+#[inline]
+pub fn quantify(q: Quant, holds: bool, result: &mut bool) -> bool {
+    match q {
+        Quant::Any if holds => *result = true,
+        Quant::All if !holds => *result = false,
+        Quant::None if holds => *result = false,
+        _ => return true,
+    }
+    false
+}
+
+/// An aggregate's running value after one more item worth `x` (for `count`, 1 if the
+/// item counts, else 0); `acc` is `None` before the first item.
+#[inline]
+pub fn aggregate(a: Agg, acc: Option<i64>, x: i64) -> i64 {
+    match a {
+        Agg::Sum => acc.unwrap_or(0).saturating_add(x),
+        Agg::Count => acc.unwrap_or(0) + x,
+        Agg::Max => acc.map_or(x, |m| m.max(x)),
+        Agg::Min => acc.map_or(x, |m| m.min(x)),
     }
 }
