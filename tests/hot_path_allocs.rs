@@ -10,12 +10,13 @@
 //! nothing, but for the heap values a few rules make, bounded below (see `INHERENT`), and
 //! the winners of a game that ends.
 
+mod common;
+
 use muster::engine::{Action, Engine, Outcome, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::path::PathBuf;
 
 /// `System`, counting the allocations of each thread.
 struct Counting;
@@ -76,28 +77,9 @@ const CAP: usize = 40;
 ///   one (two allocations).
 const INHERENT: &[(&str, u64, u64)] = &[("battaglione", 0, 1), ("battle_line", 2, 2)];
 
-/// Every shipped game, by file name.
-fn games() -> Vec<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("games/")
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().into_string().ok()?;
-            Some(name.strip_suffix(".muster")?.to_string())
-        })
-        .collect();
-    names.sort();
-    names
-}
-
 /// The most allocations one legal-action query and one apply made in the counted pass.
 fn worst(name: &str) -> (u64, u64) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("games/{name}.muster"));
-    let e = Engine::new(
-        muster::check::compile_file(&path, None)
-            .expect("a shipped game")
-            .game,
-    );
+    let e = Engine::new(common::compile_file_or_panic(&format!("games/{name}.muster"), None).game);
     let players = e.game.min_players;
     let mut buf: Vec<Action> = Vec::new();
     // The states a search would keep and copy positions into.
@@ -141,7 +123,7 @@ fn worst(name: &str) -> (u64, u64) {
 #[test]
 fn legal_queries_and_applies_allocate_nothing_once_warm() {
     let mut failures = Vec::new();
-    let names = games();
+    let names = common::shipped_games();
     assert!(names.len() >= 12, "the shipped games: {names:?}");
     for name in &names {
         let (legal, apply) = worst(name);

@@ -4,10 +4,11 @@
 //! the same action played by both (the end rules' conditions are compiled too) leaves the
 //! same state.
 
+mod common;
+
 use muster::engine::Engine;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::PathBuf;
 
 /// Random playouts per game and variant; the player counts take turns.
 const PLAYOUTS: u64 = 2;
@@ -16,12 +17,8 @@ const PLAYOUTS: u64 = 2;
 /// plans, comparing each decision's list with the tree walk's; returns how many actions
 /// of the game have a plan and how many decisions were compared.
 fn compare(name: &str, variant: Option<&str>, cap: usize) -> (usize, usize) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("games/{name}.muster"));
-    let planned = Engine::new(
-        muster::check::compile_file(&path, variant)
-            .expect("a shipped game")
-            .game,
-    );
+    let planned =
+        Engine::new(common::compile_file_or_panic(&format!("games/{name}.muster"), variant).game);
     let walked = planned.tree_walking();
     assert_eq!(walked.planned_actions(), 0);
     let counts = planned.game.max_players - planned.game.min_players + 1;
@@ -60,26 +57,12 @@ fn compare(name: &str, variant: Option<&str>, cap: usize) -> (usize, usize) {
 
 #[test]
 fn plans_list_what_the_tree_walk_lists() {
-    let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
-        .unwrap()
-        .map(|f| f.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "muster"))
-        .collect();
-    files.sort();
     let (mut planned, mut decisions) = (0, 0);
-    for path in files {
-        let name = path.file_stem().unwrap().to_str().unwrap();
+    for (name, variant) in common::shipped_games_and_variants() {
         let cap = if name == "battle_line" { 60 } else { 300 };
-        let text = std::fs::read_to_string(&path).unwrap();
-        let variants = text.lines().filter_map(|l| {
-            l.strip_prefix("variant ")
-                .and_then(|r| r.split_whitespace().next())
-        });
-        for v in std::iter::once(None).chain(variants.map(Some)) {
-            let (p, d) = compare(name, v, cap);
-            planned += p;
-            decisions += d;
-        }
+        let (p, d) = compare(&name, variant.as_deref(), cap);
+        planned += p;
+        decisions += d;
     }
     println!("{planned} planned actions, {decisions} decisions compared");
     // The comparison means something only if plans were used, on many decisions.

@@ -5,10 +5,11 @@
 //! lists them in another order, or plays any seeded game another way. On the way, every
 //! listed action applies without an error and the ones checked are legal by `why_illegal`.
 
+mod common;
+
 use muster::engine::{Engine, Outcome};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::PathBuf;
 
 /// Random playouts per game and variant, seeded 0, 1, ...; the player counts take turns, so
 /// four cover every count a shipped game allows (Battalion, the chip game: 3 to 6).
@@ -18,12 +19,8 @@ const PLAYOUTS: u64 = 4;
 /// actions each, and returns its line of the snapshot: how much was played and listed, the
 /// outcomes, and the trace.
 fn traces(name: &str, variant: Option<&str>, cap: usize) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("games/{name}.muster"));
-    let e = Engine::new(
-        muster::check::compile_file(&path, variant)
-            .expect("a shipped game")
-            .game,
-    );
+    let e =
+        Engine::new(common::compile_file_or_panic(&format!("games/{name}.muster"), variant).game);
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut fold = |bytes: &[u8]| {
         for &b in bytes {
@@ -90,25 +87,11 @@ fn traces(name: &str, variant: Option<&str>, cap: usize) -> String {
 // Every shipped game and each variant its file declares, played the same way as ever.
 #[test]
 fn seeded_playouts_list_and_play_as_before() {
-    let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/games"))
-        .unwrap()
-        .map(|f| f.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "muster"))
-        .collect();
-    files.sort();
     let mut lines = Vec::new();
-    for path in files {
-        let name = path.file_stem().unwrap().to_str().unwrap();
+    for (name, variant) in common::shipped_games_and_variants() {
         // Battle Line's random games run to thousands of actions: its first 300 will do.
         let cap = if name == "battle_line" { 300 } else { 2_000 };
-        let text = std::fs::read_to_string(&path).unwrap();
-        let variants = text.lines().filter_map(|l| {
-            l.strip_prefix("variant ")
-                .and_then(|r| r.split_whitespace().next())
-        });
-        for v in std::iter::once(None).chain(variants.map(Some)) {
-            lines.push(traces(name, v, cap));
-        }
+        lines.push(traces(&name, variant.as_deref(), cap));
     }
     insta::assert_snapshot!(lines.join("\n"));
 }

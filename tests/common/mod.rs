@@ -28,6 +28,34 @@ pub fn repo_path(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
+/// Every shipped game (`games/NAME.muster`), by name, in order.
+pub fn shipped_games() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(repo_path("games"))
+        .expect("games/")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            Some(name.strip_suffix(".muster")?.to_string())
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Every shipped game, each first as it is and then with each variant its file declares.
+pub fn shipped_games_and_variants() -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    for name in shipped_games() {
+        let text = std::fs::read_to_string(repo_path(&format!("games/{name}.muster"))).unwrap();
+        let variants = text.lines().filter_map(|l| {
+            l.strip_prefix("variant ")
+                .and_then(|r| r.split_whitespace().next())
+        });
+        out.push((name.clone(), None));
+        out.extend(variants.map(|v| (name.clone(), Some(v.to_string()))));
+    }
+    out
+}
+
 /// Compiles a rules file of the repository (with a variant, if given), panicking with the
 /// rendered diagnostics if it fails.
 pub fn compile_file_or_panic(rel: &str, variant: Option<&str>) -> Compiled {
