@@ -21,6 +21,12 @@ fn compare(name: &str, variant: Option<&str>, cap: usize) -> (usize, usize) {
         Engine::new(common::compile_file_or_panic(&format!("games/{name}.muster"), variant).game);
     let walked = planned.tree_walking();
     assert_eq!(walked.planned_actions(), 0);
+    // Every action has a plan, those with parts remembered within a query included.
+    assert_eq!(
+        planned.planned_actions(),
+        planned.game.actions.len(),
+        "{name} {variant:?}: an action has no plan"
+    );
     let counts = planned.game.max_players - planned.game.min_players + 1;
     let mut decisions = 0;
     for seed in 0..PLAYOUTS {
@@ -71,8 +77,9 @@ fn plans_list_what_the_tree_walk_lists() {
 }
 
 /// Rules whose listing goes over a limit of the decision's budget, each in a clause a
-/// plan compiles: a quantifier in a `require`, a walk in a `choose`, a `let`.
-const RUNAWAY: [&str; 3] = [
+/// plan compiles: a quantifier in a `require`, a walk in a `choose`, a `let`, and a part
+/// remembered within the query (`memo`) that a plan hands to the evaluator.
+const RUNAWAY: [&str; 4] = [
     r#"game "Quant" { players 2 }
        board grid 26 x 52
        phase p { turn { one of go } }
@@ -96,6 +103,14 @@ const RUNAWAY: [&str; 3] = [
          choose a in cells
          let n = sum b in cells: count c in cells: b != a
          require n > 0
+         do { end turn }
+       }"#,
+    r#"game "Remembered" { players 2 }
+       board grid 26 x 52
+       phase p { turn { one of go } }
+       action go {
+         choose a in cells
+         require (sum b in cells: sum c in cells: count d in cells: b != c) > 0
          do { end turn }
        }"#,
 ];

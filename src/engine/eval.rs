@@ -93,6 +93,11 @@ impl<'a> Eval<'a> {
                     if !budget::charge(1) {
                         return false;
                     }
+                    // As `eval` judges it: the collection walked only until the answer
+                    // is known.
+                    if is_size_against_number(a, b) {
+                        return self.size_against(*op, a, b, l).truthy();
+                    }
                     let (x, y) = (self.eval(a, l), self.eval(b, l));
                     let t = ops::compare(*op, &x, &y);
                     x.discard();
@@ -812,19 +817,8 @@ impl<'a> Eval<'a> {
     /// until the answer is known, at most `k + 1` items (each charged), since every count
     /// past `k` compares with `k` alike.
     fn size_against(&self, op: BinOp, a: &Expr, b: &Expr, l: &mut [Value]) -> Value {
-        let (size, coll, k, op) = match (a, b) {
-            (Expr::Call(Builtin::Size, args), Expr::Const(Value::Int(k))) => (a, &args[0], *k, op),
-            (Expr::Const(Value::Int(k)), Expr::Call(Builtin::Size, args)) => {
-                let flipped = match op {
-                    BinOp::Lt => BinOp::Gt,
-                    BinOp::Le => BinOp::Ge,
-                    BinOp::Gt => BinOp::Lt,
-                    BinOp::Ge => BinOp::Le,
-                    other => other,
-                };
-                (b, &args[0], *k, flipped)
-            }
-            _ => unreachable!("checked by is_size_against_number"),
+        let Some((size, coll, k, op)) = size_against_number(op, a, b) else {
+            unreachable!("checked by is_size_against_number")
         };
         // The two operands' own steps, as `eval` charges them.
         if !budget::charge(2) {
@@ -1317,11 +1311,32 @@ impl<'a> Eval<'a> {
 
 /// Whether a comparison is of `size(...)` with a number written out (either way round).
 fn is_size_against_number(a: &Expr, b: &Expr) -> bool {
-    matches!(
-        (a, b),
-        (Expr::Call(Builtin::Size, args), Expr::Const(Value::Int(_)))
-            | (Expr::Const(Value::Int(_)), Expr::Call(Builtin::Size, args)) if args.len() == 1
-    )
+    size_against_number(BinOp::Eq, a, b).is_some()
+}
+
+/// `size(coll) <op> k` or `k <op> size(coll)` for a number `k`, read as the `size` node,
+/// `coll`, `k` and the comparison with the size on the left.
+pub(crate) fn size_against_number<'e>(
+    op: BinOp,
+    a: &'e Expr,
+    b: &'e Expr,
+) -> Option<(&'e Expr, &'e Expr, i64, BinOp)> {
+    match (a, b) {
+        (Expr::Call(Builtin::Size, args), Expr::Const(Value::Int(k))) if args.len() == 1 => {
+            Some((a, &args[0], *k, op))
+        }
+        (Expr::Const(Value::Int(k)), Expr::Call(Builtin::Size, args)) if args.len() == 1 => {
+            let flipped = match op {
+                BinOp::Lt => BinOp::Gt,
+                BinOp::Le => BinOp::Ge,
+                BinOp::Gt => BinOp::Lt,
+                BinOp::Ge => BinOp::Le,
+                other => other,
+            };
+            Some((b, &args[0], *k, flipped))
+        }
+        _ => None,
+    }
 }
 
 /// Whether two cells, components, seats or enum values are equal (`None` for other

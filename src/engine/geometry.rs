@@ -300,24 +300,25 @@ pub fn shifts(
     else {
         return true;
     };
-    let mut cells = [NO_CELL; 64];
+    // The run's cells and where each stands after `k` steps, filled a cell at a time
+    // (a bulk copy of one array into the other stalls on the stores just made).
     let n = (len as usize).min(64);
+    let mut own = [NO_CELL; 64];
+    let mut heads = [NO_CELL; 64];
     let mut c = start;
-    for (i, slot) in cells.iter_mut().enumerate().take(n) {
+    for i in 0..n {
         if i > 0 {
             c = board.step(c, ld);
         }
-        *slot = c;
+        own[i] = c;
+        heads[i] = c;
     }
-    let own = &cells[..n];
-    let mut heads = cells;
+    let own = &own[..n];
     for k in 1..=board.cells.len() as i64 {
         for h in heads[..n].iter_mut() {
-            *h = if *h == NO_CELL {
-                NO_CELL
-            } else {
-                board.step(*h, dir)
-            };
+            if *h != NO_CELL {
+                *h = board.step(*h, dir);
+            }
             if *h == NO_CELL || (occ[*h as usize] != NONE && !own.contains(h)) {
                 return true;
             }

@@ -183,7 +183,7 @@ pub(crate) fn nodes(game: &Game) -> Vec<usize> {
 }
 
 /// The nodes of one action's clauses to remember (see `nodes`), added to `out`.
-pub(crate) fn action_nodes(clauses: &[Clause], out: &mut Vec<usize>) {
+fn action_nodes(clauses: &[Clause], out: &mut Vec<usize>) {
     let mut chosen = false;
     for c in clauses {
         match c {
@@ -297,7 +297,7 @@ fn costly(e: &Expr) -> bool {
 }
 
 /// Calls `f` on each direct part of `e`.
-fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
+pub(crate) fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     match e {
         Expr::Const(_)
         | Expr::Local(_)

@@ -153,6 +153,7 @@ impl Engine {
                 actions: Vec::new(),
                 wins: Vec::new(),
                 draws: Vec::new(),
+                memo_nodes: Vec::new(),
             }),
             ..self.clone()
         }
@@ -199,7 +200,12 @@ impl Engine {
             })
             || game.triggers.iter().any(|t| declares_winner(&t.body))
             || game.reactions.iter().any(|r| declares_winner(&r.after));
-        let plans = Arc::new(plan::Plans::build(&game));
+        // The nodes to remember within a query, by address in the rules (which stay put
+        // when `game` moves into its `Arc`), and in the plans' copies of them.
+        let mut memo_nodes = memo::nodes(&game);
+        let plans = Arc::new(plan::Plans::build(&game, &memo_nodes));
+        memo_nodes.extend_from_slice(&plans.memo_nodes);
+        memo_nodes.sort_unstable();
         let mut engine = Engine {
             game: Arc::new(game),
             zone_base,
@@ -214,10 +220,9 @@ impl Engine {
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
             path_places: vec![],
             plans,
-            memo_nodes: vec![],
+            memo_nodes,
             memo_filter: 0,
         };
-        engine.memo_nodes = memo::nodes(&engine.game);
         engine.memo_filter = engine
             .memo_nodes
             .iter()

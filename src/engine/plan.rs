@@ -19,8 +19,9 @@
 //! same order as the tree walk and charges the decision's budget at the same points
 //! (`tests/plans.rs` runs both side by side over seeded playouts of every shipped game).
 //! A `require afterwards` is judged at the `do`, on a copy of the state, by the same
-//! `Engine::fails_afterwards` as in the tree walk. Actions with parts remembered within a
-//! query (`memo.rs`, which knows them by their place in the IR) keep the tree walk.
+//! `Engine::fails_afterwards` as in the tree walk. A part remembered within a query
+//! (`memo.rs`, which knows it by its address) is handed to the evaluator whole, as a copy
+//! whose remembered nodes are added to the engine's (`Plans::memo_nodes`).
 
 use super::budget;
 use super::eval::{Dirs, Eval};
@@ -56,6 +57,46 @@ pub(crate) struct Plans {
     pub actions: Vec<Option<Step>>,
     pub wins: Vec<Cond>,
     pub draws: Vec<Cond>,
+    /// Where the parts the plans hand to the evaluator hold nodes to remember (see
+    /// `memo`): the addresses of those nodes in the plans' own copies.
+    pub memo_nodes: Vec<usize>,
+}
+
+/// What building the plans needs to know: the nodes to remember, by address in the rules
+/// (sorted), and where their copies in the plans are (see `Plans::memo_nodes`).
+struct Cx<'a> {
+    memo: &'a [usize],
+    copies: Vec<usize>,
+}
+
+impl Cx<'_> {
+    /// Whether `e` is a node remembered within a query.
+    fn remembered(&self, e: &Expr) -> bool {
+        self.memo
+            .binary_search(&(e as *const Expr as usize))
+            .is_ok()
+    }
+
+    /// A copy of `e` for the evaluator, at an address that stays put, with its remembered
+    /// nodes noted (`copies`) so that the evaluator remembers them as it does in the rules.
+    fn copy(&mut self, e: &Expr) -> Box<Expr> {
+        let copy = Box::new(e.clone());
+        self.note(e, &copy);
+        copy
+    }
+
+    fn note(&mut self, rules: &Expr, copy: &Expr) {
+        if self.remembered(rules) {
+            self.copies.push(copy as *const Expr as usize);
+        }
+        let mut theirs = Vec::new();
+        super::memo::children(rules, &mut |c| theirs.push(c));
+        let mut i = 0;
+        super::memo::children(copy, &mut |c| {
+            self.note(theirs[i], c);
+            i += 1;
+        });
+    }
 }
 
 impl std::fmt::Debug for Plans {
@@ -66,25 +107,33 @@ impl std::fmt::Debug for Plans {
 }
 
 impl Plans {
-    pub(crate) fn build(game: &Game) -> Plans {
+    /// The plans of `game`'s actions and end rules; `memo`: the nodes remembered within a
+    /// query, by address in `game` (sorted; see `memo::nodes`).
+    pub(crate) fn build(game: &Game, memo: &[usize]) -> Plans {
+        let mut cx = Cx {
+            memo,
+            copies: Vec::new(),
+        };
+        let actions = (0..game.actions.len())
+            .map(|a| action(&mut cx, a as u16, &game.actions[a].clauses))
+            .collect();
+        let wins = game
+            .end
+            .wins
+            .iter()
+            .map(|(_, w)| truth(&mut cx, w))
+            .collect();
+        let draws = game.end.draws.iter().map(|d| truth(&mut cx, d)).collect();
         Plans {
-            actions: (0..game.actions.len())
-                .map(|a| action(a as u16, &game.actions[a].clauses))
-                .collect(),
-            wins: game.end.wins.iter().map(|(_, when)| truth(when)).collect(),
-            draws: game.end.draws.iter().map(truth).collect(),
+            actions,
+            wins,
+            draws,
+            memo_nodes: cx.copies,
         }
     }
 }
 
-fn action(a: u16, clauses: &[Clause]) -> Option<Step> {
-    // An action with parts remembered within a query (see `memo`) keeps the tree walk,
-    // which finds them by their place in the IR.
-    let mut remembered = Vec::new();
-    super::memo::action_nodes(clauses, &mut remembered);
-    if !remembered.is_empty() {
-        return None;
-    }
+fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
     // After the `do` stand only `require afterwards` clauses, judged at the `do` on a copy
     // of the state (see `Engine::fails_afterwards`); the checker writes nothing else there.
     let do_at = clauses.iter().position(|c| matches!(c, Clause::Do(_)));
@@ -121,13 +170,13 @@ fn action(a: u16, clauses: &[Clause]) -> Option<Step> {
                     next(ev, l, args, f)
                 })
             }
-            Clause::Choose { slot, domain, .. } => choose((a, i), *slot, domain, next),
-            Clause::Let { slot, value } => let_((a, i), *slot, value, next),
+            Clause::Choose { slot, domain, .. } => choose(cx, (a, i), *slot, domain, next),
+            Clause::Let { slot, value } => let_(cx, (a, i), *slot, value, next),
             // Judged at the `do`; here only a step, as in the tree walk.
             Clause::Require {
                 afterwards: true, ..
             } => Box::new(move |ev, l, args, f| located(ev, (a, i), || next(ev, l, args, f))),
-            Clause::Require { cond, .. } => require((a, i), cond, next),
+            Clause::Require { cond, .. } => require(cx, (a, i), cond, next),
         };
     }
     Some(next)
@@ -148,8 +197,8 @@ fn located(ev: &Eval, at: (u16, usize), body: impl FnOnce() -> bool) -> bool {
     go_on
 }
 
-fn let_(at: (u16, usize), slot: u16, value: &Expr, next: Step) -> Step {
-    let value = get(value);
+fn let_(cx: &mut Cx, at: (u16, usize), slot: u16, value: &Expr, next: Step) -> Step {
+    let value = get(cx, value);
     let slot = slot as usize;
     Box::new(move |ev, l, args, f| {
         located(ev, at, || {
@@ -160,14 +209,14 @@ fn let_(at: (u16, usize), slot: u16, value: &Expr, next: Step) -> Step {
     })
 }
 
-fn require(at: (u16, usize), cond: &Expr, next: Step) -> Step {
-    let cond = truth(cond);
+fn require(cx: &mut Cx, at: (u16, usize), cond: &Expr, next: Step) -> Step {
+    let cond = truth(cx, cond);
     Box::new(move |ev, l, args, f| located(ev, at, || !cond(ev, l) || next(ev, l, args, f)))
 }
 
 /// `choose`: each item of the domain in turn, as the tree walk offers it. Twin
 /// components in one place are one choice: only the first is offered.
-fn choose(at: (u16, usize), slot: u16, domain: &Expr, next: Step) -> Step {
+fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, domain: &Expr, next: Step) -> Step {
     let slot = slot as usize;
     // A list written in the rules, with no components: a plain loop.
     if let Expr::Const(Value::List(items)) = domain {
@@ -195,7 +244,7 @@ fn choose(at: (u16, usize), slot: u16, domain: &Expr, next: Step) -> Step {
             });
         }
     }
-    let each = each(domain);
+    let each = each(cx, domain);
     Box::new(move |ev, l, args, f| {
         located(ev, at, || {
             let mut go_on = true;
@@ -224,12 +273,16 @@ fn choose(at: (u16, usize), slot: u16, domain: &Expr, next: Step) -> Step {
 }
 
 /// Walks a collection as `Eval::for_each` does: each item charged to the budget.
-fn each(coll: &Expr) -> Each {
+fn each(cx: &mut Cx, coll: &Expr) -> Each {
+    if cx.remembered(coll) {
+        let coll = cx.copy(coll);
+        return Box::new(move |ev, l, f| ev.for_each(&coll, l, f));
+    }
     match coll {
         Expr::Call(b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight), args)
             if matches!(args[1], Expr::Const(_)) =>
         {
-            let (b, cell) = (*b, get(&args[0]));
+            let (b, cell) = (*b, get(cx, &args[0]));
             let Expr::Const(d) = &args[1] else {
                 unreachable!()
             };
@@ -252,7 +305,7 @@ fn each(coll: &Expr) -> Each {
             })
         }
         Expr::Call(Builtin::Shifts, args) => {
-            let (line, dir) = (get(&args[0]), get(&args[1]));
+            let (line, dir) = (get(cx, &args[0]), get(cx, &args[1]));
             Box::new(move |ev, l, f| {
                 if !budget::charge(1) {
                     return;
@@ -270,8 +323,8 @@ fn each(coll: &Expr) -> Each {
         }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
         Expr::Comprehension(slot, coll, cond) => {
-            let (slot, coll) = (*slot as usize, each(coll));
-            let cond = cond.as_deref().map(truth);
+            let (slot, coll) = (*slot as usize, each(cx, coll));
+            let cond = cond.as_deref().map(|c| truth(cx, c));
             Box::new(move |ev, l, f| {
                 coll(ev, l, &mut |v, l| {
                     pool::set(&mut l[slot], pool::dup(&v));
@@ -285,21 +338,25 @@ fn each(coll: &Expr) -> Each {
             })
         }
         other => {
-            let other = other.clone();
+            let other = cx.copy(other);
             Box::new(move |ev, l, f| ev.for_each(&other, l, f))
         }
     }
 }
 
 /// Whether a condition holds, as `Eval::truth` judges it.
-fn truth(e: &Expr) -> Cond {
+fn truth(cx: &mut Cx, e: &Expr) -> Cond {
+    if cx.remembered(e) {
+        let e = cx.copy(e);
+        return Box::new(move |ev, l| ev.truth(&e, l));
+    }
     match e {
         Expr::Binary(BinOp::And, a, b) => {
-            let (a, b) = (truth(a), truth(b));
+            let (a, b) = (truth(cx, a), truth(cx, b));
             Box::new(move |ev, l| budget::charge(1) && a(ev, l) && b(ev, l))
         }
         Expr::Binary(BinOp::Or, a, b) => {
-            let (a, b) = (truth(a), truth(b));
+            let (a, b) = (truth(cx, a), truth(cx, b));
             Box::new(move |ev, l| budget::charge(1) && (a(ev, l) || b(ev, l)))
         }
         Expr::Binary(
@@ -307,7 +364,31 @@ fn truth(e: &Expr) -> Cond {
             a,
             b,
         ) => {
-            let (op, a, b) = (*op, get(a), get(b));
+            // `size(coll) > 0` and the like: the evaluator walks `coll` only until the
+            // answer is known (see `Eval::size_against`).
+            if let Some((size, coll, k, op)) = super::eval::size_against_number(*op, a, b) {
+                if cx.remembered(size) {
+                    let e = cx.copy(e);
+                    return Box::new(move |ev, l| ev.truth(&e, l));
+                }
+                let (coll, enough) = (each(cx, coll), k.saturating_add(1));
+                return Box::new(move |ev, l| {
+                    // The comparison's step and its two operands', as `eval` charges them.
+                    if !budget::charge(3) {
+                        return false;
+                    }
+                    let mut n = 0i64;
+                    if enough > 0 {
+                        coll(ev, l, &mut |v, _| {
+                            pool::recycle(v);
+                            n += 1;
+                            n < enough
+                        });
+                    }
+                    ops::compare(op, &Value::Int(n), &Value::Int(k))
+                });
+            }
+            let (op, a, b) = (*op, get(cx, a), get(cx, b));
             Box::new(move |ev, l| {
                 if !budget::charge(1) {
                     return false;
@@ -321,7 +402,13 @@ fn truth(e: &Expr) -> Cond {
         }
         // As `eval` judges `in`: a step for the node, then the items until one is equal.
         Expr::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => {
-            let (want, item, coll) = (*op == BinOp::In, get(a), each(b));
+            // A cell among a piece's destinations or attacks: the evaluator walks the
+            // pattern only when the cell is within its reach (see `Eval::find`).
+            if let Expr::Call(Builtin::Destinations | Builtin::Attacks, _) = **b {
+                let e = cx.copy(e);
+                return Box::new(move |ev, l| ev.truth(&e, l));
+            }
+            let (want, item, coll) = (*op == BinOp::In, get(cx, a), each(cx, b));
             Box::new(move |ev, l| {
                 if !budget::charge(1) {
                     return false;
@@ -338,12 +425,12 @@ fn truth(e: &Expr) -> Cond {
             })
         }
         Expr::Not(x) => {
-            let x = truth(x);
+            let x = truth(cx, x);
             Box::new(move |ev, l| budget::charge(1) && !x(ev, l))
         }
         // As `eval` judges a quantifier: a step for the node, then the items.
         Expr::Quant(q, slot, coll, body) => {
-            let (q, slot, coll, body) = (*q, *slot as usize, each(coll), truth(body));
+            let (q, slot, coll, body) = (*q, *slot as usize, each(cx, coll), truth(cx, body));
             Box::new(move |ev, l| {
                 if !budget::charge(1) {
                     return false;
@@ -359,7 +446,7 @@ fn truth(e: &Expr) -> Cond {
         }
         // Any other value, judged as `truth` judges it: by its value's truthiness.
         other => {
-            let value = get(other);
+            let value = get(cx, other);
             Box::new(move |ev, l| {
                 let v = value(ev, l);
                 let t = v.truthy();
@@ -372,7 +459,11 @@ fn truth(e: &Expr) -> Cond {
 
 /// The value of an expression, as `Eval::eval` gives it, for the reads conditions are
 /// mostly made of; the rest goes to the evaluator.
-fn get(e: &Expr) -> Get {
+fn get(cx: &mut Cx, e: &Expr) -> Get {
+    if cx.remembered(e) {
+        let e = cx.copy(e);
+        return Box::new(move |ev, l| ev.eval(&e, l));
+    }
     match e {
         Expr::Const(v) if !v.owns_heap() => {
             let v = v.clone();
@@ -384,7 +475,7 @@ fn get(e: &Expr) -> Get {
         }
         Expr::Me => node(|ev, _| Value::Seat(ev.me)),
         Expr::CellEmpty(c) => {
-            let c = get(c);
+            let c = get(cx, c);
             node(move |ev, l| {
                 Value::Bool(match cell_of(c(ev, l)) {
                     Some(c) => ev.s.cells[c as usize] == NONE && ev.eng.present(ev.s, c),
@@ -394,10 +485,10 @@ fn get(e: &Expr) -> Get {
         }
         // As `eval` makes an aggregate: a step for the node, then the items.
         Expr::Agg(agg, slot, coll, body) => {
-            let (agg, slot, coll) = (*agg, *slot as usize, each(coll));
+            let (agg, slot, coll) = (*agg, *slot as usize, each(cx, coll));
             let body = match agg {
-                Agg::Count => AggBody::Count(truth(body)),
-                _ => AggBody::Number(get(body)),
+                Agg::Count => AggBody::Count(truth(cx, body)),
+                _ => AggBody::Number(get(cx, body)),
             };
             node(move |ev, l| {
                 let mut acc: Option<i64> = None;
@@ -419,7 +510,7 @@ fn get(e: &Expr) -> Get {
             })
         }
         Expr::If(c, a, b) => {
-            let (c, a, b) = (truth(c), get(a), get(b));
+            let (c, a, b) = (truth(cx, c), get(cx, a), get(cx, b));
             node(move |ev, l| kept(if c(ev, l) { a(ev, l) } else { b(ev, l) }))
         }
         // Arithmetic, as `ops::binary` does it.
@@ -428,7 +519,7 @@ fn get(e: &Expr) -> Get {
             a,
             b,
         ) => {
-            let (op, a, b) = (*op, get(a), get(b));
+            let (op, a, b) = (*op, get(cx, a), get(cx, b));
             node(move |ev, l| {
                 let (x, y) = (a(ev, l), b(ev, l));
                 let v = ops::binary(op, &x, &y, &ev.eng.game.board);
@@ -439,7 +530,7 @@ fn get(e: &Expr) -> Get {
         }
         // `size`: the items walked and counted, without a list.
         Expr::Call(Builtin::Size, args) => {
-            let coll = each(&args[0]);
+            let coll = each(cx, &args[0]);
             node(move |ev, l| {
                 let mut n = 0;
                 coll(ev, l, &mut |v, _| {
@@ -457,7 +548,7 @@ fn get(e: &Expr) -> Get {
         Expr::TurnSeat => node(|ev, _| Value::Seat(ev.s.turn_seat)),
         Expr::PhaseTurns => node(|ev, _| Value::Int(ev.s.phase_turns as i64)),
         Expr::SeatAttr(p, i) => {
-            let (p, i) = (get(p), *i as usize);
+            let (p, i) = (get(cx, p), *i as usize);
             node(move |ev, l| {
                 let seats = &ev.eng.game.seats;
                 match seat_of(p(ev, l)) {
@@ -470,14 +561,14 @@ fn get(e: &Expr) -> Get {
         }
         Expr::CurrentPhase => node(|ev, _| Value::Phase(ev.s.phase)),
         Expr::CellPiece(c) => {
-            let c = get(c);
+            let c = get(cx, c);
             node(move |ev, l| match cell_of(c(ev, l)) {
                 Some(c) if ev.s.cells[c as usize] != NONE => Value::Comp(ev.s.cells[c as usize]),
                 _ => Value::None,
             })
         }
         Expr::CompOwner(c) => {
-            let c = get(c);
+            let c = get(cx, c);
             node(move |ev, l| match comp_of(c(ev, l)) {
                 Some(c) if ev.s.owners[c as usize] != NO_SEAT => {
                     Value::Seat(ev.s.owners[c as usize])
@@ -486,14 +577,14 @@ fn get(e: &Expr) -> Get {
             })
         }
         Expr::CompAttr(c, a) => {
-            let (c, a) = (get(c), *a);
+            let (c, a) = (get(cx, c), *a);
             node(move |ev, l| match comp_of(c(ev, l)) {
                 Some(c) if c != NONE => kept(pool::dup(ev.eng.attr(ev.s, c, a))),
                 _ => Value::None,
             })
         }
         Expr::SeatVar(p, i) => {
-            let (p, i) = (get(p), *i as usize);
+            let (p, i) = (get(cx, p), *i as usize);
             node(move |ev, l| match seat_of(p(ev, l)) {
                 Some(p) if p < ev.s.players => kept(pool::dup(
                     &ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i],
@@ -502,7 +593,7 @@ fn get(e: &Expr) -> Get {
             })
         }
         other => {
-            let other = other.clone();
+            let other = cx.copy(other);
             Box::new(move |ev, l| ev.eval(&other, l))
         }
     }
