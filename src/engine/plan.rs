@@ -51,6 +51,85 @@ enum AggBody {
     Number(Get),
 }
 
+/// An operand: a local or a constant is looked at where it stands, without a copy; any
+/// other expression is computed. Each is charged as `get` charges it.
+enum Arg {
+    Local(usize),
+    Const(Value),
+    Get(Get),
+}
+
+/// What a spent budget makes of a read.
+static NO_VALUE: Value = Value::None;
+
+impl Arg {
+    fn new(cx: &mut Cx, e: &Expr) -> Arg {
+        match e {
+            Expr::Local(slot) => Arg::Local(*slot as usize),
+            Expr::Const(v) if !v.owns_heap() => Arg::Const(v.clone()),
+            other => Arg::Get(get(cx, other)),
+        }
+    }
+
+    /// A local or a constant seen in place (`none` for a computed operand, which is never
+    /// asked): the node's step charged, and a list's length, as `get` charges them.
+    #[inline(always)]
+    fn seen<'v>(&'v self, l: &'v [Value]) -> &'v Value {
+        let v = match self {
+            Arg::Local(slot) => &l[*slot],
+            Arg::Const(v) => v,
+            Arg::Get(_) => return &NO_VALUE,
+        };
+        if !budget::charge(1) {
+            return &NO_VALUE;
+        }
+        if let Value::List(items) = v {
+            if !budget::list(items.len()) {
+                return &NO_VALUE;
+            }
+        }
+        v
+    }
+
+    /// Calls `f` on the operand's value: seen in place, or computed and then given back.
+    #[inline(always)]
+    fn with<R>(&self, ev: &Eval, l: &mut [Value], f: impl FnOnce(&Value) -> R) -> R {
+        match self {
+            Arg::Get(g) => {
+                let v = g(ev, l);
+                let r = f(&v);
+                pool::recycle(v);
+                r
+            }
+            _ => f(self.seen(l)),
+        }
+    }
+
+    #[inline(always)]
+    fn cell(&self, ev: &Eval, l: &mut [Value]) -> Option<u16> {
+        self.with(ev, l, |v| match *v {
+            Value::Cell(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    #[inline(always)]
+    fn comp(&self, ev: &Eval, l: &mut [Value]) -> Option<u16> {
+        self.with(ev, l, |v| match *v {
+            Value::Comp(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    #[inline(always)]
+    fn seat(&self, ev: &Eval, l: &mut [Value]) -> Option<u8> {
+        self.with(ev, l, |v| match *v {
+            Value::Seat(p) => Some(p),
+            _ => None,
+        })
+    }
+}
+
 /// The plan of every action (`None` where the tree walk lists it), and the end rules'
 /// conditions compiled the same way (`win ... when`, `draw when`, in order).
 pub(crate) struct Plans {
@@ -282,7 +361,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         Expr::Call(b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight), args)
             if matches!(args[1], Expr::Const(_)) =>
         {
-            let (b, cell) = (*b, get(cx, &args[0]));
+            let (b, cell) = (*b, Arg::new(cx, &args[0]));
             let Expr::Const(d) = &args[1] else {
                 unreachable!()
             };
@@ -291,7 +370,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 if !budget::charge(1) {
                     return;
                 }
-                let Some(c) = cell_of(cell(ev, l)) else {
+                let Some(c) = cell.cell(ev, l) else {
                     return;
                 };
                 let board = &ev.eng.game.board;
@@ -305,20 +384,24 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
             })
         }
         Expr::Call(Builtin::Shifts, args) => {
-            let (line, dir) = (get(cx, &args[0]), get(cx, &args[1]));
+            let (line, dir) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
             Box::new(move |ev, l, f| {
                 if !budget::charge(1) {
                     return;
                 }
-                let run = line(ev, l);
-                let d = dir(ev, l);
-                if let Value::Dir(d) = d {
+                // The run is only looked at: a copy of it on the stack.
+                let run = line.with(ev, l, |v| match *v {
+                    Value::Line { start, dir, len } => Value::Line { start, dir, len },
+                    _ => Value::None,
+                });
+                let d = dir.with(ev, l, |v| match *v {
+                    Value::Dir(d) => Some(d),
+                    _ => None,
+                });
+                if let Some(d) = d {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
                     geometry::shifts(board, occ, &run, d, &mut |v| budget::charge(1) && f(v, l));
-                } else {
-                    pool::recycle(d);
                 }
-                pool::recycle(run);
             })
         }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
@@ -388,16 +471,34 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
                     ops::compare(op, &Value::Int(n), &Value::Int(k))
                 });
             }
-            let (op, a, b) = (*op, get(cx, a), get(cx, b));
+            let (op, a, b) = (*op, Arg::new(cx, a), Arg::new(cx, b));
             Box::new(move |ev, l| {
                 if !budget::charge(1) {
                     return false;
                 }
-                let (x, y) = (a(ev, l), b(ev, l));
-                let t = ops::compare(op, &x, &y);
-                pool::recycle(x);
-                pool::recycle(y);
-                t
+                // A computed operand first, so that the other can be seen in place.
+                match (&a, &b) {
+                    (Arg::Get(a), Arg::Get(b)) => {
+                        let (x, y) = (a(ev, l), b(ev, l));
+                        let t = ops::compare(op, &x, &y);
+                        pool::recycle(x);
+                        pool::recycle(y);
+                        t
+                    }
+                    (Arg::Get(a), b) => {
+                        let x = a(ev, l);
+                        let t = ops::compare(op, &x, b.seen(l));
+                        pool::recycle(x);
+                        t
+                    }
+                    (a, Arg::Get(b)) => {
+                        let y = b(ev, l);
+                        let t = ops::compare(op, a.seen(l), &y);
+                        pool::recycle(y);
+                        t
+                    }
+                    (a, b) => ops::compare(op, a.seen(l), b.seen(l)),
+                }
             })
         }
         // As `eval` judges `in`: a step for the node, then the items until one is equal.
@@ -475,9 +576,9 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         }
         Expr::Me => node(|ev, _| Value::Seat(ev.me)),
         Expr::CellEmpty(c) => {
-            let c = get(cx, c);
+            let c = Arg::new(cx, c);
             node(move |ev, l| {
-                Value::Bool(match cell_of(c(ev, l)) {
+                Value::Bool(match c.cell(ev, l) {
                     Some(c) => ev.s.cells[c as usize] == NONE && ev.eng.present(ev.s, c),
                     None => false,
                 })
@@ -548,10 +649,10 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         Expr::TurnSeat => node(|ev, _| Value::Seat(ev.s.turn_seat)),
         Expr::PhaseTurns => node(|ev, _| Value::Int(ev.s.phase_turns as i64)),
         Expr::SeatAttr(p, i) => {
-            let (p, i) = (get(cx, p), *i as usize);
+            let (p, i) = (Arg::new(cx, p), *i as usize);
             node(move |ev, l| {
                 let seats = &ev.eng.game.seats;
-                match seat_of(p(ev, l)) {
+                match p.seat(ev, l) {
                     Some(p) if (p as usize) < seats.len() => {
                         kept(pool::dup(&seats[p as usize].attrs[i]))
                     }
@@ -561,15 +662,15 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         }
         Expr::CurrentPhase => node(|ev, _| Value::Phase(ev.s.phase)),
         Expr::CellPiece(c) => {
-            let c = get(cx, c);
-            node(move |ev, l| match cell_of(c(ev, l)) {
+            let c = Arg::new(cx, c);
+            node(move |ev, l| match c.cell(ev, l) {
                 Some(c) if ev.s.cells[c as usize] != NONE => Value::Comp(ev.s.cells[c as usize]),
                 _ => Value::None,
             })
         }
         Expr::CompOwner(c) => {
-            let c = get(cx, c);
-            node(move |ev, l| match comp_of(c(ev, l)) {
+            let c = Arg::new(cx, c);
+            node(move |ev, l| match c.comp(ev, l) {
                 Some(c) if ev.s.owners[c as usize] != NO_SEAT => {
                     Value::Seat(ev.s.owners[c as usize])
                 }
@@ -577,15 +678,15 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
             })
         }
         Expr::CompAttr(c, a) => {
-            let (c, a) = (get(cx, c), *a);
-            node(move |ev, l| match comp_of(c(ev, l)) {
+            let (c, a) = (Arg::new(cx, c), *a);
+            node(move |ev, l| match c.comp(ev, l) {
                 Some(c) if c != NONE => kept(pool::dup(ev.eng.attr(ev.s, c, a))),
                 _ => Value::None,
             })
         }
         Expr::SeatVar(p, i) => {
-            let (p, i) = (get(cx, p), *i as usize);
-            node(move |ev, l| match seat_of(p(ev, l)) {
+            let (p, i) = (Arg::new(cx, p), *i as usize);
+            node(move |ev, l| match p.seat(ev, l) {
                 Some(p) if p < ev.s.players => kept(pool::dup(
                     &ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i],
                 )),
@@ -621,39 +722,4 @@ fn kept(v: Value) -> Value {
         }
     }
     v
-}
-
-/// The cell a value is, if it is one; the value's storage, if any, goes back to the pool
-/// (see `pool::recycle`), as in the next two.
-#[inline(always)]
-fn cell_of(v: Value) -> Option<u16> {
-    let r = if let Value::Cell(c) = v {
-        Some(c)
-    } else {
-        None
-    };
-    pool::recycle(v);
-    r
-}
-
-#[inline(always)]
-fn comp_of(v: Value) -> Option<u16> {
-    let r = if let Value::Comp(c) = v {
-        Some(c)
-    } else {
-        None
-    };
-    pool::recycle(v);
-    r
-}
-
-#[inline(always)]
-fn seat_of(v: Value) -> Option<u8> {
-    let r = if let Value::Seat(p) = v {
-        Some(p)
-    } else {
-        None
-    };
-    pool::recycle(v);
-    r
 }
