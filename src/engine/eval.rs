@@ -1353,7 +1353,7 @@ fn scalar_eq(x: &Value, y: &Value) -> Option<bool> {
 }
 
 /// Where `item` first stands in `items`; scalars are compared without a call per item.
-fn position(items: &[Value], item: &Value) -> Option<usize> {
+pub(crate) fn position(items: &[Value], item: &Value) -> Option<usize> {
     match *item {
         Value::Cell(c) => items
             .iter()

@@ -75,11 +75,10 @@ impl Arg {
     /// asked): the node's step charged, and a list's length, as `get` charges them.
     #[inline(always)]
     fn seen<'v>(&'v self, l: &'v [Value]) -> &'v Value {
-        let v = match self {
-            Arg::Local(slot) => &l[*slot],
-            Arg::Const(v) => v,
-            Arg::Get(_) => return &NO_VALUE,
-        };
+        if let Arg::Get(_) = self {
+            return &NO_VALUE;
+        }
+        let v = self.seen_uncharged(l);
         if !budget::charge(1) {
             return &NO_VALUE;
         }
@@ -89,6 +88,17 @@ impl Arg {
             }
         }
         v
+    }
+
+    /// A local or a constant where it stands, nothing charged (`none` for a computed
+    /// operand).
+    #[inline(always)]
+    fn seen_uncharged<'v>(&'v self, l: &'v [Value]) -> &'v Value {
+        match self {
+            Arg::Local(slot) => &l[*slot],
+            Arg::Const(v) => v,
+            Arg::Get(_) => &NO_VALUE,
+        }
     }
 
     /// Calls `f` on the operand's value: seen in place, or computed and then given back.
@@ -509,19 +519,56 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
                 let e = cx.copy(e);
                 return Box::new(move |ev, l| ev.truth(&e, l));
             }
-            let (want, item, coll) = (*op == BinOp::In, get(cx, a), each(cx, b));
+            let want = *op == BinOp::In;
+            let walked = {
+                let (item, coll) = (get(cx, a), each(cx, b));
+                move |ev: &Eval, l: &mut [Value]| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let item = item(ev, l);
+                    let mut found = false;
+                    coll(ev, l, &mut |v, _| {
+                        found = v == item;
+                        pool::recycle(v);
+                        !found
+                    });
+                    pool::recycle(item);
+                    found == want
+                }
+            };
+            // A list in a local or written in the rules is searched where it stands, as
+            // `Eval::find` does (a local that is no list is walked).
+            let list = match &**b {
+                Expr::Local(slot) => Arg::Local(*slot as usize),
+                Expr::Const(v @ Value::List(_)) => Arg::Const(v.clone()),
+                _ => return Box::new(walked),
+            };
+            let item = Arg::new(cx, a);
             Box::new(move |ev, l| {
+                let in_place = |items: &Value, x: &Value| {
+                    let Value::List(items) = items else {
+                        return false;
+                    };
+                    let at = super::eval::position(items, x);
+                    let looked = at.map_or(items.len(), |i| i + 1);
+                    budget::charge(looked as u64) && at.is_some()
+                };
+                if !matches!(list.seen_uncharged(l), Value::List(_)) {
+                    return walked(ev, l);
+                }
                 if !budget::charge(1) {
                     return false;
                 }
-                let item = item(ev, l);
-                let mut found = false;
-                coll(ev, l, &mut |v, _| {
-                    found = v == item;
-                    pool::recycle(v);
-                    !found
-                });
-                pool::recycle(item);
+                let found = match &item {
+                    Arg::Get(g) => {
+                        let x = g(ev, l);
+                        let found = in_place(list.seen_uncharged(l), &x);
+                        pool::recycle(x);
+                        found
+                    }
+                    a => in_place(list.seen_uncharged(l), a.seen(l)),
+                };
                 found == want
             })
         }
@@ -683,6 +730,37 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
                 Some(c) if c != NONE => kept(pool::dup(ev.eng.attr(ev.s, c, a))),
                 _ => Value::None,
             })
+        }
+        Expr::CompVar(c, i) => {
+            let (c, i) = (Arg::new(cx, c), *i as usize);
+            node(move |ev, l| match c.comp(ev, l) {
+                Some(c) if c != NONE => kept(pool::dup(
+                    &ev.s.comp_vars[c as usize * ev.eng.game.vars.len() + i],
+                )),
+                _ => Value::None,
+            })
+        }
+        // The small built-ins on numbers and cells, as `Eval::call` computes them.
+        Expr::Call(b @ (Builtin::Max2 | Builtin::Min2 | Builtin::Distance), args) => {
+            let (b, x, y) = (*b, Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+            node(move |ev, l| match b {
+                Builtin::Distance => match (x.cell(ev, l), y.cell(ev, l)) {
+                    (Some(a), Some(c)) => Value::Int(geometry::distance(&ev.eng.game.board, a, c)),
+                    _ => Value::None,
+                },
+                _ => {
+                    let (m, n) = (x.with(ev, l, Value::as_int), y.with(ev, l, Value::as_int));
+                    Value::Int(if b == Builtin::Max2 {
+                        m.max(n)
+                    } else {
+                        m.min(n)
+                    })
+                }
+            })
+        }
+        Expr::Call(Builtin::Abs, args) => {
+            let x = Arg::new(cx, &args[0]);
+            node(move |ev, l| Value::Int(x.with(ev, l, Value::as_int).saturating_abs()))
         }
         Expr::SeatVar(p, i) => {
             let (p, i) = (Arg::new(cx, p), *i as usize);
