@@ -411,6 +411,29 @@ impl Engine {
         }) {
             return None;
         }
+        self.judged_afterwards(ev, body, l, &mut |then, l2| {
+            rest.iter().find_map(|c| match c {
+                Clause::Require {
+                    index,
+                    cond,
+                    afterwards: true,
+                } if !then.truth(cond, l2) => Some(*index),
+                _ => None,
+            })
+        })
+    }
+
+    /// Runs `body` on a copy of the state and of the locals, and hands the position it
+    /// produces to `judge` (which gives the index of a failing `require afterwards`, if
+    /// any). A rules error while `body` runs leaves the action legal, so that applying it
+    /// reports the error. Plans judge with their compiled conditions.
+    pub(crate) fn judged_afterwards(
+        &self,
+        ev: &Eval,
+        body: &[crate::ir::Stmt],
+        l: &[Value],
+        judge: &mut dyn FnMut(&Eval, &mut [Value]) -> Option<u16>,
+    ) -> Option<u16> {
         // The copy goes into a state kept from the last time (per thread), so that its
         // storage is reused; one inside another (a `do` that lists actions) makes its own.
         let mut after = AFTER
@@ -429,14 +452,7 @@ impl Engine {
                     s: &after,
                     me: ev.me,
                 };
-                rest.iter().find_map(|c| match c {
-                    Clause::Require {
-                        index,
-                        cond,
-                        afterwards: true,
-                    } if !then.truth(cond, &mut l2) => Some(*index),
-                    _ => None,
-                })
+                judge(&then, &mut l2)
             }
         };
         AFTER.with_borrow_mut(|kept| *kept = Some(after));

@@ -248,12 +248,24 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
         next = match c {
             Clause::Do(_) if after_do.is_empty() => next,
             Clause::Do(body) => {
-                let (rest, body) = (after_do.to_vec(), body.clone());
+                // The `require afterwards` conditions, compiled, judged in order on the
+                // position the `do` produces.
+                let rest: Vec<Cond> = after_do
+                    .iter()
+                    .filter_map(|c| match c {
+                        Clause::Require { cond, .. } => Some(truth(cx, cond)),
+                        _ => None,
+                    })
+                    .collect();
+                let body = body.clone();
                 Box::new(move |ev, l, args, f| {
                     if budget::spent() {
                         return false;
                     }
-                    if ev.eng.fails_afterwards(ev, &rest, &body, l).is_some() {
+                    let failed = ev.eng.judged_afterwards(ev, &body, l, &mut |then, l2| {
+                        rest.iter().position(|c| !c(then, l2)).map(|i| i as u16)
+                    });
+                    if failed.is_some() {
                         return true;
                     }
                     next(ev, l, args, f)
@@ -411,6 +423,58 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 if let Some(d) = d {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
                     geometry::shifts(board, occ, &run, d, &mut |v| budget::charge(1) && f(v, l));
+                }
+            })
+        }
+        // The board's cells, those with a piece, or those with a seat's piece, in cell
+        // order, as `for_each` walks them.
+        Expr::Cells => Box::new(|ev, l, f| {
+            for c in 0..ev.eng.game.board.cells.len() as u16 {
+                if ev.eng.present(ev.s, c) && !(budget::charge(1) && f(Value::Cell(c), l)) {
+                    return;
+                }
+            }
+        }),
+        Expr::Occupied | Expr::CellsOf(_) => {
+            let seat = match coll {
+                Expr::CellsOf(p) => Some(Arg::new(cx, p)),
+                _ => None,
+            };
+            Box::new(move |ev, l, f| {
+                // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
+                let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
+                for (c, &comp) in ev.s.cells.iter().enumerate() {
+                    if comp != NONE
+                        && only.is_none_or(|p| ev.s.owners[comp as usize] == p)
+                        && !(budget::charge(1) && f(Value::Cell(c as u16), l))
+                    {
+                        return;
+                    }
+                }
+            })
+        }
+        // A piece's destinations or attacks, found one at a time, as `for_each` finds them.
+        Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
+            let (b, from, pattern) = (*b, Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+            Box::new(move |ev, l, f| {
+                if !budget::charge(1) {
+                    return;
+                }
+                let c = from.cell(ev, l);
+                let p = pattern.with(ev, l, |v| match *v {
+                    Value::Pattern(p) => Some(p),
+                    _ => None,
+                });
+                let (Some(c), Some(p)) = (c, p) else {
+                    return;
+                };
+                let walk = ev.walk(c);
+                let pat = &ev.eng.game.patterns[p as usize].pat;
+                let mut give = |x: u16| budget::charge(1) && f(Value::Cell(x), l);
+                if b == Builtin::Destinations {
+                    walk.each_destination(c, pat, &mut give);
+                } else {
+                    walk.each_attack(c, pat, &mut give);
                 }
             })
         }
@@ -757,6 +821,10 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
                     })
                 }
             })
+        }
+        Expr::Call(b @ (Builtin::File | Builtin::Rank), args) => {
+            let (rank, c) = (*b == Builtin::Rank, Arg::new(cx, &args[0]));
+            node(move |ev, l| c.with(ev, l, |v| ops::file_or_rank(v, rank, &ev.eng.game.board)))
         }
         Expr::Call(Builtin::Abs, args) => {
             let x = Arg::new(cx, &args[0]);
