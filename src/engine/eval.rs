@@ -445,7 +445,7 @@ impl<'a> Eval<'a> {
         }
     }
 
-    fn prev_seat(&self, from: u8) -> u8 {
+    pub(crate) fn prev_seat(&self, from: u8) -> u8 {
         let n = self.s.players;
         if n == 0 || from == NO_SEAT {
             return NO_SEAT;
@@ -459,7 +459,7 @@ impl<'a> Eval<'a> {
         from
     }
 
-    fn next_seat(&self, from: u8) -> u8 {
+    pub(crate) fn next_seat(&self, from: u8) -> u8 {
         let n = self.s.players;
         if n == 0 || from == NO_SEAT {
             return NO_SEAT;

@@ -435,6 +435,63 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 }
             }
         }),
+        // Runs of cells, made one at a time, as `for_each` makes them.
+        Expr::Call(Builtin::Runs, args) if matches!(args[1], Expr::Const(_)) => {
+            let cells = each(cx, &args[0]);
+            let Expr::Const(d) = &args[1] else {
+                unreachable!()
+            };
+            let dirs: Vec<u8> = Dirs::of(d).as_slice().to_vec();
+            Box::new(move |ev, l, f| {
+                let mut found = pool::take_cells();
+                cells(ev, l, &mut |v, _| {
+                    if let Value::Cell(c) = v {
+                        found.push(c);
+                    }
+                    true
+                });
+                geometry::runs_each(&ev.eng.game.board, &found, &dirs, &mut |v| {
+                    budget::charge(1) && f(v, l)
+                });
+                pool::give_cells(found);
+            })
+        }
+        // The cells reached by steps through empty cells: listed, as `eval` lists them,
+        // then walked.
+        Expr::Call(Builtin::Reach, args) if matches!(args[1], Expr::Const(_)) => {
+            let cell = Arg::new(cx, &args[0]);
+            let Expr::Const(d) = &args[1] else {
+                unreachable!()
+            };
+            let dirs: Vec<u8> = Dirs::of(d).as_slice().to_vec();
+            Box::new(move |ev, l, f| {
+                if !budget::charge(1) {
+                    return;
+                }
+                let Some(c) = cell.cell(ev, l) else {
+                    return;
+                };
+                let mut out = pool::take();
+                geometry::reach(&ev.eng.game.board, &ev.s.cells, c, &dirs, &mut out);
+                if budget::list(out.len()) {
+                    let mut items = out.drain(..);
+                    for v in items.by_ref() {
+                        if !(budget::charge(1) && f(v, l)) {
+                            break;
+                        }
+                    }
+                    items.for_each(pool::recycle);
+                }
+                pool::give(out);
+            })
+        }
+        Expr::Seats => Box::new(|ev, l, f| {
+            for p in 0..ev.s.players {
+                if !ev.s.eliminated[p as usize] && !(budget::charge(1) && f(Value::Seat(p), l)) {
+                    return;
+                }
+            }
+        }),
         Expr::Occupied | Expr::CellsOf(_) => {
             let seat = match coll {
                 Expr::CellsOf(p) => Some(Arg::new(cx, p)),
@@ -826,6 +883,23 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
             let (rank, c) = (*b == Builtin::Rank, Arg::new(cx, &args[0]));
             node(move |ev, l| c.with(ev, l, |v| ops::file_or_rank(v, rank, &ev.eng.game.board)))
         }
+        Expr::Call(b @ (Builtin::NextSeat | Builtin::PrevSeat), args) => {
+            let (next, p) = (*b == Builtin::NextSeat, Arg::new(cx, &args[0]));
+            node(move |ev, l| {
+                let p = p.seat(ev, l).unwrap_or(NO_SEAT);
+                let n = if next {
+                    ev.next_seat(p)
+                } else {
+                    ev.prev_seat(p)
+                };
+                if n == NO_SEAT {
+                    Value::None
+                } else {
+                    Value::Seat(n)
+                }
+            })
+        }
+        Expr::Opponent => node(|ev, _| Value::Seat(ev.next_seat(ev.me))),
         Expr::Call(Builtin::Abs, args) => {
             let x = Arg::new(cx, &args[0]);
             node(move |ev, l| Value::Int(x.with(ev, l, Value::as_int).saturating_abs()))
