@@ -32,7 +32,11 @@ pub(crate) fn range_fits(lo: i64, hi: i64) -> bool {
 /// Passes one item of a walked collection to `f`, charging it to the decision's budget;
 /// false (stop) once the budget is spent or `f` says so.
 #[inline(always)]
-fn emit(f: &mut dyn FnMut(Value, &mut [Value]) -> bool, v: Value, l: &mut [Value]) -> bool {
+pub(crate) fn emit(
+    f: &mut dyn FnMut(Value, &mut [Value]) -> bool,
+    v: Value,
+    l: &mut [Value],
+) -> bool {
     budget::charge(1) && f(v, l)
 }
 

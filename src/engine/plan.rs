@@ -24,7 +24,7 @@
 //! whose remembered nodes are added to the engine's (`Plans::memo_nodes`).
 
 use super::budget;
-use super::eval::{Dirs, Eval};
+use super::eval::{emit, Dirs, Eval};
 use super::geometry;
 use super::legal::Args;
 use super::pool;
@@ -397,7 +397,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 };
                 let board = &ev.eng.game.board;
                 let occ = &ev.s.cells;
-                let mut g = |v| budget::charge(1) && f(v, l);
+                let mut g = |v| emit(f, v, l);
                 match b {
                     Builtin::Adjacent => geometry::adjacent(board, c, &dirs, &mut g),
                     Builtin::Slide => geometry::slide(board, occ, c, &dirs, &mut g),
@@ -422,7 +422,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 });
                 if let Some(d) = d {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                    geometry::shifts(board, occ, &run, d, &mut |v| budget::charge(1) && f(v, l));
+                    geometry::shifts(board, occ, &run, d, &mut |v| emit(f, v, l));
                 }
             })
         }
@@ -430,7 +430,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         // order, as `for_each` walks them.
         Expr::Cells => Box::new(|ev, l, f| {
             for c in 0..ev.eng.game.board.cells.len() as u16 {
-                if ev.eng.present(ev.s, c) && !(budget::charge(1) && f(Value::Cell(c), l)) {
+                if ev.eng.present(ev.s, c) && !emit(f, Value::Cell(c), l) {
                     return;
                 }
             }
@@ -450,9 +450,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                     }
                     true
                 });
-                geometry::runs_each(&ev.eng.game.board, &found, &dirs, &mut |v| {
-                    budget::charge(1) && f(v, l)
-                });
+                geometry::runs_each(&ev.eng.game.board, &found, &dirs, &mut |v| emit(f, v, l));
                 pool::give_cells(found);
             })
         }
@@ -476,7 +474,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 if budget::list(out.len()) {
                     let mut items = out.drain(..);
                     for v in items.by_ref() {
-                        if !(budget::charge(1) && f(v, l)) {
+                        if !emit(f, v, l) {
                             break;
                         }
                     }
@@ -487,7 +485,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         }
         Expr::Seats => Box::new(|ev, l, f| {
             for p in 0..ev.s.players {
-                if !ev.s.eliminated[p as usize] && !(budget::charge(1) && f(Value::Seat(p), l)) {
+                if !ev.s.eliminated[p as usize] && !emit(f, Value::Seat(p), l) {
                     return;
                 }
             }
@@ -503,7 +501,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 for (c, &comp) in ev.s.cells.iter().enumerate() {
                     if comp != NONE
                         && only.is_none_or(|p| ev.s.owners[comp as usize] == p)
-                        && !(budget::charge(1) && f(Value::Cell(c as u16), l))
+                        && !emit(f, Value::Cell(c as u16), l)
                     {
                         return;
                     }
@@ -527,7 +525,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 };
                 let walk = ev.walk(c);
                 let pat = &ev.eng.game.patterns[p as usize].pat;
-                let mut give = |x: u16| budget::charge(1) && f(Value::Cell(x), l);
+                let mut give = |x: u16| emit(f, Value::Cell(x), l);
                 if b == Builtin::Destinations {
                     walk.each_destination(c, pat, &mut give);
                 } else {
@@ -543,7 +541,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 coll(ev, l, &mut |v, l| {
                     pool::set(&mut l[slot], pool::dup(&v));
                     if cond.as_ref().is_none_or(|c| c(ev, l)) {
-                        budget::charge(1) && f(v, l)
+                        emit(f, v, l)
                     } else {
                         pool::recycle(v);
                         true
