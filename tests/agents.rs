@@ -311,3 +311,32 @@ fn which_actions_may_win_at_once() {
         .iter()
         .all(|a| chips.may_win_at_once(a)));
 }
+
+// `choose_lazily` picks what `choose` picks, for every agent; the random agent makes no
+// view for it (`muster simulate` then builds none per decision), the others make one.
+#[test]
+fn choosing_lazily_picks_the_same_and_the_random_agent_makes_no_view() {
+    let e = army_ants();
+    let mut s = e.start(2, 3).expect("the game starts");
+    random_actions(&e, &mut s, 12, 3);
+    let seat = e.decider(&s).expect("someone decides");
+    let legal = e.legal_actions(&s);
+    for name in ["random", "greedy", "mcts:30"] {
+        let mut eager = agents::by_name(name, &e, 9).expect("agent");
+        let mut lazy = agents::by_name(name, &e, 9).expect("agent");
+        let made = std::cell::Cell::new(0);
+        let view = || {
+            made.set(made.get() + 1);
+            e.view(&s, seat)
+        };
+        for _ in 0..3 {
+            assert_eq!(
+                lazy.choose_lazily(&view, &legal),
+                eager.choose(&e.view(&s, seat), &legal),
+                "{name}"
+            );
+        }
+        let expected = if name == "random" { 0 } else { 3 };
+        assert_eq!(made.get(), expected, "{name}: views made");
+    }
+}

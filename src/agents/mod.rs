@@ -23,6 +23,13 @@ pub trait Agent: Send {
     fn name(&self) -> &str;
     /// Picks the index of one of `legal` (which is never empty).
     fn choose(&mut self, view: &View, legal: &[Action]) -> usize;
+
+    /// `choose`, with the view made only if the agent looks at it (`view` makes it): a
+    /// caller playing many games (`muster simulate`) does not build a view per decision
+    /// for an agent that decides without one.
+    fn choose_lazily(&mut self, view: &dyn Fn() -> View, legal: &[Action]) -> usize {
+        self.choose(&view(), legal)
+    }
 }
 
 /// The agent kinds, as `--agents` names them. `mcts` and `ismcts` take a budget after a

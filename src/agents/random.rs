@@ -24,4 +24,8 @@ impl Agent for RandomAgent {
     fn choose(&mut self, _view: &View, legal: &[Action]) -> usize {
         self.rng.gen_range(0..legal.len())
     }
+    /// Uniform over `legal`: the view is never made.
+    fn choose_lazily(&mut self, _view: &dyn Fn() -> View, legal: &[Action]) -> usize {
+        self.rng.gen_range(0..legal.len())
+    }
 }

@@ -97,8 +97,7 @@ pub fn play_one(
         let phase = state.phase as usize;
         r.decisions[phase] += 1;
         r.branching[phase] += legal.len() as u64;
-        let view = engine.view(&state, seat);
-        let i = seats[seat as usize].choose(&view, &legal);
+        let i = seats[seat as usize].choose_lazily(&|| engine.view(&state, seat), &legal);
         let a = legal
             .get(i)
             .ok_or_else(|| format!("agent `{}` chose no listed action", names[seat as usize]))
