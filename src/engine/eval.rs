@@ -154,14 +154,10 @@ impl<'a> Eval<'a> {
                     Expr::CellsOf(p) => Some(self.seat_of(p, l)),
                     _ => None,
                 };
-                for (c, &comp) in self.s.cells.iter().enumerate() {
-                    if comp != NONE
-                        && only.is_none_or(|p| self.s.owners[comp as usize] == p)
-                        && !emit(f, Value::Cell(c as u16), l)
-                    {
-                        return;
-                    }
-                }
+                self.s.each_occupied(|c, comp| {
+                    only.is_some_and(|p| self.s.owners[comp as usize] != p)
+                        || emit(f, Value::Cell(c), l)
+                });
             }
             Expr::Seats => {
                 for p in 0..self.s.players {

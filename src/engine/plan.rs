@@ -498,14 +498,10 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
             Box::new(move |ev, l, f| {
                 // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
                 let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
-                for (c, &comp) in ev.s.cells.iter().enumerate() {
-                    if comp != NONE
-                        && only.is_none_or(|p| ev.s.owners[comp as usize] == p)
-                        && !emit(f, Value::Cell(c as u16), l)
-                    {
-                        return;
-                    }
-                }
+                ev.s.each_occupied(|c, comp| {
+                    only.is_some_and(|p| ev.s.owners[comp as usize] != p)
+                        || emit(f, Value::Cell(c), l)
+                });
             })
         }
         // A piece's destinations or attacks, found one at a time, as `for_each` finds them.
@@ -880,6 +876,37 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         Expr::Call(b @ (Builtin::File | Builtin::Rank), args) => {
             let (rank, c) = (*b == Builtin::Rank, Arg::new(cx, &args[0]));
             node(move |ev, l| c.with(ev, l, |v| ops::file_or_rank(v, rank, &ev.eng.game.board)))
+        }
+        // The cells around or along lines from a cell, listed as `Eval::call` lists them.
+        Expr::Call(
+            b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach),
+            args,
+        ) if matches!(args[1], Expr::Const(_)) => {
+            let (b, cell) = (*b, Arg::new(cx, &args[0]));
+            let Expr::Const(d) = &args[1] else {
+                unreachable!()
+            };
+            let dirs: Vec<u8> = Dirs::of(d).as_slice().to_vec();
+            node(move |ev, l| {
+                let mut out = pool::take();
+                if let Some(c) = cell.cell(ev, l) {
+                    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                    let mut push = |v| {
+                        out.push(v);
+                        true
+                    };
+                    match b {
+                        Builtin::Adjacent => geometry::adjacent(board, c, &dirs, &mut push),
+                        Builtin::Slide => geometry::slide(board, occ, c, &dirs, &mut push),
+                        Builtin::Sight => geometry::sight(board, occ, c, &dirs, &mut push),
+                        _ => {
+                            geometry::reach(board, occ, c, &dirs, &mut out);
+                            true
+                        }
+                    };
+                }
+                kept(Value::List(out))
+            })
         }
         Expr::Call(b @ (Builtin::NextSeat | Builtin::PrevSeat), args) => {
             let (next, p) = (*b == Builtin::NextSeat, Arg::new(cx, &args[0]));
