@@ -238,11 +238,23 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
     }) {
         return None;
     }
-    let mut next: Step = Box::new(move |_, _, args, f| {
+    // The action's arguments are its choices, read from their slots once the action is
+    // complete (a chosen local is never bound again), not kept on the side per item.
+    let chosen: Vec<usize> = clauses
+        .iter()
+        .filter_map(|c| match c {
+            Clause::Choose { slot, .. } => Some(*slot as usize),
+            _ => None,
+        })
+        .collect();
+    let mut next: Step = Box::new(move |_, l, args, f| {
         if budget::spent() {
             return false;
         }
-        f(a, args)
+        args.extend(chosen.iter().map(|&s| pool::dup(&l[s])));
+        let go_on = f(a, args);
+        args.drain(..).for_each(pool::recycle);
+        go_on
     });
     for (i, c) in clauses.iter().enumerate().rev() {
         next = match c {
@@ -331,11 +343,7 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, domain: &Expr, next: Step) -
                             break;
                         }
                         pool::set(&mut l[slot], pool::dup(v));
-                        args.push(pool::dup(v));
                         go_on = next(ev, l, args, f);
-                        if let Some(v) = args.pop() {
-                            pool::recycle(v);
-                        }
                         if !go_on {
                             break;
                         }
@@ -360,12 +368,8 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, domain: &Expr, next: Step) -
                     }
                     offered.push(c);
                 }
-                pool::set(&mut l[slot], pool::dup(&v));
-                args.push(v);
+                pool::set(&mut l[slot], v);
                 go_on = next(ev, l, args, f);
-                if let Some(v) = args.pop() {
-                    pool::recycle(v);
-                }
                 go_on
             });
             go_on
