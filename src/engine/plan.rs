@@ -247,15 +247,25 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             _ => None,
         })
         .collect();
-    let mut next: Step = Box::new(move |_, l, args, f| {
-        if budget::spent() {
-            return false;
-        }
-        args.extend(chosen.iter().map(|&s| pool::dup(&l[s])));
-        let go_on = f(a, args);
-        args.drain(..).for_each(pool::recycle);
-        go_on
-    });
+    // Choices in consecutive slots (the common case) are handed on where they stand.
+    let run = chosen.first().map_or(0, |&s| s)..chosen.last().map_or(0, |&s| s + 1);
+    let mut next: Step = if chosen.iter().copied().eq(run.clone()) {
+        Box::new(move |_, l, _, f| !budget::spent() && f(a, &l[run.clone()]))
+    } else {
+        Box::new(move |_, l, args, f| {
+            if budget::spent() {
+                return false;
+            }
+            for &s in &chosen {
+                args.push(pool::dup(&l[s]));
+            }
+            let go_on = f(a, args);
+            while let Some(v) = args.pop() {
+                pool::recycle(v);
+            }
+            go_on
+        })
+    };
     for (i, c) in clauses.iter().enumerate().rev() {
         next = match c {
             Clause::Do(_) if after_do.is_empty() => next,
