@@ -8,21 +8,28 @@
 //! closures of their own:
 //!
 //! - a `choose` over a list written in the rules (`orthogonal`, `[1, 2, 3]`) is a plain
-//!   loop; over `adjacent`, `slide`, `sight` or `shifts` it walks the board directly,
-//!   with constant directions read once;
-//! - `and`, `or`, `not`, comparisons and quantifiers in a `require` are judged without
-//!   going back through the evaluator's match, and reads such as `x.piece.owner`,
-//!   `p.rally_turns` or `phase` are one closure each.
+//!   loop; the board's walks (`cells`, `occupied`, `cells_of`, `seats`, `adjacent`,
+//!   `slide`, `sight`, `reach`, `shifts`, `runs`, `destinations`, `attacks`) hand their
+//!   items on one at a time, with constant directions read once;
+//! - `and`, `or`, `not`, comparisons, `in` and quantifiers are judged without going back
+//!   through the evaluator's match, and reads such as `x.piece.owner`, `p.rally_turns`,
+//!   `distance(a, b)` or `phase` are one closure each;
+//! - an operand that is a local or a constant is looked at where it stands (`Arg`), not
+//!   copied and given back; `x in` a local or written list is searched in place;
+//! - an action's arguments are read from its choices' slots when the action is complete
+//!   (the checker never binds a chosen local again), handed on where they stand when the
+//!   slots are consecutive.
 //!
 //! Everything else is handed to the evaluator (`Eval::for_each`, `Eval::truth`,
 //! `Eval::eval`), so a plan covers every action. A plan lists the same actions in the
 //! same order as the tree walk and charges the decision's budget at the same points
 //! (`tests/plans.rs` runs both side by side over seeded playouts of every shipped game).
-//! A `require afterwards` is judged at the `do`, on a copy of the state, by the same
-//! `Engine::fails_afterwards` as in the tree walk. A part remembered within a query
-//! (`memo.rs`, which knows it by its address) is handed to the evaluator whole, as a copy
-//! whose remembered nodes are added to the engine's (`Plans::memo_nodes`).
-
+//! A `require afterwards` is judged at the `do`, on a copy of the state made by the same
+//! `Engine::judged_afterwards` as in the tree walk, with its conditions compiled. A part
+//! remembered within a query (`memo.rs`, which knows it by its address) is handed to the
+//! evaluator whole, as a copy whose remembered nodes are added to the engine's
+//! (`Plans::memo_nodes`); so are `size(...)` compared with a number when the size is
+//! remembered, and `x in destinations(...)`, which the evaluator stops early.
 use super::budget;
 use super::eval::{emit, Dirs, Eval};
 use super::geometry;
