@@ -139,3 +139,55 @@ fn plans_stop_runaway_rules_as_the_tree_walk_does() {
         assert!(p.contains("of action `go`"), "{p}");
     }
 }
+
+/// The slots bound in `e` (by quantifiers, aggregates and comprehensions).
+fn slots_bound(e: &muster::ir::Expr, out: &mut Vec<u16>) {
+    use muster::ir::Expr;
+    if let Expr::Quant(_, s, ..) | Expr::Agg(_, s, ..) | Expr::Comprehension(s, ..) = e {
+        out.push(*s);
+    }
+    e.each_child(&mut |c| slots_bound(c, out));
+}
+
+// Plans read an action's arguments from its choices' slots once the action is complete:
+// no clause of any shipped action binds a chosen slot again (the slots of quantifiers in
+// definitions expanded twice may repeat among themselves, never a choice's).
+#[test]
+fn no_clause_binds_a_chosen_slot_again() {
+    use muster::ir::Clause;
+    let mut actions = 0;
+    for (name, variant) in common::shipped_games_and_variants() {
+        let game =
+            common::compile_file_or_panic(&format!("games/{name}.muster"), variant.as_deref()).game;
+        for a in &game.actions {
+            let (mut chosen, mut others) = (Vec::new(), Vec::new());
+            for c in &a.clauses {
+                match c {
+                    Clause::Choose { slot, domain, .. } => {
+                        chosen.push(*slot);
+                        slots_bound(domain, &mut others);
+                    }
+                    Clause::Let { slot, value } => {
+                        others.push(*slot);
+                        slots_bound(value, &mut others);
+                    }
+                    Clause::Require { cond, .. } => slots_bound(cond, &mut others),
+                    Clause::Do(_) => {}
+                }
+            }
+            let twice: Vec<u16> = chosen
+                .iter()
+                .enumerate()
+                .filter(|&(i, s)| others.contains(s) || chosen[..i].contains(s))
+                .map(|(_, s)| *s)
+                .collect();
+            assert!(
+                twice.is_empty(),
+                "{name} {variant:?} action `{}` binds chosen slots {twice:?} again",
+                a.name
+            );
+            actions += 1;
+        }
+    }
+    assert!(actions > 80, "only {actions} actions looked at");
+}

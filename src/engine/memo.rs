@@ -227,7 +227,7 @@ fn scan(e: &Expr, repeated: bool, out: &mut Vec<usize>) {
                 scan(c, true, out);
             }
         }
-        other => children(other, &mut |c| scan(c, repeated, out)),
+        other => other.each_child(&mut |c| scan(c, repeated, out)),
     }
 }
 
@@ -255,7 +255,7 @@ fn closed(e: &Expr, bound: &mut Vec<u16>) -> bool {
         }
         other => {
             let mut ok = true;
-            children(other, &mut |c| ok = ok && closed(c, bound));
+            other.each_child(&mut |c| ok = ok && closed(c, bound));
             ok
         }
     }
@@ -290,70 +290,8 @@ fn costly(e: &Expr) -> bool {
         }
         other => {
             let mut any = false;
-            children(other, &mut |c| any = any || costly(c));
+            other.each_child(&mut |c| any = any || costly(c));
             any
         }
-    }
-}
-
-/// Calls `f` on each direct part of `e`.
-pub(crate) fn children<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
-    match e {
-        Expr::Const(_)
-        | Expr::Local(_)
-        | Expr::Me
-        | Expr::TurnSeat
-        | Expr::Opponent
-        | Expr::Seats
-        | Expr::Cells
-        | Expr::Occupied
-        | Expr::PhaseTurns
-        | Expr::Repetitions
-        | Expr::CurrentPhase
-        | Expr::GlobalVar(_) => {}
-        Expr::CellsOf(a)
-        | Expr::SeatAttr(a, _)
-        | Expr::SeatVar(a, _)
-        | Expr::CompAttr(a, _)
-        | Expr::CompVar(a, _)
-        | Expr::CompOwner(a)
-        | Expr::CompCell(a)
-        | Expr::CellPiece(a)
-        | Expr::CellEmpty(a)
-        | Expr::Not(a)
-        | Expr::Neg(a) => f(a),
-        Expr::Zone(_, a, b) => {
-            if let Some(a) = a {
-                f(a);
-            }
-            if let Some(b) = b {
-                f(b);
-            }
-        }
-        Expr::ZoneRow(_, a) | Expr::Region(_, a) | Expr::Area(_, a) => {
-            if let Some(a) = a {
-                f(a);
-            }
-        }
-        Expr::Binary(_, a, b) | Expr::Index(a, b) => {
-            f(a);
-            f(b);
-        }
-        Expr::If(c, a, b) => {
-            f(c);
-            f(a);
-            f(b);
-        }
-        Expr::Quant(_, _, a, b) | Expr::Agg(_, _, a, b) => {
-            f(a);
-            f(b);
-        }
-        Expr::Comprehension(_, a, b) => {
-            f(a);
-            if let Some(b) = b {
-                f(b);
-            }
-        }
-        Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(f),
     }
 }

@@ -186,9 +186,9 @@ impl Cx<'_> {
             self.copies.push(copy as *const Expr as usize);
         }
         let mut theirs = Vec::new();
-        super::memo::children(rules, &mut |c| theirs.push(c));
+        rules.each_child(&mut |c| theirs.push(c));
         let mut i = 0;
-        super::memo::children(copy, &mut |c| {
+        copy.each_child(&mut |c| {
             self.note(theirs[i], c);
             i += 1;
         });

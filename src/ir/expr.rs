@@ -204,6 +204,70 @@ pub enum Expr {
     Index(Box<Expr>, Box<Expr>),
 }
 
+impl Expr {
+    /// Calls `f` on each direct part of this expression, in order.
+    pub fn each_child<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
+        match self {
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Me
+            | Expr::TurnSeat
+            | Expr::Opponent
+            | Expr::Seats
+            | Expr::Cells
+            | Expr::Occupied
+            | Expr::PhaseTurns
+            | Expr::Repetitions
+            | Expr::CurrentPhase
+            | Expr::GlobalVar(_) => {}
+            Expr::CellsOf(a)
+            | Expr::SeatAttr(a, _)
+            | Expr::SeatVar(a, _)
+            | Expr::CompAttr(a, _)
+            | Expr::CompVar(a, _)
+            | Expr::CompOwner(a)
+            | Expr::CompCell(a)
+            | Expr::CellPiece(a)
+            | Expr::CellEmpty(a)
+            | Expr::Not(a)
+            | Expr::Neg(a) => f(a),
+            Expr::Zone(_, a, b) => {
+                if let Some(a) = a {
+                    f(a);
+                }
+                if let Some(b) = b {
+                    f(b);
+                }
+            }
+            Expr::ZoneRow(_, a) | Expr::Region(_, a) | Expr::Area(_, a) => {
+                if let Some(a) = a {
+                    f(a);
+                }
+            }
+            Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            Expr::Quant(_, _, a, b) | Expr::Agg(_, _, a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::Comprehension(_, a, b) => {
+                f(a);
+                if let Some(b) = b {
+                    f(b);
+                }
+            }
+            Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(f),
+        }
+    }
+}
+
 /// A variable to assign.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub enum Target {
