@@ -19,6 +19,16 @@ const PLAYOUTS: u64 = 2;
 fn compare(name: &str, variant: Option<&str>, cap: usize) -> (usize, usize) {
     let planned =
         Engine::new(common::compile_file_or_panic(&format!("games/{name}.muster"), variant).game);
+    compare_engines(name, variant, planned, cap)
+}
+
+/// `compare` for an engine already built.
+fn compare_engines(
+    name: &str,
+    variant: Option<&str>,
+    planned: Engine,
+    cap: usize,
+) -> (usize, usize) {
     let walked = planned.tree_walking();
     assert_eq!(walked.planned_actions(), 0);
     // Every action has a plan, those with parts remembered within a query included.
@@ -74,6 +84,47 @@ fn plans_list_what_the_tree_walk_lists() {
     // The comparison means something only if plans were used, on many decisions.
     assert!(planned > 40, "only {planned} actions have a plan");
     assert!(decisions > 2_000, "only {decisions} decisions compared");
+}
+
+// Joins (`a + b`) of computed lists, runs and zones, walked by a `choose`, stopped early
+// by `any`, counted by `size`: plans and the tree walk list the same actions.
+#[test]
+fn plans_walk_joins_as_the_tree_walk_does() {
+    let rules = r#"game "Joins" { players 2 }
+       board grid 5 x 5
+       kind Man { label "M{owner}" }
+       deck men of Man { for i in 1..12 { card { } } }
+       zone box shared public { holds men }
+       zone hand per seat public
+       setup { for p in seats { for i in 1..6 { move first(box) to hand(p) } } }
+       phase p { turn { one of drop, walk } }
+       action drop {
+         choose c in hand(me)
+         choose dest in [x in cells where x.empty and rank(x) <= 2] + adjacent(cell(3, 3), around)
+         require dest.empty
+         let near = adjacent(dest, around)
+         let held = hand(me)
+         require any y in near + [dest]: y.empty
+         require any y in [dest] + near: y != dest and y.empty or rank(dest) > 3
+         require size(held + [c]) > 1 or dest == cell(1, 1)
+         do { move c to dest }
+       }
+       action walk {
+         choose from in cells_of(me)
+         choose dest in slide(from, orthogonal) + [x in adjacent(from, diagonal) where x.empty]
+         do { move from.piece to dest }
+       }"#;
+    let game = muster::check::compile_source("joins.muster", rules, None)
+        .unwrap_or_else(|f| {
+            panic!(
+                "the rules check:\n{}",
+                muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+            )
+        })
+        .game;
+    let (planned, decisions) = compare_engines("joins", None, Engine::new(game), 40);
+    assert_eq!(planned, 2);
+    assert!(decisions > 30, "only {decisions} decisions compared");
 }
 
 /// Rules whose listing goes over a limit of the decision's budget, each in a clause a

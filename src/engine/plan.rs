@@ -456,6 +456,69 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 }
             }
         }),
+        // Lists, runs and zones joined (`a + b`): the parts' items walked where they
+        // stand, charged as `eval` charges the joined list it would make.
+        Expr::Call(Builtin::Concat, parts) => {
+            let parts: Vec<Arg> = parts.iter().map(|p| Arg::new(cx, p)).collect();
+            Box::new(move |ev, l, f| {
+                if !budget::charge(1) {
+                    return;
+                }
+                let mut computed: SmallVec<[Value; 4]> = SmallVec::new();
+                let mut total = 0;
+                for p in &parts {
+                    total += match p {
+                        Arg::Get(g) => {
+                            computed.push(g(ev, l));
+                            joined(ev, &computed[computed.len() - 1], None)
+                        }
+                        p => joined(ev, p.seen(l), None),
+                    };
+                }
+                if budget::list(total) {
+                    let mut k = 0;
+                    for p in &parts {
+                        let go_on = match p {
+                            Arg::Get(_) => {
+                                k += 1;
+                                let mut go_on = true;
+                                joined(
+                                    ev,
+                                    &computed[k - 1],
+                                    Some(&mut |v| {
+                                        go_on = emit(f, v, l);
+                                        go_on
+                                    }),
+                                );
+                                go_on
+                            }
+                            p => {
+                                // A local's items are copied out first: the walk needs
+                                // the locals.
+                                let mut items = pool::take();
+                                joined(
+                                    ev,
+                                    p.seen_uncharged(l),
+                                    Some(&mut |v| {
+                                        items.push(v);
+                                        true
+                                    }),
+                                );
+                                let mut walked = items.drain(..);
+                                let go_on = walked.by_ref().all(|v| emit(f, v, l));
+                                walked.for_each(pool::recycle);
+                                pool::give(items);
+                                go_on
+                            }
+                        };
+                        if !go_on {
+                            break;
+                        }
+                    }
+                }
+                computed.into_iter().for_each(pool::recycle);
+            })
+        }
         // Runs of cells, made one at a time, as `for_each` makes them.
         Expr::Call(Builtin::Runs, args) if matches!(args[1], Expr::Const(_)) => {
             let cells = each(cx, &args[0]);
@@ -988,4 +1051,53 @@ fn kept(v: Value) -> Value {
         }
     }
     v
+}
+
+/// The items a part of a join gives (`Eval::call`'s `Concat`): a list's items, a zone in
+/// it giving its components; a run's cells; a zone's components; nothing for another
+/// value. Counts them, and hands each to `give` if there is one, while it says to go on.
+fn joined(ev: &Eval, v: &Value, mut give: Option<&mut dyn FnMut(Value) -> bool>) -> usize {
+    let mut n = 0;
+    let mut go_on = true;
+    let mut one = |x: Value, n: &mut usize| {
+        *n += 1;
+        match give.as_mut() {
+            Some(g) => g(x),
+            None => {
+                pool::recycle(x);
+                true
+            }
+        }
+    };
+    match v {
+        Value::List(items) => {
+            for it in items {
+                match *it {
+                    Value::Zone(z, seat, slot) => {
+                        let inst = ev.eng.zone_instance(z, seat, slot) as usize;
+                        for &c in &ev.s.zones[inst] {
+                            go_on = go_on && one(Value::Comp(c), &mut n);
+                        }
+                    }
+                    _ => go_on = go_on && one(pool::dup(it), &mut n),
+                }
+                if !go_on {
+                    break;
+                }
+            }
+        }
+        Value::Line { .. } => {
+            geometry::each_line_cell(v, &ev.eng.game.board, |c| one(Value::Cell(c), &mut n));
+        }
+        Value::Zone(z, seat, slot) => {
+            let inst = ev.eng.zone_instance(*z, *seat, *slot) as usize;
+            for &c in &ev.s.zones[inst] {
+                if !one(Value::Comp(c), &mut n) {
+                    break;
+                }
+            }
+        }
+        _ => {}
+    }
+    n
 }
