@@ -816,9 +816,38 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
             let v = v.clone();
             node(move |_, _| v.clone())
         }
+        // A list written in the rules: a copy from the pool.
+        Expr::Const(v) => {
+            let v = v.clone();
+            node(move |_, _| kept(pool::dup(&v)))
+        }
         Expr::Local(slot) => {
             let slot = *slot as usize;
             node(move |_, l| kept(pool::dup(&l[slot])))
+        }
+        // A join (`a + b`) made as `Eval::call` makes it, its parts read where they stand.
+        Expr::Call(Builtin::Concat, parts) => {
+            let parts: Vec<Arg> = parts.iter().map(|p| Arg::new(cx, p)).collect();
+            node(move |ev, l| {
+                let mut out = pool::take();
+                for p in &parts {
+                    let mut push = |v| {
+                        out.push(v);
+                        true
+                    };
+                    match p {
+                        Arg::Get(g) => {
+                            let v = g(ev, l);
+                            joined(ev, &v, Some(&mut push));
+                            pool::recycle(v);
+                        }
+                        p => {
+                            joined(ev, p.seen(l), Some(&mut push));
+                        }
+                    }
+                }
+                kept(Value::List(out))
+            })
         }
         Expr::Me => node(|ev, _| Value::Seat(ev.me)),
         Expr::CellEmpty(c) => {
