@@ -90,7 +90,7 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // variable is no part of a position and another variable is.
     ("repetition.scenarios", 4),
     // A hex board: six neighbours, hex distance, runs on three axes, a slide, a rectangle.
-    ("hex_geometry.scenarios", 6),
+    ("hex_geometry.scenarios", 7),
     // An attribute changed in play (`dest.piece.role = queen`): the promoted pawn moves by
     // its new pattern, is labelled anew, counts by its new value, and stops being the
     // twin of the pawn beside it.

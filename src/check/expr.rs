@@ -1215,11 +1215,16 @@ impl<'a> Ctx<'a> {
                             Value::Cell(c) => self.board.cells[*c as usize].name.clone(),
                             _ => String::new(),
                         };
+                        let along = if self.board.hex {
+                            "one hex axis (e-w, ne-sw or nw-se)"
+                        } else {
+                            "one file, rank or diagonal"
+                        };
                         let d = Diagnostic::error(
                             "muster::line",
                             span,
                             format!(
-                                "`{}` and `{}` are not on one file, rank or diagonal, so no straight line joins them",
+                                "`{}` and `{}` are not on {along}, so no straight line joins them",
                                 name(x),
                                 name(y)
                             ),

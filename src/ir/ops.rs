@@ -94,7 +94,14 @@ pub fn straight_into(a: &Value, b: &Value, board: &Board, out: &mut Vec<Value>) 
         return;
     };
     let (dx, dy) = (q.x as i32 - p.x as i32, q.y as i32 - p.y as i32);
-    if dx != 0 && dy != 0 && dx.abs() != dy.abs() {
+    // A grid's lines run along files, ranks and both diagonals; a hex board's along its
+    // three axes (e-w, ne-sw, nw-se): there, `a1` and `b2` do not touch.
+    let straight = if board.hex {
+        dx == 0 || dy == 0 || dx == -dy
+    } else {
+        dx == 0 || dy == 0 || dx.abs() == dy.abs()
+    };
+    if !straight {
         return;
     }
     let n = dx.abs().max(dy.abs());
