@@ -244,12 +244,7 @@ impl<'a> Eval<'a> {
                 };
                 let dirs = self.dirs(&args[1], l);
                 let dirs = dirs.as_slice();
-                let mut g = |v| emit(f, v, l);
-                match b {
-                    Builtin::Adjacent => geometry::adjacent(board, c, dirs, &mut g),
-                    Builtin::Slide => geometry::slide(board, occ, c, dirs, &mut g),
-                    _ => geometry::sight(board, occ, c, dirs, &mut g),
-                };
+                geometry::from_cell(*b, board, occ, c, dirs, &mut |v| emit(f, v, l));
             }
             Expr::Call(Builtin::Sweep, args) => {
                 if !budget::charge(1) {
@@ -289,14 +284,11 @@ impl<'a> Eval<'a> {
                 else {
                     return;
                 };
-                let walk = self.walk(c);
                 let pat = &self.eng.game.patterns[p as usize].pat;
-                let mut give = |x: u16| emit(f, Value::Cell(x), l);
-                if *b == Builtin::Destinations {
-                    walk.each_destination(c, pat, &mut give);
-                } else {
-                    walk.each_attack(c, pat, &mut give);
-                }
+                self.walk(c)
+                    .each_cell(*b == Builtin::Attacks, c, pat, &mut |x| {
+                        emit(f, Value::Cell(x), l)
+                    });
             }
             Expr::Const(Value::List(items)) => {
                 for it in items {
@@ -332,7 +324,61 @@ impl<'a> Eval<'a> {
         }
     }
 
-    fn each_of(&self, v: Value, l: &mut [Value], f: &mut dyn FnMut(Value, &mut [Value]) -> bool) {
+    /// The items a part of a join (`a + b`, `contents`) gives, one at a time while `give`
+    /// says to go on (false if it stopped): a list's items, a zone among them giving its
+    /// components; a run's cells; a zone's components; nothing for another value.
+    pub(crate) fn each_joined(&self, v: &Value, give: &mut dyn FnMut(Value) -> bool) -> bool {
+        let zone = |z, seat, slot| &self.s.zones[self.eng.zone_instance(z, seat, slot) as usize];
+        match v {
+            Value::List(items) => items.iter().all(|it| match *it {
+                Value::Zone(z, seat, slot) => {
+                    zone(z, seat, slot).iter().all(|&c| give(Value::Comp(c)))
+                }
+                _ => give(super::pool::dup(it)),
+            }),
+            Value::Line { .. } => {
+                geometry::each_line_cell(v, &self.eng.game.board, |c| give(Value::Cell(c)))
+            }
+            Value::Zone(z, seat, slot) => {
+                zone(*z, *seat, *slot).iter().all(|&c| give(Value::Comp(c)))
+            }
+            _ => true,
+        }
+    }
+
+    /// How many items `each_joined` gives for `v`.
+    pub(crate) fn joined_len(&self, v: &Value) -> usize {
+        let zone =
+            |z, seat, slot| self.s.zones[self.eng.zone_instance(z, seat, slot) as usize].len();
+        match v {
+            Value::List(items) => items
+                .iter()
+                .map(|it| match *it {
+                    Value::Zone(z, seat, slot) => zone(z, seat, slot),
+                    _ => 1,
+                })
+                .sum(),
+            Value::Line { .. } => {
+                let mut n = 0;
+                geometry::each_line_cell(v, &self.eng.game.board, |_| {
+                    n += 1;
+                    true
+                });
+                n
+            }
+            Value::Zone(z, seat, slot) => zone(*z, *seat, *slot),
+            _ => 0,
+        }
+    }
+
+    /// Walks the items of a value already made (a list, a run's cells, a zone's
+    /// components), giving a list's storage back to the pool.
+    pub(crate) fn each_of(
+        &self,
+        v: Value,
+        l: &mut [Value],
+        f: &mut dyn FnMut(Value, &mut [Value]) -> bool,
+    ) {
         match v {
             Value::List(mut items) => {
                 let mut it = items.drain(..);
@@ -798,11 +844,7 @@ impl<'a> Eval<'a> {
                     found = x == target;
                     budget::charge(1) && !found
                 };
-                if *b == Builtin::Destinations {
-                    walk.each_destination(c, pat, &mut look);
-                } else {
-                    walk.each_attack(c, pat, &mut look);
-                }
+                walk.each_cell(*b == Builtin::Attacks, c, pat, &mut look);
                 return Some(found);
             }
             _ => return None,
@@ -1002,20 +1044,7 @@ impl<'a> Eval<'a> {
                     return Value::List(vec![]);
                 };
                 let dirs = self.dirs(&args[1], l);
-                let dirs = dirs.as_slice();
-                let mut push = |v| {
-                    out.push(v);
-                    true
-                };
-                match b {
-                    Builtin::Adjacent => geometry::adjacent(board, c, dirs, &mut push),
-                    Builtin::Slide => geometry::slide(board, occ, c, dirs, &mut push),
-                    Builtin::Sight => geometry::sight(board, occ, c, dirs, &mut push),
-                    _ => {
-                        geometry::reach(board, occ, c, dirs, &mut out);
-                        true
-                    }
-                };
+                geometry::list_from_cell(b, board, occ, c, dirs.as_slice(), &mut out);
             }
             Builtin::Runs => {
                 let mut cells = super::pool::take_cells();
@@ -1186,19 +1215,13 @@ impl<'a> Eval<'a> {
                 };
             }
             Builtin::Contents | Builtin::Concat => {
-                // Zones give their components; lists and runs their items.
                 for a in args {
                     let v = self.eval(a, l);
-                    self.each_of(v, l, &mut |x, l| {
-                        match x {
-                            Value::Zone(..) => self.each_of(x, l, &mut |c, _| {
-                                out.push(c);
-                                true
-                            }),
-                            other => out.push(other),
-                        }
+                    self.each_joined(&v, &mut |x| {
+                        out.push(x);
                         true
                     });
+                    super::pool::recycle(v);
                 }
             }
             Builtin::NextSeat => {

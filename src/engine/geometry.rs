@@ -2,7 +2,7 @@
 //! straight runs. The same code serves every board the IR can describe.
 
 use super::state::NONE;
-use crate::ir::{Board, Value, NO_CELL};
+use crate::ir::{Board, Builtin, Value, NO_CELL};
 
 /// A set of cells, on the stack for boards of up to 2048 cells (every board the checker
 /// accepts), so that geometry queries on a hot path do not allocate.
@@ -112,6 +112,41 @@ pub fn sight(
         }
     }
     true
+}
+
+/// The cells `adjacent`, `slide` or `sight` (`b`) give from `cell`, an item at a time.
+pub(crate) fn from_cell(
+    b: Builtin,
+    board: &Board,
+    occ: &[u16],
+    cell: u16,
+    dirs: &[u8],
+    f: &mut dyn FnMut(Value) -> bool,
+) -> bool {
+    match b {
+        Builtin::Adjacent => adjacent(board, cell, dirs, f),
+        Builtin::Slide => slide(board, occ, cell, dirs, f),
+        _ => sight(board, occ, cell, dirs, f),
+    }
+}
+
+/// The cells `adjacent`, `slide`, `sight` or `reach` (`b`) give from `cell`, listed.
+pub(crate) fn list_from_cell(
+    b: Builtin,
+    board: &Board,
+    occ: &[u16],
+    cell: u16,
+    dirs: &[u8],
+    out: &mut Vec<Value>,
+) {
+    if b == Builtin::Reach {
+        reach(board, occ, cell, dirs, out);
+    } else {
+        from_cell(b, board, occ, cell, dirs, &mut |v| {
+            out.push(v);
+            true
+        });
+    }
 }
 
 /// Empty cells reached from `cell` by any path of steps through empty cells.

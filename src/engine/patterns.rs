@@ -92,6 +92,22 @@ impl Walk<'_> {
         })
     }
 
+    /// `each_attack` if `attacks`, else `each_destination`: what `attacks(...)` and
+    /// `destinations(...)` give, one cell at a time.
+    pub fn each_cell(
+        &self,
+        attacks: bool,
+        from: u16,
+        pat: &Pat,
+        f: &mut dyn FnMut(u16) -> bool,
+    ) -> bool {
+        if attacks {
+            self.each_attack(from, pat, f)
+        } else {
+            self.each_destination(from, pat, f)
+        }
+    }
+
     /// Whether `target` may be within a pattern's reach from `from`: false when it is
     /// farther along either axis than the pattern's `extent` goes.
     pub fn within(&self, from: u16, target: u16, extent: u16) -> bool {

@@ -404,11 +404,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         Expr::Call(b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight), args)
             if matches!(args[1], Expr::Const(_)) =>
         {
-            let (b, cell) = (*b, Arg::new(cx, &args[0]));
-            let Expr::Const(d) = &args[1] else {
-                unreachable!()
-            };
-            let dirs: Vec<u8> = Dirs::of(d).as_slice().to_vec();
+            let (b, cell, dirs) = (*b, Arg::new(cx, &args[0]), const_dirs(&args[1]));
             Box::new(move |ev, l, f| {
                 if !budget::charge(1) {
                     return;
@@ -416,14 +412,8 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 let Some(c) = cell.cell(ev, l) else {
                     return;
                 };
-                let board = &ev.eng.game.board;
-                let occ = &ev.s.cells;
-                let mut g = |v| emit(f, v, l);
-                match b {
-                    Builtin::Adjacent => geometry::adjacent(board, c, &dirs, &mut g),
-                    Builtin::Slide => geometry::slide(board, occ, c, &dirs, &mut g),
-                    _ => geometry::sight(board, occ, c, &dirs, &mut g),
-                };
+                let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                geometry::from_cell(b, board, occ, c, &dirs, &mut |v| emit(f, v, l));
             })
         }
         Expr::Call(Builtin::Shifts, args) => {
@@ -470,9 +460,9 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                     total += match p {
                         Arg::Get(g) => {
                             computed.push(g(ev, l));
-                            joined(ev, &computed[computed.len() - 1], None)
+                            ev.joined_len(&computed[computed.len() - 1])
                         }
-                        p => joined(ev, p.seen(l), None),
+                        p => ev.joined_len(p.seen(l)),
                     };
                 }
                 if budget::list(total) {
@@ -481,33 +471,21 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                         let go_on = match p {
                             Arg::Get(_) => {
                                 k += 1;
-                                let mut go_on = true;
-                                joined(
-                                    ev,
-                                    &computed[k - 1],
-                                    Some(&mut |v| {
-                                        go_on = emit(f, v, l);
-                                        go_on
-                                    }),
-                                );
-                                go_on
+                                ev.each_joined(&computed[k - 1], &mut |v| emit(f, v, l))
                             }
+                            // A local's items are copied out first: the walk needs the
+                            // locals.
                             p => {
-                                // A local's items are copied out first: the walk needs
-                                // the locals.
                                 let mut items = pool::take();
-                                joined(
-                                    ev,
-                                    p.seen_uncharged(l),
-                                    Some(&mut |v| {
-                                        items.push(v);
-                                        true
-                                    }),
-                                );
-                                let mut walked = items.drain(..);
-                                let go_on = walked.by_ref().all(|v| emit(f, v, l));
-                                walked.for_each(pool::recycle);
-                                pool::give(items);
+                                ev.each_joined(p.seen_uncharged(l), &mut |v| {
+                                    items.push(v);
+                                    true
+                                });
+                                let mut go_on = true;
+                                ev.each_of(Value::List(items), l, &mut |v, l| {
+                                    go_on = emit(f, v, l);
+                                    go_on
+                                });
                                 go_on
                             }
                         };
@@ -521,11 +499,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         }
         // Runs of cells, made one at a time, as `for_each` makes them.
         Expr::Call(Builtin::Runs, args) if matches!(args[1], Expr::Const(_)) => {
-            let cells = each(cx, &args[0]);
-            let Expr::Const(d) = &args[1] else {
-                unreachable!()
-            };
-            let dirs: Vec<u8> = Dirs::of(d).as_slice().to_vec();
+            let (cells, dirs) = (each(cx, &args[0]), const_dirs(&args[1]));
             Box::new(move |ev, l, f| {
                 let mut found = pool::take_cells();
                 cells(ev, l, &mut |v, _| {
@@ -538,33 +512,13 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 pool::give_cells(found);
             })
         }
-        // The cells reached by steps through empty cells: listed, as `eval` lists them,
-        // then walked.
+        // The cells reached by steps through empty cells: listed, as `eval` lists them
+        // (see `get`), then walked.
         Expr::Call(Builtin::Reach, args) if matches!(args[1], Expr::Const(_)) => {
-            let cell = Arg::new(cx, &args[0]);
-            let Expr::Const(d) = &args[1] else {
-                unreachable!()
-            };
-            let dirs: Vec<u8> = Dirs::of(d).as_slice().to_vec();
+            let list = get(cx, coll);
             Box::new(move |ev, l, f| {
-                if !budget::charge(1) {
-                    return;
-                }
-                let Some(c) = cell.cell(ev, l) else {
-                    return;
-                };
-                let mut out = pool::take();
-                geometry::reach(&ev.eng.game.board, &ev.s.cells, c, &dirs, &mut out);
-                if budget::list(out.len()) {
-                    let mut items = out.drain(..);
-                    for v in items.by_ref() {
-                        if !emit(f, v, l) {
-                            break;
-                        }
-                    }
-                    items.for_each(pool::recycle);
-                }
-                pool::give(out);
+                let cells = list(ev, l);
+                ev.each_of(cells, l, &mut |v, l| emit(f, v, l));
             })
         }
         Expr::Seats => Box::new(|ev, l, f| {
@@ -603,14 +557,11 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 let (Some(c), Some(p)) = (c, p) else {
                     return;
                 };
-                let walk = ev.walk(c);
                 let pat = &ev.eng.game.patterns[p as usize].pat;
-                let mut give = |x: u16| emit(f, Value::Cell(x), l);
-                if b == Builtin::Destinations {
-                    walk.each_destination(c, pat, &mut give);
-                } else {
-                    walk.each_attack(c, pat, &mut give);
-                }
+                ev.walk(c)
+                    .each_cell(b == Builtin::Attacks, c, pat, &mut |x| {
+                        emit(f, Value::Cell(x), l)
+                    });
             })
         }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
@@ -835,16 +786,7 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
                         out.push(v);
                         true
                     };
-                    match p {
-                        Arg::Get(g) => {
-                            let v = g(ev, l);
-                            joined(ev, &v, Some(&mut push));
-                            pool::recycle(v);
-                        }
-                        p => {
-                            joined(ev, p.seen(l), Some(&mut push));
-                        }
-                    }
+                    p.with(ev, l, |v| ev.each_joined(v, &mut push));
                 }
                 kept(Value::List(out))
             })
@@ -995,28 +937,12 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
             b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach),
             args,
         ) if matches!(args[1], Expr::Const(_)) => {
-            let (b, cell) = (*b, Arg::new(cx, &args[0]));
-            let Expr::Const(d) = &args[1] else {
-                unreachable!()
-            };
-            let dirs: Vec<u8> = Dirs::of(d).as_slice().to_vec();
+            let (b, cell, dirs) = (*b, Arg::new(cx, &args[0]), const_dirs(&args[1]));
             node(move |ev, l| {
                 let mut out = pool::take();
                 if let Some(c) = cell.cell(ev, l) {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                    let mut push = |v| {
-                        out.push(v);
-                        true
-                    };
-                    match b {
-                        Builtin::Adjacent => geometry::adjacent(board, c, &dirs, &mut push),
-                        Builtin::Slide => geometry::slide(board, occ, c, &dirs, &mut push),
-                        Builtin::Sight => geometry::sight(board, occ, c, &dirs, &mut push),
-                        _ => {
-                            geometry::reach(board, occ, c, &dirs, &mut out);
-                            true
-                        }
-                    };
+                    geometry::list_from_cell(b, board, occ, c, &dirs, &mut out);
                 }
                 kept(Value::List(out))
             })
@@ -1082,51 +1008,11 @@ fn kept(v: Value) -> Value {
     v
 }
 
-/// The items a part of a join gives (`Eval::call`'s `Concat`): a list's items, a zone in
-/// it giving its components; a run's cells; a zone's components; nothing for another
-/// value. Counts them, and hands each to `give` if there is one, while it says to go on.
-fn joined(ev: &Eval, v: &Value, mut give: Option<&mut dyn FnMut(Value) -> bool>) -> usize {
-    let mut n = 0;
-    let mut go_on = true;
-    let mut one = |x: Value, n: &mut usize| {
-        *n += 1;
-        match give.as_mut() {
-            Some(g) => g(x),
-            None => {
-                pool::recycle(x);
-                true
-            }
-        }
-    };
-    match v {
-        Value::List(items) => {
-            for it in items {
-                match *it {
-                    Value::Zone(z, seat, slot) => {
-                        let inst = ev.eng.zone_instance(z, seat, slot) as usize;
-                        for &c in &ev.s.zones[inst] {
-                            go_on = go_on && one(Value::Comp(c), &mut n);
-                        }
-                    }
-                    _ => go_on = go_on && one(pool::dup(it), &mut n),
-                }
-                if !go_on {
-                    break;
-                }
-            }
-        }
-        Value::Line { .. } => {
-            geometry::each_line_cell(v, &ev.eng.game.board, |c| one(Value::Cell(c), &mut n));
-        }
-        Value::Zone(z, seat, slot) => {
-            let inst = ev.eng.zone_instance(*z, *seat, *slot) as usize;
-            for &c in &ev.s.zones[inst] {
-                if !one(Value::Comp(c), &mut n) {
-                    break;
-                }
-            }
-        }
-        _ => {}
+/// The directions a constant names (`orthogonal`, `[n, e]`), read once when a plan is
+/// built.
+fn const_dirs(e: &Expr) -> Vec<u8> {
+    match e {
+        Expr::Const(d) => Dirs::of(d).as_slice().to_vec(),
+        _ => Vec::new(),
     }
-    n
 }
