@@ -47,11 +47,18 @@ fn compare_engines(
             if planned.decider(&s).is_none() {
                 break;
             }
-            let legal = planned.legal_actions(&s);
+            let (legal, work) = planned.legal_actions_and_work(&s);
+            let (walked_legal, walked_work) = walked.legal_actions_and_work(&s);
             assert_eq!(
-                legal,
-                walked.legal_actions(&s),
+                legal, walked_legal,
                 "{name} {variant:?} {players}p seed {seed}: the plans and the tree walk differ"
+            );
+            // The same steps charged to the decision's budget: a rules file near a limit
+            // stops at the same point either way.
+            assert_eq!(
+                work, walked_work,
+                "{name} {variant:?} {players}p seed {seed}: the plans charge {work} steps, \
+                 the tree walk {walked_work}"
             );
             assert_eq!(planned.has_legal_action(&s), walked.has_legal_action(&s));
             decisions += 1;

@@ -95,6 +95,11 @@ fn over_work() -> bool {
     !OVER.get()
 }
 
+/// The steps the open decision has taken so far.
+pub(crate) fn work() -> u64 {
+    WORK.get()
+}
+
 /// Whether the budget is spent: evaluation stops as soon as it is.
 #[inline]
 pub(crate) fn spent() -> bool {

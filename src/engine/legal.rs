@@ -152,6 +152,19 @@ impl Engine {
         decision.result()
     }
 
+    /// The legal actions and the evaluation steps listing them took, of the decision's
+    /// budget (`budget::MAX_WORK`): the plans charge the budget where the tree walk does,
+    /// and `tests/plans.rs` checks that the two agree on it.
+    pub fn legal_actions_and_work(&self, s: &State) -> (Vec<Action>, u64) {
+        let mut out = Vec::new();
+        let _outer = Decision::begin();
+        self.legal_into(s, &mut out);
+        if budget::spent() {
+            out.clear();
+        }
+        (out, budget::work())
+    }
+
     /// Where the game is, for a rules error: the phase and the seat deciding.
     pub(crate) fn deciding_text(&self, s: &State) -> String {
         format!(
