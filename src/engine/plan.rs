@@ -827,6 +827,47 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
                 Value::Int(acc.unwrap_or(0))
             })
         }
+        // A comprehension made as a list, as `eval` makes it: filtered as it is walked.
+        // (The items are charged as the collection walks them, not again as they are kept.)
+        Expr::Comprehension(slot, coll, cond) => {
+            let (slot, coll) = (*slot as usize, each(cx, coll));
+            let cond = cond.as_deref().map(|c| truth(cx, c));
+            node(move |ev, l| {
+                let mut out = pool::take();
+                coll(ev, l, &mut |v, l| {
+                    pool::set(&mut l[slot], pool::dup(&v));
+                    if cond.as_ref().is_none_or(|c| c(ev, l)) {
+                        out.push(v);
+                    } else {
+                        pool::recycle(v);
+                    }
+                    true
+                });
+                kept(Value::List(out))
+            })
+        }
+        // The cells of a set reached from a cell, as `Eval::call` finds them: the set's
+        // members walked (compiled) into a set of cells.
+        Expr::Call(Builtin::Group, args) if matches!(args[1], Expr::Const(_)) => {
+            let (cell, dirs, members) =
+                (get(cx, &args[0]), const_dirs(&args[1]), each(cx, &args[2]));
+            node(move |ev, l| {
+                let Value::Cell(c) = cell(ev, l) else {
+                    return Value::List(vec![]);
+                };
+                let board = &ev.eng.game.board;
+                let mut member = geometry::CellSet::new(board.cells.len());
+                members(ev, l, &mut |v, _| {
+                    if let Value::Cell(x) = v {
+                        member.insert(x);
+                    }
+                    true
+                });
+                let mut out = pool::take();
+                geometry::group(board, c, &dirs, &member, &mut out);
+                kept(Value::List(out))
+            })
+        }
         Expr::If(c, a, b) => {
             let (c, a, b) = (truth(cx, c), get(cx, a), get(cx, b));
             node(move |ev, l| kept(if c(ev, l) { a(ev, l) } else { b(ev, l) }))
