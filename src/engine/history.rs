@@ -5,7 +5,7 @@
 
 use super::state::{State, NONE};
 use super::Engine;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 impl Engine {
     /// The key of the position `s` stands in, as the turn of seat `ended` ends: what
@@ -14,9 +14,11 @@ impl Engine {
     /// reactions and secret choices under way, and who is out. Turn and action counts are
     /// no part of it.
     pub(crate) fn position_key(&self, s: &State, ended: u8) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        // A fast hash with no key of its own: the same positions give the same keys on
+        // every machine and in every run (keys are compared, never stored in a file).
+        let mut h = foldhash::quality::FixedState::with_seed(0).build_hasher();
         let nvars = self.game.vars.len();
-        let comp = |h: &mut std::collections::hash_map::DefaultHasher, c: u16| {
+        let comp = |h: &mut foldhash::quality::FoldHasher, c: u16| {
             self.twin_class[c as usize].hash(h);
             s.owners[c as usize].hash(h);
             s.face_up[c as usize].hash(h);

@@ -73,6 +73,17 @@ impl Clone for Value {
             Value::Str(_) | Value::Route(_) | Value::List(_) => self.clone_owned(),
         }
     }
+
+    /// Copying over a scalar (a state's variables copied onto a state kept for reuse)
+    /// drops nothing; a list copied over a list keeps its storage.
+    #[inline]
+    fn clone_from(&mut self, source: &Value) {
+        match (&mut *self, source) {
+            (Value::List(to), Value::List(from)) => to.clone_from(from),
+            (to, from) if !to.owns_heap() => std::mem::forget(std::mem::replace(to, from.clone())),
+            (to, from) => *to = from.clone(),
+        }
+    }
 }
 
 impl Value {
