@@ -252,3 +252,51 @@ fn no_clause_binds_a_chosen_slot_again() {
     }
     assert!(actions > 80, "only {actions} actions looked at");
 }
+
+/// A profiled query (`muster bench --by-action`) lists what an ordinary one lists, and
+/// its costs by action add up: the actions each found, and no more steps than the query.
+#[test]
+fn profiled_queries_count_what_each_action_lists() {
+    let engine = Engine::new(common::compile_file_or_panic("games/battle_line.muster", None).game);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut s = engine.start(2, 7).expect("the game starts");
+    let mut costs = Vec::new();
+    let mut listed = Vec::new();
+    for _ in 0..60 {
+        let before = costs.clone();
+        let (legal, work) = engine.legal_actions_and_work(&s);
+        engine
+            .try_legal_into_profiled(&s, &mut listed, &mut costs)
+            .expect("a query");
+        assert_eq!(listed, legal);
+        let added = |f: fn(&muster::engine::ActionCost) -> u64| -> u64 {
+            costs.iter().map(f).sum::<u64>() - before.iter().map(f).sum::<u64>()
+        };
+        let real = legal
+            .iter()
+            .filter(|a| a.action < muster::engine::SKIP_ACTION)
+            .count() as u64;
+        assert_eq!(added(|c| c.listed), real);
+        assert!(added(|c| c.steps) <= work);
+        assert!(added(|c| c.listings) >= 1);
+        if legal.is_empty() {
+            break;
+        }
+        let pick = rng.gen_range(0..legal.len());
+        engine.apply_listed(&mut s, &legal[pick]).unwrap();
+    }
+    // Battle Line's main step asks `activate` and `relay` alike.
+    let named = |n: &str| {
+        engine
+            .game
+            .actions
+            .iter()
+            .position(|a| a.name == n)
+            .unwrap()
+    };
+    assert!(costs[named("activate")].listings > 0);
+    assert_eq!(
+        costs[named("activate")].listings,
+        costs[named("relay")].listings
+    );
+}

@@ -375,3 +375,45 @@ fn bench_reports_one_thread_and_all_threads() {
         );
     }
 }
+
+#[test]
+fn bench_by_action_gives_each_listed_action_its_cost() {
+    let out = muster(&["bench", GAME, "--seconds", "0.2", "--by-action"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    let table: Vec<&str> = t
+        .lines()
+        .skip_while(|l| !l.contains("by action"))
+        .skip(2)
+        .collect();
+    let row = |name: &str| -> Vec<f64> {
+        let l = table
+            .iter()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no row for {name}:\n{t}"));
+        l.split_whitespace()
+            .skip(1)
+            .map(|x| x.trim_end_matches('%').parse().expect("a number"))
+            .collect()
+    };
+    // Listings, µs, steps and actions found per listing, and the share of the time.
+    let (march, move_out, swap, attack) =
+        (row("march"), row("move_out"), row("swap"), row("attack"));
+    for r in [&march, &move_out, &swap, &attack] {
+        assert_eq!(r.len(), 5, "{t}");
+        assert!(r[0] >= 1.0 && r[1] > 0.0 && r[2] > 0.0, "{t}");
+    }
+    // Marches and swaps are asked in every turn, moving out and attacks only in battle.
+    assert_eq!(march[0], swap[0], "{t}");
+    assert_eq!(move_out[0], attack[0], "{t}");
+    assert!(march[0] > move_out[0], "{t}");
+    let shares: f64 = table
+        .iter()
+        .filter_map(|l| l.split_whitespace().last())
+        .map(|x| x.trim_end_matches('%').parse::<f64>().expect("a share"))
+        .sum();
+    assert!(
+        (shares - 100.0).abs() < 0.5,
+        "shares add up to {shares}:\n{t}"
+    );
+}

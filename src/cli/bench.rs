@@ -2,7 +2,7 @@
 //! thread and on all of them.
 
 use super::{GameOpts, EXIT_INVALID, EXIT_OK};
-use crate::engine::Engine;
+use crate::engine::{ActionCost, Engine};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -17,8 +17,15 @@ struct Counts {
     query_time: Duration,
 }
 
-/// Random playouts on this thread for `secs` seconds.
-fn playouts(engine: &Engine, players: u8, seed: u64, secs: f64) -> Result<Counts, String> {
+/// Random playouts on this thread for `secs` seconds; with `costs`, each query's cost by
+/// action is added to them.
+fn playouts(
+    engine: &Engine,
+    players: u8,
+    seed: u64,
+    secs: f64,
+    mut costs: Option<&mut Vec<ActionCost>>,
+) -> Result<Counts, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut c = Counts::default();
     let mut legal = Vec::new();
@@ -29,9 +36,11 @@ fn playouts(engine: &Engine, players: u8, seed: u64, secs: f64) -> Result<Counts
             .map_err(|e| e.to_string())?;
         while engine.decider(&s).is_some() {
             let t = Instant::now();
-            engine
-                .try_legal_into(&s, &mut legal)
-                .map_err(|e| e.to_string())?;
+            match costs.as_deref_mut() {
+                Some(costs) => engine.try_legal_into_profiled(&s, &mut legal, costs),
+                None => engine.try_legal_into(&s, &mut legal),
+            }
+            .map_err(|e| e.to_string())?;
             c.query_time += t.elapsed();
             c.queries += 1;
             if legal.is_empty() {
@@ -46,13 +55,13 @@ fn playouts(engine: &Engine, players: u8, seed: u64, secs: f64) -> Result<Counts
     Ok(c)
 }
 
-pub fn run(file: &Path, seconds: f64, opts: &GameOpts) -> i32 {
+pub fn run(file: &Path, seconds: f64, by_action: bool, opts: &GameOpts) -> i32 {
     let (engine, players) = match super::prepare(file, opts) {
         Ok(x) => x,
         Err(code) => return code,
     };
     let secs = seconds.clamp(0.1, 600.0);
-    let one = match playouts(&engine, players, opts.seed(), secs) {
+    let one = match playouts(&engine, players, opts.seed(), secs, None) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
@@ -62,7 +71,15 @@ pub fn run(file: &Path, seconds: f64, opts: &GameOpts) -> i32 {
     let threads = rayon::current_num_threads();
     let all: Result<Vec<Counts>, String> = (0..threads as u64)
         .into_par_iter()
-        .map(|t| playouts(&engine, players, opts.seed().wrapping_add(t + 1), secs))
+        .map(|t| {
+            playouts(
+                &engine,
+                players,
+                opts.seed().wrapping_add(t + 1),
+                secs,
+                None,
+            )
+        })
         .collect();
     let all = match all {
         Ok(v) => v,
@@ -99,5 +116,48 @@ pub fn run(file: &Path, seconds: f64, opts: &GameOpts) -> i32 {
         "  mean playout length {:.1} actions",
         one.actions as f64 / one.playouts.max(1) as f64
     );
+    if by_action {
+        let mut costs = Vec::new();
+        if let Err(e) = playouts(&engine, players, opts.seed(), secs, Some(&mut costs)) {
+            eprintln!("error: {e}");
+            return EXIT_INVALID;
+        }
+        print!("{}", by_action_table(&engine, &costs));
+    }
     EXIT_OK
+}
+
+/// What listing each action cost, one row per action that was asked (in the rules'
+/// order), with its share of the time all the listings took.
+fn by_action_table(engine: &Engine, costs: &[ActionCost]) -> String {
+    let total: u64 = costs.iter().map(|c| c.nanos).sum();
+    let width = engine
+        .game
+        .actions
+        .iter()
+        .map(|a| a.name.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let mut out = format!(
+        "  by action, one thread (each action's listings: per listing, then its share of all):\n  \
+         {:<width$}  {:>10}  {:>9}  {:>9}  {:>9}  {:>6}\n",
+        "action", "listings", "µs", "steps", "listed", "share"
+    );
+    for (a, c) in costs.iter().enumerate() {
+        if c.listings == 0 {
+            continue;
+        }
+        let per = |x: u64| x as f64 / c.listings as f64;
+        out.push_str(&format!(
+            "  {:<width$}  {:>10}  {:>9.2}  {:>9.0}  {:>9.1}  {:>5.1}%\n",
+            engine.game.actions[a].name,
+            c.listings,
+            per(c.nanos) / 1000.0,
+            per(c.steps),
+            per(c.listed),
+            100.0 * c.nanos as f64 / total.max(1) as f64
+        ));
+    }
+    out
 }

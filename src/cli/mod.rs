@@ -208,6 +208,10 @@ pub enum Command {
         /// How long each measurement runs, in seconds (0.1 to 600).
         #[arg(long, default_value_t = 3.0, value_parser = positive_seconds)]
         seconds: f64,
+        /// Then what listing each action costs, one thread over as long again: how often
+        /// it was asked, its time, its evaluation steps and the actions it found
+        #[arg(long)]
+        by_action: bool,
         #[command(flatten)]
         game: GameOpts,
     },
@@ -291,8 +295,9 @@ pub fn run(cli: Cli) -> i32 {
         Command::Bench {
             file,
             seconds,
+            by_action,
             game,
-        } => bench::run(&file, seconds, &game),
+        } => bench::run(&file, seconds, by_action, &game),
         Command::Lsp => lsp::run(),
     }
 }

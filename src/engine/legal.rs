@@ -241,13 +241,14 @@ impl Engine {
         let _memo = super::memo::begin(self, s, me);
         for &a in actions {
             let mut args = Args::new();
-            let go_on = match self.plans.actions.get(a as usize) {
-                Some(Some(plan)) => plan(&ev, locals, &mut args, f),
-                _ => {
-                    let clauses = &self.game.actions[a as usize].clauses;
-                    self.walk(&ev, a, clauses, 0, locals, &mut args, f)
-                }
-            };
+            let go_on =
+                super::profile::listing(a, f, |f| match self.plans.actions.get(a as usize) {
+                    Some(Some(plan)) => plan(&ev, locals, &mut args, f),
+                    _ => {
+                        let clauses = &self.game.actions[a as usize].clauses;
+                        self.walk(&ev, a, clauses, 0, locals, &mut args, f)
+                    }
+                });
             if !go_on {
                 return;
             }

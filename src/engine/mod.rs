@@ -16,6 +16,7 @@ mod notation;
 mod patterns;
 mod plan;
 mod pool;
+mod profile;
 mod sample;
 mod state;
 mod turns;
@@ -25,6 +26,7 @@ pub use budget::{MAX_LEGAL_ACTIONS, MAX_LIST, MAX_WORK};
 pub use effects::MAX_TRIGGER_DEPTH;
 pub use legal::{Action, Args, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION};
 pub use notation::Announcement;
+pub use profile::ActionCost;
 pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 

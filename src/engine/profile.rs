@@ -1,0 +1,79 @@
+//! What listing each action costs (`muster bench --by-action`): for a designer who wants
+//! to know which rule a game's time goes to. Off unless a query asks for it, and then
+//! only for that query; the count lives per thread, as the budget's does.
+
+use super::budget;
+use super::state::State;
+use super::{Engine, EngineError};
+use crate::ir::Value;
+use std::cell::{Cell, RefCell};
+use std::time::Instant;
+
+/// What listing one action cost, summed over the queries that asked it for its actions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ActionCost {
+    /// How many times the action was asked for its legal actions.
+    pub listings: u64,
+    /// The time those listings took, in nanoseconds.
+    pub nanos: u64,
+    /// The evaluation steps they took, of the decisions' budgets (`budget::MAX_WORK`).
+    pub steps: u64,
+    /// The legal actions they found.
+    pub listed: u64,
+}
+
+thread_local! {
+    static ON: Cell<bool> = const { Cell::new(false) };
+    static COSTS: RefCell<Vec<ActionCost>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Engine {
+    /// `try_legal_into`, adding what listing each action took to `costs` (indexed by
+    /// action, grown to the game's actions).
+    pub fn try_legal_into_profiled(
+        &self,
+        s: &State,
+        out: &mut Vec<super::Action>,
+        costs: &mut Vec<ActionCost>,
+    ) -> Result<(), EngineError> {
+        if costs.len() < self.game.actions.len() {
+            costs.resize(self.game.actions.len(), ActionCost::default());
+        }
+        COSTS.with_borrow_mut(|c| std::mem::swap(c, costs));
+        ON.set(true);
+        let r = self.try_legal_into(s, out);
+        ON.set(false);
+        COSTS.with_borrow_mut(|c| std::mem::swap(c, costs));
+        r
+    }
+}
+
+/// Lists action `a` by `list`, passing each legal action on to `f`, and counts what it
+/// took when a profiled query is under way.
+#[inline]
+pub(crate) fn listing(
+    a: u16,
+    f: &mut dyn FnMut(u16, &[Value]) -> bool,
+    list: impl FnOnce(&mut dyn FnMut(u16, &[Value]) -> bool) -> bool,
+) -> bool {
+    if !ON.get() {
+        return list(f);
+    }
+    let (start, work) = (Instant::now(), budget::work());
+    let mut listed = 0;
+    let go_on = list(&mut |b, args| {
+        listed += 1;
+        f(b, args)
+    });
+    let nanos = start.elapsed().as_nanos() as u64;
+    let steps = budget::work().saturating_sub(work);
+    COSTS.with_borrow_mut(|c| {
+        if let Some(c) = c.get_mut(a as usize) {
+            c.listings += 1;
+            c.nanos += nanos;
+            c.steps += steps;
+            c.listed += listed;
+        }
+    });
+    go_on
+}
