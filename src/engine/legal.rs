@@ -54,16 +54,26 @@ pub struct Action {
 impl Action {
     /// Makes this action `action` with `args`, reusing its storage: values it held are
     /// overwritten in place, their lists given back to the pool (see `pool::set`).
+    #[inline]
     fn set(&mut self, action: u16, args: &[Value]) {
         self.action = action;
         let keep = self.args.len().min(args.len());
         for (slot, v) in self.args.iter_mut().zip(&args[..keep]) {
-            super::pool::set(slot, super::pool::dup(v));
+            if slot.owns_heap() || v.owns_heap() {
+                super::pool::set(slot, super::pool::dup(v));
+            } else {
+                // A scalar over a scalar: nothing to drop or give back.
+                std::mem::forget(std::mem::replace(slot, v.clone()));
+            }
         }
-        for v in self.args.drain(keep..) {
-            super::pool::recycle(v);
+        while self.args.len() > keep {
+            if let Some(v) = self.args.pop() {
+                super::pool::recycle(v);
+            }
         }
-        self.args.extend(args[keep..].iter().map(super::pool::dup));
+        for v in &args[keep..] {
+            self.args.push(super::pool::dup(v));
+        }
     }
 }
 
