@@ -79,6 +79,14 @@ impl Clone for Value {
     #[inline]
     fn clone_from(&mut self, source: &Value) {
         match (&mut *self, source) {
+            // The same kind of scalar: only its payload is written, in place (a whole
+            // value made elsewhere and copied in stalls on the bytes just stored).
+            (Value::None, Value::None) => {}
+            (Value::Bool(to), Value::Bool(from)) => *to = *from,
+            (Value::Int(to), Value::Int(from)) => *to = *from,
+            (Value::Seat(to), Value::Seat(from)) => *to = *from,
+            (Value::Cell(to), Value::Cell(from)) => *to = *from,
+            (Value::Comp(to), Value::Comp(from)) => *to = *from,
             (Value::List(to), Value::List(from)) => to.clone_from(from),
             (to, from) if !to.owns_heap() => std::mem::forget(std::mem::replace(to, from.clone())),
             (to, from) => *to = from.clone(),
