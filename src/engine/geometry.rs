@@ -354,7 +354,9 @@ pub fn shifts(
             if *h != NO_CELL {
                 *h = board.step(*h, dir);
             }
-            if *h == NO_CELL || (occ[*h as usize] != NONE && !own.contains(h)) {
+            // Looked for one cell at a time: the wide loads of `contains` would read the
+            // run's cells back while the stores that just made them are still in flight.
+            if *h == NO_CELL || (occ[*h as usize] != NONE && !own.iter().any(|o| o == h)) {
                 return true;
             }
         }

@@ -63,7 +63,7 @@ impl Action {
                 super::pool::set(slot, super::pool::dup(v));
             } else {
                 // A scalar over a scalar: nothing to drop or give back.
-                std::mem::forget(std::mem::replace(slot, v.clone()));
+                slot.clone_from(v);
             }
         }
         while self.args.len() > keep {
