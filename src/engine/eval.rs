@@ -244,7 +244,7 @@ impl<'a> Eval<'a> {
                 };
                 let dirs = self.dirs(&args[1], l);
                 let dirs = dirs.as_slice();
-                geometry::from_cell(*b, board, occ, c, dirs, &mut |v| emit(f, v, l));
+                geometry::from_cell(*b, board, occ, c, dirs, &mut |c| emit(f, Value::Cell(c), l));
             }
             Expr::Call(Builtin::Sweep, args) => {
                 if !budget::charge(1) {

@@ -64,10 +64,10 @@ fn canonical(board: &Board, d: u8) -> u8 {
 
 /// The neighbours of `cell` in `dirs`, an item at a time, as every walk here gives its
 /// items: `f` says whether to go on; false if it stopped the walk.
-pub fn adjacent(board: &Board, cell: u16, dirs: &[u8], f: &mut dyn FnMut(Value) -> bool) -> bool {
+pub fn adjacent(board: &Board, cell: u16, dirs: &[u8], f: &mut dyn FnMut(u16) -> bool) -> bool {
     for &d in dirs {
         let n = board.step(cell, d);
-        if n != NO_CELL && !f(Value::Cell(n)) {
+        if n != NO_CELL && !f(n) {
             return false;
         }
     }
@@ -80,12 +80,12 @@ pub fn slide(
     occ: &[u16],
     cell: u16,
     dirs: &[u8],
-    f: &mut dyn FnMut(Value) -> bool,
+    f: &mut dyn FnMut(u16) -> bool,
 ) -> bool {
     for &d in dirs {
         let mut c = board.step(cell, d);
         while c != NO_CELL && occ[c as usize] == NONE {
-            if !f(Value::Cell(c)) {
+            if !f(c) {
                 return false;
             }
             c = board.step(c, d);
@@ -100,28 +100,28 @@ pub fn sight(
     occ: &[u16],
     cell: u16,
     dirs: &[u8],
-    f: &mut dyn FnMut(Value) -> bool,
+    f: &mut dyn FnMut(u16) -> bool,
 ) -> bool {
     for &d in dirs {
         let mut c = board.step(cell, d);
         while c != NO_CELL && occ[c as usize] == NONE {
             c = board.step(c, d);
         }
-        if c != NO_CELL && !f(Value::Cell(c)) {
+        if c != NO_CELL && !f(c) {
             return false;
         }
     }
     true
 }
 
-/// The cells `adjacent`, `slide` or `sight` (`b`) give from `cell`, an item at a time.
+/// The cells `adjacent`, `slide` or `sight` (`b`) give from `cell`, a cell at a time.
 pub(crate) fn from_cell(
     b: Builtin,
     board: &Board,
     occ: &[u16],
     cell: u16,
     dirs: &[u8],
-    f: &mut dyn FnMut(Value) -> bool,
+    f: &mut dyn FnMut(u16) -> bool,
 ) -> bool {
     match b {
         Builtin::Adjacent => adjacent(board, cell, dirs, f),
@@ -142,8 +142,8 @@ pub(crate) fn list_from_cell(
     if b == Builtin::Reach {
         reach(board, occ, cell, dirs, out);
     } else {
-        from_cell(b, board, occ, cell, dirs, &mut |v| {
-            out.push(v);
+        from_cell(b, board, occ, cell, dirs, &mut |c| {
+            out.push(Value::Cell(c));
             true
         });
     }

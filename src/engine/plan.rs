@@ -370,6 +370,20 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, domain: &Expr, next: Step) -
             });
         }
     }
+    // Cells: each written into the local in place (no twins among cells).
+    if let Some(cells) = each_cell(cx, domain) {
+        return Box::new(move |ev, l, args, f| {
+            located(ev, at, || {
+                let mut go_on = true;
+                cells(ev, l, &mut |c, l| {
+                    set_cell(&mut l[slot], c);
+                    go_on = next(ev, l, args, f);
+                    go_on
+                });
+                go_on
+            })
+        });
+    }
     let each = each(cx, domain);
     Box::new(move |ev, l, args, f| {
         located(ev, at, || {
@@ -400,22 +414,11 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         let coll = cx.copy(coll);
         return Box::new(move |ev, l, f| ev.for_each(&coll, l, f));
     }
+    // A walk of cells hands each on as a value.
+    if let Some(cells) = each_cell(cx, coll) {
+        return Box::new(move |ev, l, f| cells(ev, l, &mut |c, l| f(Value::Cell(c), l)));
+    }
     match coll {
-        Expr::Call(b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight), args)
-            if matches!(args[1], Expr::Const(_)) =>
-        {
-            let (b, cell, dirs) = (*b, Arg::new(cx, &args[0]), const_dirs(&args[1]));
-            Box::new(move |ev, l, f| {
-                if !budget::charge(1) {
-                    return;
-                }
-                let Some(c) = cell.cell(ev, l) else {
-                    return;
-                };
-                let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                geometry::from_cell(b, board, occ, c, &dirs, &mut |v| emit(f, v, l));
-            })
-        }
         Expr::Call(Builtin::Shifts, args) => {
             let (line, dir) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
             Box::new(move |ev, l, f| {
@@ -437,15 +440,6 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 }
             })
         }
-        // The board's cells, those with a piece, or those with a seat's piece, in cell
-        // order, as `for_each` walks them.
-        Expr::Cells => Box::new(|ev, l, f| {
-            for c in 0..ev.eng.game.board.cells.len() as u16 {
-                if ev.eng.present(ev.s, c) && !emit(f, Value::Cell(c), l) {
-                    return;
-                }
-            }
-        }),
         // Lists, runs and zones joined (`a + b`): the parts' items walked where they
         // stand, charged as `eval` charges the joined list it would make.
         Expr::Call(Builtin::Concat, parts) => {
@@ -528,42 +522,6 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 }
             }
         }),
-        Expr::Occupied | Expr::CellsOf(_) => {
-            let seat = match coll {
-                Expr::CellsOf(p) => Some(Arg::new(cx, p)),
-                _ => None,
-            };
-            Box::new(move |ev, l, f| {
-                // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
-                let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
-                ev.s.each_occupied(|c, comp| {
-                    only.is_some_and(|p| ev.s.owners[comp as usize] != p)
-                        || emit(f, Value::Cell(c), l)
-                });
-            })
-        }
-        // A piece's destinations or attacks, found one at a time, as `for_each` finds them.
-        Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
-            let (b, from, pattern) = (*b, Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
-            Box::new(move |ev, l, f| {
-                if !budget::charge(1) {
-                    return;
-                }
-                let c = from.cell(ev, l);
-                let p = pattern.with(ev, l, |v| match *v {
-                    Value::Pattern(p) => Some(p),
-                    _ => None,
-                });
-                let (Some(c), Some(p)) = (c, p) else {
-                    return;
-                };
-                let pat = &ev.eng.game.patterns[p as usize].pat;
-                ev.walk(c)
-                    .each_cell(b == Builtin::Attacks, c, pat, &mut |x| {
-                        emit(f, Value::Cell(x), l)
-                    });
-            })
-        }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
         Expr::Comprehension(slot, coll, cond) => {
             let (slot, coll) = (*slot as usize, each(cx, coll));
@@ -585,6 +543,108 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
             Box::new(move |ev, l, f| ev.for_each(&other, l, f))
         }
     }
+}
+
+/// A walk of cells: each cell is handed on as its number, charged to the budget as `emit`
+/// charges an item; no value is made for it, so a `choose` or a quantifier over it writes
+/// the cell into its local in place.
+type EachCell =
+    Box<dyn Fn(&Eval, &mut [Value], &mut dyn FnMut(u16, &mut [Value]) -> bool) + Send + Sync>;
+
+/// Passes one cell of a walk on, charged as `emit` charges an item.
+#[inline(always)]
+fn emit_cell(f: &mut dyn FnMut(u16, &mut [Value]) -> bool, c: u16, l: &mut [Value]) -> bool {
+    budget::charge(1) && f(c, l)
+}
+
+/// Stores cell `c` in a local: its number only, where the local holds a cell already.
+#[inline(always)]
+fn set_cell(slot: &mut Value, c: u16) {
+    match slot {
+        Value::Cell(x) => *x = c,
+        other => pool::set(other, Value::Cell(c)),
+    }
+}
+
+/// The walks that give only cells, as `Eval::for_each` walks them: the cells around or
+/// along lines from a cell, the board's cells, those with a piece or a seat's pieces, a
+/// piece's destinations or attacks, and a comprehension over any of these.
+fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
+    if cx.remembered(coll) {
+        return None;
+    }
+    Some(match coll {
+        Expr::Call(b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight), args)
+            if matches!(args[1], Expr::Const(_)) =>
+        {
+            let (b, cell, dirs) = (*b, Arg::new(cx, &args[0]), const_dirs(&args[1]));
+            Box::new(move |ev, l, f| {
+                if !budget::charge(1) {
+                    return;
+                }
+                let Some(c) = cell.cell(ev, l) else {
+                    return;
+                };
+                let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                geometry::from_cell(b, board, occ, c, &dirs, &mut |x| emit_cell(f, x, l));
+            })
+        }
+        // The board's cells, those with a piece, or those with a seat's piece, in cell
+        // order, as `for_each` walks them.
+        Expr::Cells => Box::new(|ev, l, f| {
+            for c in 0..ev.eng.game.board.cells.len() as u16 {
+                if ev.eng.present(ev.s, c) && !emit_cell(f, c, l) {
+                    return;
+                }
+            }
+        }),
+        Expr::Occupied | Expr::CellsOf(_) => {
+            let seat = match coll {
+                Expr::CellsOf(p) => Some(Arg::new(cx, p)),
+                _ => None,
+            };
+            Box::new(move |ev, l, f| {
+                // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
+                let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
+                ev.s.each_occupied(|c, comp| {
+                    only.is_some_and(|p| ev.s.owners[comp as usize] != p) || emit_cell(f, c, l)
+                });
+            })
+        }
+        // A piece's destinations or attacks, found one at a time, as `for_each` finds them.
+        Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
+            let (b, from, pattern) = (*b, Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+            Box::new(move |ev, l, f| {
+                if !budget::charge(1) {
+                    return;
+                }
+                let c = from.cell(ev, l);
+                let p = pattern.with(ev, l, |v| match *v {
+                    Value::Pattern(p) => Some(p),
+                    _ => None,
+                });
+                let (Some(c), Some(p)) = (c, p) else {
+                    return;
+                };
+                let pat = &ev.eng.game.patterns[p as usize].pat;
+                ev.walk(c)
+                    .each_cell(b == Builtin::Attacks, c, pat, &mut |x| emit_cell(f, x, l));
+            })
+        }
+        // Filtered as it is walked, as `for_each` does, the condition compiled.
+        Expr::Comprehension(slot, inner, cond) => {
+            let slot = *slot as usize;
+            let inner = each_cell(cx, inner)?;
+            let cond = cond.as_deref().map(|c| truth(cx, c));
+            Box::new(move |ev, l, f| {
+                inner(ev, l, &mut |c, l| {
+                    set_cell(&mut l[slot], c);
+                    !cond.as_ref().is_none_or(|t| t(ev, l)) || emit_cell(f, c, l)
+                })
+            })
+        }
+        _ => return None,
+    })
 }
 
 /// Whether a condition holds, as `Eval::truth` judges it.
@@ -728,6 +788,21 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
         }
         // As `eval` judges a quantifier: a step for the node, then the items.
         Expr::Quant(q, slot, coll, body) => {
+            if let Some(cells) = each_cell(cx, coll) {
+                let (q, slot, body) = (*q, *slot as usize, truth(cx, body));
+                return Box::new(move |ev, l| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let mut result = q != Quant::Any;
+                    cells(ev, l, &mut |c, l| {
+                        set_cell(&mut l[slot], c);
+                        let t = body(ev, l);
+                        ops::quantify(q, t, &mut result)
+                    });
+                    result
+                });
+            }
             let (q, slot, coll, body) = (*q, *slot as usize, each(cx, coll), truth(cx, body));
             Box::new(move |ev, l| {
                 if !budget::charge(1) {
