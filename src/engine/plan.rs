@@ -333,7 +333,7 @@ fn let_(cx: &mut Cx, at: (u16, usize), slot: u16, value: &Expr, next: Step) -> S
     Box::new(move |ev, l, args, f| {
         located(ev, at, || {
             let v = value(ev, l);
-            pool::recycle(std::mem::replace(&mut l[slot], v));
+            pool::set(&mut l[slot], v);
             next(ev, l, args, f)
         })
     })
@@ -493,13 +493,24 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         }
         // Runs of cells, made one at a time, as `for_each` makes them.
         Expr::Call(Builtin::Runs, args) if matches!(args[1], Expr::Const(_)) => {
-            let (cells, dirs) = (each(cx, &args[0]), const_dirs(&args[1]));
+            // The cells are gathered as numbers (a walk of anything else keeps its cells).
+            let cells = each_cell(cx, &args[0]).unwrap_or_else(|| {
+                let items = each(cx, &args[0]);
+                Box::new(move |ev, l, f| {
+                    items(ev, l, &mut |v, l| match v {
+                        Value::Cell(c) => f(c, l),
+                        other => {
+                            pool::recycle(other);
+                            true
+                        }
+                    })
+                })
+            });
+            let dirs = const_dirs(&args[1]);
             Box::new(move |ev, l, f| {
                 let mut found = pool::take_cells();
-                cells(ev, l, &mut |v, _| {
-                    if let Value::Cell(c) = v {
-                        found.push(c);
-                    }
+                cells(ev, l, &mut |c, _| {
+                    found.push(c);
                     true
                 });
                 geometry::runs_each(&ev.eng.game.board, &found, &dirs, &mut |v| emit(f, v, l));
@@ -699,7 +710,9 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
                 // A computed operand first, so that the other can be seen in place.
                 match (&a, &b) {
                     (Arg::Get(a), Arg::Get(b)) => {
-                        let (x, y) = (a(ev, l), b(ev, l));
+                        // Each made where it stays: a pair would copy them again.
+                        let x = a(ev, l);
+                        let y = b(ev, l);
                         let t = ops::compare(op, &x, &y);
                         pool::recycle(x);
                         pool::recycle(y);
@@ -955,7 +968,8 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         ) => {
             let (op, a, b) = (*op, get(cx, a), get(cx, b));
             node(move |ev, l| {
-                let (x, y) = (a(ev, l), b(ev, l));
+                let x = a(ev, l);
+                let y = b(ev, l);
                 let v = ops::binary(op, &x, &y, &ev.eng.game.board);
                 pool::recycle(x);
                 pool::recycle(y);
@@ -1113,7 +1127,8 @@ fn node(f: impl Fn(&Eval, &mut [Value]) -> Value + Send + Sync + 'static) -> Get
 }
 
 /// A value as `eval` hands it on: a list is charged its length (and refused past
-/// `MAX_LIST`).
+/// `MAX_LIST`). Inlined, so that the value is not copied in and out again.
+#[inline(always)]
 fn kept(v: Value) -> Value {
     if let Value::List(items) = &v {
         if !budget::list(items.len()) {
