@@ -556,6 +556,33 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
     }
 }
 
+/// Counts a collection's items as they are walked, up to `enough` (a walk of cells makes
+/// no value for them).
+type Counter = Box<dyn Fn(&Eval, &mut [Value], i64) -> i64 + Send + Sync>;
+
+fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
+    if let Some(cells) = each_cell(cx, coll) {
+        return Box::new(move |ev, l, enough| {
+            let mut n = 0;
+            cells(ev, l, &mut |_, _| {
+                n += 1;
+                n < enough
+            });
+            n
+        });
+    }
+    let items = each(cx, coll);
+    Box::new(move |ev, l, enough| {
+        let mut n = 0;
+        items(ev, l, &mut |v, _| {
+            pool::recycle(v);
+            n += 1;
+            n < enough
+        });
+        n
+    })
+}
+
 /// A walk of cells: each cell is handed on as its number, charged to the budget as `emit`
 /// charges an item; no value is made for it, so a `choose` or a quantifier over it writes
 /// the cell into its local in place.
@@ -685,20 +712,13 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
                     let e = cx.copy(e);
                     return Box::new(move |ev, l| ev.truth(&e, l));
                 }
-                let (coll, enough) = (each(cx, coll), k.saturating_add(1));
+                let (count, enough) = (counter(cx, coll), k.saturating_add(1));
                 return Box::new(move |ev, l| {
                     // The comparison's step and its two operands', as `eval` charges them.
                     if !budget::charge(3) {
                         return false;
                     }
-                    let mut n = 0i64;
-                    if enough > 0 {
-                        coll(ev, l, &mut |v, _| {
-                            pool::recycle(v);
-                            n += 1;
-                            n < enough
-                        });
-                    }
+                    let n = if enough > 0 { count(ev, l, enough) } else { 0 };
                     ops::compare(op, &Value::Int(n), &Value::Int(k))
                 });
             }
@@ -978,16 +998,8 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         }
         // `size`: the items walked and counted, without a list.
         Expr::Call(Builtin::Size, args) => {
-            let coll = each(cx, &args[0]);
-            node(move |ev, l| {
-                let mut n = 0;
-                coll(ev, l, &mut |v, _| {
-                    pool::recycle(v);
-                    n += 1;
-                    true
-                });
-                Value::Int(n)
-            })
+            let count = counter(cx, &args[0]);
+            node(move |ev, l| Value::Int(count(ev, l, i64::MAX)))
         }
         Expr::GlobalVar(i) => {
             let i = *i as usize;
