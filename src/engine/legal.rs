@@ -59,11 +59,8 @@ impl Action {
         self.action = action;
         let keep = self.args.len().min(args.len());
         for (slot, v) in self.args.iter_mut().zip(&args[..keep]) {
-            if slot.owns_heap() || v.owns_heap() {
+            if !slot.set_payload(v) {
                 super::pool::set(slot, super::pool::dup(v));
-            } else {
-                // A scalar over a scalar: nothing to drop or give back.
-                slot.clone_from(v);
             }
         }
         while self.args.len() > keep {

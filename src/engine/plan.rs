@@ -376,7 +376,7 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, domain: &Expr, next: Step) -
             located(ev, at, || {
                 let mut go_on = true;
                 cells(ev, l, &mut |c, l| {
-                    set_cell(&mut l[slot], c);
+                    pool::set(&mut l[slot], Value::Cell(c));
                     go_on = next(ev, l, args, f);
                     go_on
                 });
@@ -493,20 +493,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         }
         // Runs of cells, made one at a time, as `for_each` makes them.
         Expr::Call(Builtin::Runs, args) if matches!(args[1], Expr::Const(_)) => {
-            // The cells are gathered as numbers (a walk of anything else keeps its cells).
-            let cells = each_cell(cx, &args[0]).unwrap_or_else(|| {
-                let items = each(cx, &args[0]);
-                Box::new(move |ev, l, f| {
-                    items(ev, l, &mut |v, l| match v {
-                        Value::Cell(c) => f(c, l),
-                        other => {
-                            pool::recycle(other);
-                            true
-                        }
-                    })
-                })
-            });
-            let dirs = const_dirs(&args[1]);
+            let (cells, dirs) = (cells_in(cx, &args[0]), const_dirs(&args[1]));
             Box::new(move |ev, l, f| {
                 let mut found = pool::take_cells();
                 cells(ev, l, &mut |c, _| {
@@ -595,13 +582,23 @@ fn emit_cell(f: &mut dyn FnMut(u16, &mut [Value]) -> bool, c: u16, l: &mut [Valu
     budget::charge(1) && f(c, l)
 }
 
-/// Stores cell `c` in a local: its number only, where the local holds a cell already.
-#[inline(always)]
-fn set_cell(slot: &mut Value, c: u16) {
-    match slot {
-        Value::Cell(x) => *x = c,
-        other => pool::set(other, Value::Cell(c)),
+/// The cells a collection gives, as numbers, for the built-ins that read only cells
+/// (`runs`, `group`): a walk of cells as it is, any other walk with its other items
+/// passed over (as `Eval::for_each` hands them and the evaluator skips them).
+fn cells_in(cx: &mut Cx, coll: &Expr) -> EachCell {
+    if let Some(cells) = each_cell(cx, coll) {
+        return cells;
     }
+    let items = each(cx, coll);
+    Box::new(move |ev, l, f| {
+        items(ev, l, &mut |v, l| match v {
+            Value::Cell(c) => f(c, l),
+            other => {
+                pool::recycle(other);
+                true
+            }
+        })
+    })
 }
 
 /// The walks that give only cells, as `Eval::for_each` walks them: the cells around or
@@ -676,7 +673,7 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
             let cond = cond.as_deref().map(|c| truth(cx, c));
             Box::new(move |ev, l, f| {
                 inner(ev, l, &mut |c, l| {
-                    set_cell(&mut l[slot], c);
+                    pool::set(&mut l[slot], Value::Cell(c));
                     !cond.as_ref().is_none_or(|t| t(ev, l)) || emit_cell(f, c, l)
                 })
             })
@@ -829,7 +826,7 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
                     }
                     let mut result = q != Quant::Any;
                     cells(ev, l, &mut |c, l| {
-                        set_cell(&mut l[slot], c);
+                        pool::set(&mut l[slot], Value::Cell(c));
                         let t = body(ev, l);
                         ops::quantify(q, t, &mut result)
                     });
@@ -957,18 +954,19 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         // The cells of a set reached from a cell, as `Eval::call` finds them: the set's
         // members walked (compiled) into a set of cells.
         Expr::Call(Builtin::Group, args) if matches!(args[1], Expr::Const(_)) => {
-            let (cell, dirs, members) =
-                (get(cx, &args[0]), const_dirs(&args[1]), each(cx, &args[2]));
+            let (cell, dirs, members) = (
+                get(cx, &args[0]),
+                const_dirs(&args[1]),
+                cells_in(cx, &args[2]),
+            );
             node(move |ev, l| {
                 let Value::Cell(c) = cell(ev, l) else {
                     return Value::List(vec![]);
                 };
                 let board = &ev.eng.game.board;
                 let mut member = geometry::CellSet::new(board.cells.len());
-                members(ev, l, &mut |v, _| {
-                    if let Value::Cell(x) = v {
-                        member.insert(x);
-                    }
+                members(ev, l, &mut |x, _| {
+                    member.insert(x);
                     true
                 });
                 let mut out = pool::take();

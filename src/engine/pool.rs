@@ -113,33 +113,16 @@ pub(crate) fn recycle_list(mut items: Vec<Value>) {
     give(items);
 }
 
-/// Stores `v` in `slot`, giving back the storage of what was there (see `recycle`).
-///
-/// A scalar over a scalar of its kind writes only its payload, in place: a whole value
-/// copied in would be read back in wider pieces than the bytes it was just built from,
-/// which stalls the processor.
+/// Stores `v` in `slot`, giving back the storage of what was there (see `recycle`); a
+/// scalar over a scalar of its kind writes only its payload (`Value::set_payload`).
 #[inline(always)]
 pub(crate) fn set(slot: &mut Value, v: Value) {
-    match (&mut *slot, &v) {
-        (Value::Cell(to), Value::Cell(from)) => *to = *from,
-        (Value::Comp(to), Value::Comp(from)) => *to = *from,
-        (Value::Int(to), Value::Int(from)) => *to = *from,
-        (Value::Seat(to), Value::Seat(from)) => *to = *from,
-        (Value::Dir(to), Value::Dir(from)) => *to = *from,
-        (
-            Value::Line { start, dir, len },
-            Value::Line {
-                start: s,
-                dir: d,
-                len: n,
-            },
-        ) => {
-            (*start, *dir, *len) = (*s, *d, *n);
-        }
-        _ => return recycle(std::mem::replace(slot, v)),
+    if slot.set_payload(&v) {
+        // A scalar: nothing to drop.
+        std::mem::forget(v);
+    } else {
+        recycle(std::mem::replace(slot, v))
     }
-    // A scalar: nothing to drop.
-    std::mem::forget(v);
 }
 
 /// Stores `v` in a slot of the state: a list goes into the storage of the list already

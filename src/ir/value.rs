@@ -78,15 +78,10 @@ impl Clone for Value {
     /// drops nothing; a list copied over a list keeps its storage.
     #[inline]
     fn clone_from(&mut self, source: &Value) {
+        if self.set_payload(source) {
+            return;
+        }
         match (&mut *self, source) {
-            // The same kind of scalar: only its payload is written, in place (a whole
-            // value made elsewhere and copied in stalls on the bytes just stored).
-            (Value::None, Value::None) => {}
-            (Value::Bool(to), Value::Bool(from)) => *to = *from,
-            (Value::Int(to), Value::Int(from)) => *to = *from,
-            (Value::Seat(to), Value::Seat(from)) => *to = *from,
-            (Value::Cell(to), Value::Cell(from)) => *to = *from,
-            (Value::Comp(to), Value::Comp(from)) => *to = *from,
             (Value::List(to), Value::List(from)) => to.clone_from(from),
             (to, from) if !to.owns_heap() => std::mem::forget(std::mem::replace(to, from.clone())),
             (to, from) => *to = from.clone(),
@@ -104,6 +99,33 @@ impl Value {
             Value::List(l) => Value::List(l.clone()),
             _ => unreachable!("only owned values reach clone_owned"),
         }
+    }
+
+    /// Writes `from` over this value where both are scalars of one kind: only the payload,
+    /// in place; false (nothing written) otherwise. A whole value copied in right after it
+    /// was built is read back in wider pieces than the bytes it was built from, which
+    /// stalls the processor (see docs/ARCHITECTURE.md, "values just built").
+    #[inline(always)]
+    pub fn set_payload(&mut self, from: &Value) -> bool {
+        match (self, from) {
+            (Value::None, Value::None) => {}
+            (Value::Bool(to), Value::Bool(from)) => *to = *from,
+            (Value::Int(to), Value::Int(from)) => *to = *from,
+            (Value::Seat(to), Value::Seat(from)) => *to = *from,
+            (Value::Cell(to), Value::Cell(from)) => *to = *from,
+            (Value::Comp(to), Value::Comp(from)) => *to = *from,
+            (Value::Dir(to), Value::Dir(from)) => *to = *from,
+            (
+                Value::Line { start, dir, len },
+                Value::Line {
+                    start: s,
+                    dir: d,
+                    len: n,
+                },
+            ) => (*start, *dir, *len) = (*s, *d, *n),
+            _ => return false,
+        }
+        true
     }
 
     /// Whether this value owns heap storage (a string, a route, a list).
