@@ -202,9 +202,16 @@ impl<'a> Eval<'a> {
             Expr::Comprehension(slot, coll, cond) => {
                 // A remembered comprehension gives the items it listed (see `memo`).
                 if let Some(i) = self.remembered_place(node, l) {
-                    for k in 0..memo::len(i) {
-                        if !emit(f, memo::item(i, k), l) {
-                            return;
+                    let mut batch = memo::Batch::new();
+                    let mut from = 0;
+                    while memo::items(i, from, &mut batch) {
+                        from += batch.len();
+                        let mut items = batch.drain(..);
+                        for v in items.by_ref() {
+                            if !emit(f, v, l) {
+                                items.for_each(super::pool::recycle);
+                                return;
+                            }
                         }
                     }
                     return;
@@ -776,6 +783,35 @@ impl<'a> Eval<'a> {
                 None => self.call(*b, args, l),
             },
             Expr::Index(coll, at) => self.index(coll, at, l),
+        }
+    }
+
+    /// The cells of a remembered comprehension (see `memo`), computed now if it was not
+    /// yet, each handed on as `for_each` hands on its items (a step each, its other items
+    /// passed over); false, with nothing charged, if `coll` is not remembered in this
+    /// query or is being computed (then the caller walks it as usual).
+    pub(crate) fn remembered_cells(
+        &self,
+        coll: &Expr,
+        l: &mut [Value],
+        f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
+    ) -> bool {
+        let Some(i) = self.remembered_place(coll, l) else {
+            return false;
+        };
+        let mut batch = [0u16; 32];
+        let mut from = 0;
+        loop {
+            let n = memo::cells(i, from, &mut batch);
+            if n == 0 {
+                return true;
+            }
+            from += n;
+            for &c in &batch[..n] {
+                if !budget::charge(1) || (c != crate::ir::NO_CELL && !f(c, l)) {
+                    return true;
+                }
+            }
         }
     }
 

@@ -142,21 +142,43 @@ pub(crate) fn value(i: usize) -> Value {
     })
 }
 
-/// How many items the remembered list at `i` has (0 for another value).
-pub(crate) fn len(i: usize) -> usize {
+/// Copies of the items of the remembered list at `i` from item `from` on, as many as
+/// `out` holds on the stack (its lists from the pool), added to `out`; false past the
+/// list's end. A walk of the list takes them a batch at a time: one look into the
+/// thread's slots per batch, not per item, and none held while the items are handed on
+/// (the walk may ask for other remembered values).
+pub(crate) fn items(i: usize, from: usize, out: &mut Batch) -> bool {
     FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
-        Some(Slot::Done(Value::List(items))) => items.len(),
+        Some(Slot::Done(Value::List(items))) if from < items.len() => {
+            let to = items.len().min(from + out.inline_size());
+            out.extend(items[from..to].iter().map(super::pool::dup));
+            true
+        }
+        _ => false,
+    })
+}
+
+/// The cells among the items of the remembered list at `i` from item `from` on, as many
+/// as `out` holds, written into `out` (`NO_CELL` for an item that is not a cell); how
+/// many were written, 0 past the list's end. Batched as `items` is.
+pub(crate) fn cells(i: usize, from: usize, out: &mut [u16]) -> usize {
+    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
+        Some(Slot::Done(Value::List(items))) if from < items.len() => {
+            let to = items.len().min(from + out.len());
+            for (o, v) in out.iter_mut().zip(&items[from..to]) {
+                *o = match *v {
+                    Value::Cell(c) => c,
+                    _ => crate::ir::NO_CELL,
+                };
+            }
+            to - from
+        }
         _ => 0,
     })
 }
 
-/// Item `k` of the remembered list at `i`.
-pub(crate) fn item(i: usize, k: usize) -> Value {
-    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
-        Some(Slot::Done(Value::List(items))) => super::pool::dup(&items[k]),
-        _ => Value::None,
-    })
-}
+/// A batch of a remembered list's items (see `items`).
+pub(crate) type Batch = smallvec::SmallVec<[Value; 16]>;
 
 /// Sets the slot at `i`.
 pub(crate) fn set(i: usize, slot: Slot) {

@@ -590,7 +590,18 @@ fn cells_in(cx: &mut Cx, coll: &Expr) -> EachCell {
         return cells;
     }
     let items = each(cx, coll);
+    // A remembered comprehension: its cells read out of the remembered list as numbers.
+    let remembered = match coll {
+        Expr::Comprehension(..) if cx.remembered(coll) => Some(cx.copy(coll)),
+        _ => None,
+    };
     Box::new(move |ev, l, f| {
+        if remembered
+            .as_ref()
+            .is_some_and(|coll| ev.remembered_cells(coll, l, f))
+        {
+            return;
+        }
         items(ev, l, &mut |v, l| match v {
             Value::Cell(c) => f(c, l),
             other => {
