@@ -890,7 +890,7 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         }
         Expr::Local(slot) => {
             let slot = *slot as usize;
-            node(move |_, l| kept(pool::dup(&l[slot])))
+            node(move |_, l| copied(&l[slot]))
         }
         // A join (`a + b`) made as `Eval::call` makes it, its parts read where they stand.
         Expr::Call(Builtin::Concat, parts) => {
@@ -1012,7 +1012,7 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         }
         Expr::GlobalVar(i) => {
             let i = *i as usize;
-            node(move |ev, _| kept(pool::dup(&ev.s.globals[i])))
+            node(move |ev, _| copied(&ev.s.globals[i]))
         }
         Expr::TurnSeat => node(|ev, _| Value::Seat(ev.s.turn_seat)),
         Expr::PhaseTurns => node(|ev, _| Value::Int(ev.s.phase_turns as i64)),
@@ -1021,9 +1021,7 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
             node(move |ev, l| {
                 let seats = &ev.eng.game.seats;
                 match p.seat(ev, l) {
-                    Some(p) if (p as usize) < seats.len() => {
-                        kept(pool::dup(&seats[p as usize].attrs[i]))
-                    }
+                    Some(p) if (p as usize) < seats.len() => copied(&seats[p as usize].attrs[i]),
                     _ => Value::None,
                 }
             })
@@ -1048,16 +1046,16 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         Expr::CompAttr(c, a) => {
             let (c, a) = (Arg::new(cx, c), *a);
             node(move |ev, l| match c.comp(ev, l) {
-                Some(c) if c != NONE => kept(pool::dup(ev.eng.attr(ev.s, c, a))),
+                Some(c) if c != NONE => copied(ev.eng.attr(ev.s, c, a)),
                 _ => Value::None,
             })
         }
         Expr::CompVar(c, i) => {
             let (c, i) = (Arg::new(cx, c), *i as usize);
             node(move |ev, l| match c.comp(ev, l) {
-                Some(c) if c != NONE => kept(pool::dup(
-                    &ev.s.comp_vars[c as usize * ev.eng.game.vars.len() + i],
-                )),
+                Some(c) if c != NONE => {
+                    copied(&ev.s.comp_vars[c as usize * ev.eng.game.vars.len() + i])
+                }
                 _ => Value::None,
             })
         }
@@ -1122,9 +1120,9 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         Expr::SeatVar(p, i) => {
             let (p, i) = (Arg::new(cx, p), *i as usize);
             node(move |ev, l| match p.seat(ev, l) {
-                Some(p) if p < ev.s.players => kept(pool::dup(
-                    &ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i],
-                )),
+                Some(p) if p < ev.s.players => {
+                    copied(&ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i])
+                }
                 _ => Value::None,
             })
         }
@@ -1158,6 +1156,19 @@ fn kept(v: Value) -> Value {
         }
     }
     v
+}
+
+/// A copy of a value read where it stands, as `eval` hands it on (see `kept`): a scalar
+/// copied straight into the caller's place (made in a temporary first, it would be copied
+/// again a field at a time, and those narrow loads stall on the wide stores just made), a
+/// list from the pool.
+#[inline(always)]
+fn copied(v: &Value) -> Value {
+    if v.owns_heap() {
+        kept(pool::dup(v))
+    } else {
+        v.clone()
+    }
 }
 
 /// The directions a constant names (`orthogonal`, `[n, e]`), read once when a plan is
