@@ -3,6 +3,7 @@
 
 use super::state::NONE;
 use crate::ir::{Board, Builtin, Value, NO_CELL};
+use smallvec::SmallVec;
 
 /// A set of cells, on the stack for boards of up to 2048 cells (every board the checker
 /// accepts), so that geometry queries on a hot path do not allocate.
@@ -183,20 +184,25 @@ pub(crate) fn flood(
 ) {
     let mut seen = CellSet::new(cells);
     seen.insert(cell);
-    let mut i = out.len();
+    // Found as numbers, then made values all at once: a value pushed as it is made is
+    // copied whole from where it was just built, which stalls (see docs/ARCHITECTURE.md,
+    // "values just built").
+    let mut found: SmallVec<[u16; 128]> = SmallVec::new();
+    let mut i = 0;
     let mut c = cell;
     loop {
         neighbours(c, &mut |n| {
             if admit(n) && seen.insert(n) {
-                out.push(Value::Cell(n));
+                found.push(n);
             }
         });
-        match out.get(i) {
-            Some(Value::Cell(next)) => c = *next,
-            _ => break,
+        match found.get(i) {
+            Some(&next) => c = next,
+            None => break,
         }
         i += 1;
     }
+    out.extend(found.iter().map(|&c| Value::Cell(c)));
 }
 
 /// Every straight run of touching cells all drawn from `cells`, along the axes of `dirs`.
