@@ -5,7 +5,7 @@ use super::geometry;
 use super::memo;
 use super::state::{Loc, State, NONE, NO_SEAT};
 use super::Engine;
-use crate::ir::{ops, Agg, BinOp, Builtin, Expr, Quant, Route, Value};
+use crate::ir::{ops, Agg, BinOp, Builtin, Expr, Quant, Value};
 
 pub(crate) struct Eval<'a> {
     pub eng: &'a Engine,
@@ -1139,12 +1139,7 @@ impl<'a> Eval<'a> {
                 else {
                     return Value::None;
                 };
-                return Value::Route(Box::new(Route {
-                    pattern: p,
-                    origin: c,
-                    at: c,
-                    states: self.eng.steps[p as usize].start(),
-                }));
+                return super::pool::route(p, c, c, &self.eng.steps[p as usize].start());
             }
             Builtin::Waypoints | Builtin::Finishes => {
                 let Value::Route(r) = self.eval(&args[0], l) else {
@@ -1157,6 +1152,7 @@ impl<'a> Eval<'a> {
                 } else {
                     walk.finishes(g, r.origin, r.at, &r.states)
                 };
+                super::pool::give_route(r);
                 out.extend(cells.into_iter().map(Value::Cell));
             }
             Builtin::MayHalt => {
@@ -1164,7 +1160,9 @@ impl<'a> Eval<'a> {
                     return Value::Bool(false);
                 };
                 let g = &self.eng.steps[r.pattern as usize];
-                return Value::Bool(r.at != r.origin && g.accepts(&r.states, true));
+                let halts = r.at != r.origin && g.accepts(&r.states, true);
+                super::pool::give_route(r);
+                return Value::Bool(halts);
             }
             Builtin::Advance | Builtin::Passed => {
                 let (Value::Route(r), Value::Cell(to)) =
@@ -1180,15 +1178,13 @@ impl<'a> Eval<'a> {
                 let walk = self.walk(r.at);
                 if b == Builtin::Passed {
                     let cells = walk.passed(g, r.at, &r.states, to);
+                    super::pool::give_route(r);
                     out.extend(cells.into_iter().map(Value::Cell));
                 } else {
                     let states = walk.advance(g, r.at, &r.states, to);
-                    return Value::Route(Box::new(Route {
-                        pattern: r.pattern,
-                        origin: r.origin,
-                        at: to,
-                        states,
-                    }));
+                    let next = super::pool::route(r.pattern, r.origin, to, &states);
+                    super::pool::give_route(r);
+                    return next;
                 }
             }
             Builtin::Group => {

@@ -322,8 +322,8 @@ impl Steps {
     }
 
     /// The states a move is in before its first step.
-    pub fn start(&self) -> Vec<StepState> {
-        self.close(&[(0, (0, 0))]).to_vec()
+    pub fn start(&self) -> States {
+        self.close(&[(0, (0, 0))])
     }
 
     /// `states` with every node reached from them by free links, sorted, each once.
@@ -455,12 +455,12 @@ impl Walk<'_> {
     }
 
     /// The states of the move once it has gone on from `at` to `to` (none if it cannot).
-    pub fn advance(&self, g: &Steps, at: u16, states: &[StepState], to: u16) -> Vec<StepState> {
+    pub fn advance(&self, g: &Steps, at: u16, states: &[StepState], to: u16) -> States {
         self.landings(g, at, states)
             .cells
             .into_iter()
             .find(|(c, _)| *c == to)
-            .map(|(_, sts)| sts.to_vec())
+            .map(|(_, sts)| sts)
             .unwrap_or_default()
     }
 

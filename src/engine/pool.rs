@@ -2,6 +2,10 @@
 //! a `let` holding a list) take their storage from here and give it back when walked or
 //! overwritten, so a legal-action query in a steady state allocates nothing for them.
 //!
+//! Routes (a move by a pattern taken a part at a time: a box and a list of pattern states)
+//! are kept the same way (`route`, `give_route`), and a route stored over a route in the
+//! state is written into the storage already there.
+//!
 //! The pool is per thread, like the budget: parallel playouts never share it.
 //!
 //! A buffer given back is grown to the largest capacity the pool has seen (its high
@@ -11,7 +15,7 @@
 //! with `dup` and given back with `recycle` when the caller's buffer is reused, so a
 //! steady stream of queries and applies allocates nothing (`tests/hot_path_allocs.rs`).
 
-use crate::ir::Value;
+use crate::ir::{Route, Value};
 use std::cell::RefCell;
 use std::thread::LocalKey;
 
@@ -44,6 +48,40 @@ impl<T> Pool<T> {
 thread_local! {
     static LISTS: RefCell<Pool<Value>> = const { RefCell::new(Pool::new()) };
     static CELLS: RefCell<Pool<u16>> = const { RefCell::new(Pool::new()) };
+    /// Routes given back, each with its list of pattern states (see `route`); boxed as
+    /// `Value::Route` holds them, so that taking one makes no box.
+    #[allow(clippy::vec_box)]
+    static ROUTES: RefCell<Vec<Box<Route>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A route (a move by a pattern taken a part at a time), made in storage given back
+/// before if there is some: its box and its list of pattern states.
+pub(crate) fn route(pattern: u16, origin: u16, at: u16, states: &[(u16, (i8, i8))]) -> Value {
+    let mut r = ROUTES.with_borrow_mut(Vec::pop).unwrap_or_else(|| {
+        Box::new(Route {
+            pattern,
+            origin,
+            at,
+            states: Vec::new(),
+        })
+    });
+    r.pattern = pattern;
+    r.origin = origin;
+    r.at = at;
+    r.states.clear();
+    r.states.extend_from_slice(states);
+    Value::Route(r)
+}
+
+/// Gives a route's storage back (see `route`).
+pub(crate) fn give_route(r: Box<Route>) {
+    if r.states.capacity() <= KEEP_CAPACITY {
+        ROUTES.with_borrow_mut(|p| {
+            if p.len() < KEEP {
+                p.push(r);
+            }
+        });
+    }
 }
 
 /// An empty buffer from `pool`, reused if one is free.
@@ -101,6 +139,7 @@ pub(crate) fn give(v: Vec<Value>) {
 pub(crate) fn recycle(v: Value) {
     match v {
         Value::List(items) => recycle_list(items),
+        Value::Route(r) => give_route(r),
         other => other.discard(),
     }
 }
@@ -138,6 +177,12 @@ pub(crate) fn store(slot: &mut Value, v: Value) {
             old.append(&mut new);
             give(new);
         }
+        // A route over a route: into the storage already there.
+        (Value::Route(old), Value::Route(new)) => {
+            (old.pattern, old.origin, old.at) = (new.pattern, new.origin, new.at);
+            old.states.clone_from(&new.states);
+            give_route(new);
+        }
         (slot, v) => set(slot, own(v)),
     }
 }
@@ -161,6 +206,7 @@ pub(crate) fn own(v: Value) -> Value {
 pub(crate) fn dup(v: &Value) -> Value {
     match v {
         Value::List(items) => dup_list(items),
+        Value::Route(r) => route(r.pattern, r.origin, r.at, &r.states),
         other => other.clone(),
     }
 }

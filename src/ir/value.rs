@@ -83,6 +83,10 @@ impl Clone for Value {
         }
         match (&mut *self, source) {
             (Value::List(to), Value::List(from)) => to.clone_from(from),
+            (Value::Route(to), Value::Route(from)) => {
+                (to.pattern, to.origin, to.at) = (from.pattern, from.origin, from.at);
+                to.states.clone_from(&from.states);
+            }
             (to, from) if !to.owns_heap() => std::mem::forget(std::mem::replace(to, from.clone())),
             (to, from) => *to = from.clone(),
         }
