@@ -5,7 +5,7 @@ use super::geometry;
 use super::memo;
 use super::state::{Loc, State, NONE, NO_SEAT};
 use super::Engine;
-use crate::ir::{ops, Agg, BinOp, Builtin, Expr, Quant, Value};
+use crate::ir::{ops, Agg, BinOp, Builtin, Expr, Quant, Value, NO_CELL};
 
 pub(crate) struct Eval<'a> {
     pub eng: &'a Engine,
@@ -808,7 +808,7 @@ impl<'a> Eval<'a> {
             }
             from += n;
             for &c in &batch[..n] {
-                if !budget::charge(1) || (c != crate::ir::NO_CELL && !f(c, l)) {
+                if !budget::charge(1) || (c != NO_CELL && !f(c, l)) {
                     return true;
                 }
             }

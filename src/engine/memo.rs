@@ -142,39 +142,43 @@ pub(crate) fn value(i: usize) -> Value {
     })
 }
 
-/// Copies of the items of the remembered list at `i` from item `from` on, as many as
-/// `out` holds on the stack (its lists from the pool), added to `out`; false past the
-/// list's end. A walk of the list takes them a batch at a time: one look into the
-/// thread's slots per batch, not per item, and none held while the items are handed on
-/// (the walk may ask for other remembered values).
-pub(crate) fn items(i: usize, from: usize, out: &mut Batch) -> bool {
-    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
+/// Hands `f` the items of the remembered list at `i` from item `from` on, at most `n`;
+/// `None` past the list's end. A walk of the list takes them a batch at a time: one look
+/// into the thread's slots per batch, not per item, and none held while the items are
+/// handed on (the walk may ask for other remembered values).
+fn batch<R>(i: usize, from: usize, n: usize, f: impl FnOnce(&[Value]) -> R) -> Option<R> {
+    FRAMES.with_borrow(|frames| match top(frames).map(|v| &v[i]) {
         Some(Slot::Done(Value::List(items))) if from < items.len() => {
-            let to = items.len().min(from + out.inline_size());
-            out.extend(items[from..to].iter().map(super::pool::dup));
-            true
+            Some(f(&items[from..items.len().min(from + n)]))
         }
-        _ => false,
+        _ => None,
     })
+}
+
+/// Copies of the items of the remembered list at `i` from item `from` on, as many as
+/// `out` holds on the stack (their lists from the pool), added to `out`; false past the
+/// list's end (see `batch`).
+pub(crate) fn items(i: usize, from: usize, out: &mut Batch) -> bool {
+    batch(i, from, out.inline_size(), |items| {
+        out.extend(items.iter().map(super::pool::dup))
+    })
+    .is_some()
 }
 
 /// The cells among the items of the remembered list at `i` from item `from` on, as many
 /// as `out` holds, written into `out` (`NO_CELL` for an item that is not a cell); how
-/// many were written, 0 past the list's end. Batched as `items` is.
+/// many were written, 0 past the list's end (see `batch`).
 pub(crate) fn cells(i: usize, from: usize, out: &mut [u16]) -> usize {
-    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
-        Some(Slot::Done(Value::List(items))) if from < items.len() => {
-            let to = items.len().min(from + out.len());
-            for (o, v) in out.iter_mut().zip(&items[from..to]) {
-                *o = match *v {
-                    Value::Cell(c) => c,
-                    _ => crate::ir::NO_CELL,
-                };
-            }
-            to - from
+    batch(i, from, out.len(), |items| {
+        for (o, v) in out.iter_mut().zip(items) {
+            *o = match *v {
+                Value::Cell(c) => c,
+                _ => crate::ir::NO_CELL,
+            };
         }
-        _ => 0,
+        items.len()
     })
+    .unwrap_or(0)
 }
 
 /// A batch of a remembered list's items (see `items`).

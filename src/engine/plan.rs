@@ -526,13 +526,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
             let cond = cond.as_deref().map(|c| truth(cx, c));
             Box::new(move |ev, l, f| {
                 coll(ev, l, &mut |v, l| {
-                    pool::set(&mut l[slot], pool::dup(&v));
-                    if cond.as_ref().is_none_or(|c| c(ev, l)) {
-                        emit(f, v, l)
-                    } else {
-                        pool::recycle(v);
-                        true
-                    }
+                    filter_item(ev, l, slot, cond.as_ref(), v, |v, l| emit(f, v, l))
                 })
             })
         }
@@ -540,6 +534,27 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
             let other = cx.copy(other);
             Box::new(move |ev, l, f| ev.for_each(&other, l, f))
         }
+    }
+}
+
+/// One item of a comprehension as it is filtered (walked or made as a list): set in the
+/// comprehension's local, then handed to `keep` if the condition holds, given back if not;
+/// whether the walk goes on.
+#[inline(always)]
+fn filter_item(
+    ev: &Eval,
+    l: &mut [Value],
+    slot: usize,
+    cond: Option<&Cond>,
+    v: Value,
+    keep: impl FnOnce(Value, &mut [Value]) -> bool,
+) -> bool {
+    pool::set(&mut l[slot], pool::dup(&v));
+    if cond.is_none_or(|c| c(ev, l)) {
+        keep(v, l)
+    } else {
+        pool::recycle(v);
+        true
     }
 }
 
@@ -951,13 +966,10 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
             node(move |ev, l| {
                 let mut out = pool::take();
                 coll(ev, l, &mut |v, l| {
-                    pool::set(&mut l[slot], pool::dup(&v));
-                    if cond.as_ref().is_none_or(|c| c(ev, l)) {
+                    filter_item(ev, l, slot, cond.as_ref(), v, |v, _| {
                         out.push(v);
-                    } else {
-                        pool::recycle(v);
-                    }
-                    true
+                        true
+                    })
                 });
                 kept(Value::List(out))
             })

@@ -57,20 +57,20 @@ thread_local! {
 /// A route (a move by a pattern taken a part at a time), made in storage given back
 /// before if there is some: its box and its list of pattern states.
 pub(crate) fn route(pattern: u16, origin: u16, at: u16, states: &[(u16, (i8, i8))]) -> Value {
-    let mut r = ROUTES.with_borrow_mut(Vec::pop).unwrap_or_else(|| {
-        Box::new(Route {
+    Value::Route(match ROUTES.with_borrow_mut(Vec::pop) {
+        Some(mut r) => {
+            (r.pattern, r.origin, r.at) = (pattern, origin, at);
+            r.states.clear();
+            r.states.extend_from_slice(states);
+            r
+        }
+        None => Box::new(Route {
             pattern,
             origin,
             at,
-            states: Vec::new(),
-        })
-    });
-    r.pattern = pattern;
-    r.origin = origin;
-    r.at = at;
-    r.states.clear();
-    r.states.extend_from_slice(states);
-    Value::Route(r)
+            states: states.to_vec(),
+        }),
+    })
 }
 
 /// Gives a route's storage back (see `route`).
@@ -179,8 +179,7 @@ pub(crate) fn store(slot: &mut Value, v: Value) {
         }
         // A route over a route: into the storage already there.
         (Value::Route(old), Value::Route(new)) => {
-            (old.pattern, old.origin, old.at) = (new.pattern, new.origin, new.at);
-            old.states.clone_from(&new.states);
+            old.clone_from(&new);
             give_route(new);
         }
         (slot, v) => set(slot, own(v)),

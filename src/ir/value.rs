@@ -39,12 +39,29 @@ pub enum Value {
 /// engine reads a pattern as a graph of steps (a rider's every square is a step);
 /// `states` are the nodes of that graph the move may be at, each with the direction of
 /// the last step ((0, 0) before the first), which `same` legs keep.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Route {
     pub pattern: u16,
     pub origin: CellId,
     pub at: CellId,
     pub states: Vec<(u16, (i8, i8))>,
+}
+
+/// Written out so that a route copied over a route keeps its list of states.
+impl Clone for Route {
+    fn clone(&self) -> Route {
+        Route {
+            pattern: self.pattern,
+            origin: self.origin,
+            at: self.at,
+            states: self.states.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Route) {
+        (self.pattern, self.origin, self.at) = (source.pattern, source.origin, source.at);
+        self.states.clone_from(&source.states);
+    }
 }
 
 /// Written out rather than derived so that copying a scalar (the common case: cells,
@@ -75,7 +92,8 @@ impl Clone for Value {
     }
 
     /// Copying over a scalar (a state's variables copied onto a state kept for reuse)
-    /// drops nothing; a list copied over a list keeps its storage.
+    /// drops nothing; a list copied over a list, or a route over a route, keeps its
+    /// storage.
     #[inline]
     fn clone_from(&mut self, source: &Value) {
         if self.set_payload(source) {
@@ -83,10 +101,7 @@ impl Clone for Value {
         }
         match (&mut *self, source) {
             (Value::List(to), Value::List(from)) => to.clone_from(from),
-            (Value::Route(to), Value::Route(from)) => {
-                (to.pattern, to.origin, to.at) = (from.pattern, from.origin, from.at);
-                to.states.clone_from(&from.states);
-            }
+            (Value::Route(to), Value::Route(from)) => to.clone_from(from),
             (to, from) if !to.owns_heap() => std::mem::forget(std::mem::replace(to, from.clone())),
             (to, from) => *to = from.clone(),
         }
