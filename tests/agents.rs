@@ -234,7 +234,7 @@ fn search_sees_a_win_in_one_for_the_opponent() {
         let lost = replies.iter().any(|r| {
             let mut u = t.clone();
             e.apply(&mut u, r).unwrap();
-            u.outcome == Some(Outcome::Win(vec![BLACK]))
+            u.outcome == Some(Outcome::Win([BLACK][..].into()))
         });
         assert!(
             !lost,
@@ -271,7 +271,7 @@ fn mcts_beats_random_at_army_ants() {
         } else {
             ("random", "mcts:40", BLACK)
         };
-        if match_game(&e, red, black, seed) == Outcome::Win(vec![mcts_seat]) {
+        if match_game(&e, red, black, seed) == Outcome::Win([mcts_seat][..].into()) {
             wins += 1;
         }
     }
@@ -283,7 +283,7 @@ fn mcts_beats_random_at_army_ants() {
 fn greedy_beats_random_at_army_ants() {
     let e = army_ants();
     let wins = (0..4u64)
-        .filter(|&seed| match_game(&e, "greedy", "random", seed) == Outcome::Win(vec![RED]))
+        .filter(|&seed| match_game(&e, "greedy", "random", seed) == Outcome::Win([RED][..].into()))
         .count();
     assert_eq!(wins, 4);
 }

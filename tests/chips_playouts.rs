@@ -126,7 +126,7 @@ fn conservation(players: u8, seeds: std::ops::Range<u64>) -> (usize, usize, usiz
                 let richest: Vec<u8> = (0..players)
                     .filter(|&p| chips[p as usize] == most)
                     .collect();
-                assert_eq!(w, &richest, "seed {seed}: chips {chips:?}");
+                assert_eq!(w[..], richest[..], "seed {seed}: chips {chips:?}");
                 wins += 1;
                 if w.len() > 1 {
                     shared += 1;

@@ -145,7 +145,11 @@ fn random_games_keep_every_rule_at_two_three_and_four_players() {
                     let alive: Vec<u8> = (0..players)
                         .filter(|&p| !end.eliminated[p as usize])
                         .collect();
-                    assert_eq!(alive, w, "{what}: the winner is the last emperor standing");
+                    assert_eq!(
+                        alive[..],
+                        w[..],
+                        "{what}: the winner is the last emperor standing"
+                    );
                 }
                 Some(Outcome::Capped) => capped += 1,
                 other => panic!("{what}: unexpected end {other:?}"),

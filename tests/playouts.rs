@@ -92,7 +92,7 @@ fn conservation(seeds: std::ops::Range<u64>) -> (usize, usize, usize) {
         });
         match end.outcome {
             Some(Outcome::Win(ref w)) => {
-                assert!(w == &vec![RED] || w == &vec![BLACK], "seed {seed}: {w:?}");
+                assert!(w[..] == [RED] || w[..] == [BLACK], "seed {seed}: {w:?}");
                 // The loser's queen has fallen.
                 let loser = 1 - w[0];
                 assert!(

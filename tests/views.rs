@@ -154,5 +154,8 @@ fn view_reports_phase_turn_and_decider() {
     play(&e, &mut won, "attack b3 b4");
     let v = e.view(&won, BLACK);
     assert_eq!(v.decider, None);
-    assert_eq!(v.outcome, Some(muster::engine::Outcome::Win(vec![RED])));
+    assert_eq!(
+        v.outcome,
+        Some(muster::engine::Outcome::Win([RED][..].into()))
+    );
 }

@@ -408,6 +408,6 @@ fn first_win(engine: &Engine, s: &State, legal: &[Action], mover: u8) -> Option<
         }
         let mut t = s.clone();
         engine.apply_listed(&mut t, a).is_ok()
-            && matches!(&t.outcome, Some(Outcome::Win(w)) if w == &[mover])
+            && matches!(&t.outcome, Some(Outcome::Win(w)) if w[..] == [mover])
     })
 }

@@ -3,13 +3,13 @@
 
 use super::eval::Eval;
 use super::pool;
-use super::state::{Loc, Outcome, State, NONE};
+use super::state::{Loc, Outcome, Seats, State, NONE};
 use super::{code, Engine, EngineError};
 use crate::ir::{AssignOp, Stmt, Target, Value, ZoneId, NO_CELL};
 use rand::seq::SliceRandom;
 
 /// The components an effect moves or turns, on the stack when there are few.
-type Comps = smallvec::SmallVec<[u16; 32]>;
+type Comps = pool::Ids<32>;
 
 /// The most statements one action (with everything it triggers) may run.
 pub const MAX_STEPS_PER_ACTION: u32 = 1_000_000;
@@ -68,9 +68,9 @@ fn rules(code: &'static str, msg: impl Into<String>) -> EngineError {
 }
 
 /// The seats a `win` names: one seat, or a list of them who share the win.
-pub(crate) fn winners(v: Value) -> Vec<u8> {
+pub(crate) fn winners(v: Value) -> Seats {
     match v {
-        Value::Seat(p) => vec![p],
+        Value::Seat(p) => Seats::from_slice(&[p]),
         Value::List(items) => {
             let seats = items
                 .iter()
@@ -85,7 +85,7 @@ pub(crate) fn winners(v: Value) -> Vec<u8> {
             pool::recycle_list(items);
             seats
         }
-        _ => vec![],
+        _ => Seats::new(),
     }
 }
 
@@ -206,7 +206,7 @@ impl<'a> Runner<'a> {
                 let comps = self.comps_of(s, &what);
                 pool::recycle(what);
                 if let Some(up) = face {
-                    for &c in &comps {
+                    for &c in comps.iter() {
                         s.face_up[c as usize] = *up;
                     }
                 }
@@ -218,12 +218,12 @@ impl<'a> Runner<'a> {
                                 "cannot move several cards or pieces onto one cell",
                             ));
                         }
-                        for comp in comps {
+                        for &comp in comps.iter() {
                             self.relocate(s, comp, Dest::Cell(c))?;
                         }
                     }
                     Value::Zone(z, seat, slot) => {
-                        for comp in comps {
+                        for &comp in comps.iter() {
                             self.relocate(s, comp, Dest::Zone(z, seat, slot))?;
                         }
                     }
@@ -235,7 +235,7 @@ impl<'a> Runner<'a> {
                 let what = self.ev(s, what, l);
                 let comps = self.comps_of(s, &what);
                 pool::recycle(what);
-                for c in comps {
+                for &c in comps.iter() {
                     s.face_up[c as usize] = *up;
                 }
             }
@@ -330,7 +330,7 @@ impl<'a> Runner<'a> {
                 pool::recycle(what);
                 if let Value::Zone(z, seat, slot) = self.ev(s, under, l) {
                     // Each goes to the very bottom, in turn.
-                    for comp in comps {
+                    for &comp in comps.iter() {
                         self.relocate(s, comp, Dest::Zone(z, seat, slot))?;
                         let inst = self.eng.zone_instance(z, seat, slot) as usize;
                         if let Some(i) = s.zones[inst].iter().rposition(|&c| c == comp) {
@@ -541,22 +541,21 @@ impl<'a> Runner<'a> {
 
     /// The components a value stands for: one, a list, or a zone's contents (bottom first).
     fn comps_of(&self, s: &State, v: &Value) -> Comps {
+        let mut comps = Comps::new();
         match v {
-            Value::Comp(c) if *c != NONE => Comps::from_slice(&[*c]),
-            Value::List(items) => items
-                .iter()
-                .filter_map(|i| {
+            Value::Comp(c) if *c != NONE => comps.push(*c),
+            Value::List(items) => {
+                for i in items {
                     if let Value::Comp(c) = i {
-                        Some(*c)
-                    } else {
-                        None
+                        comps.push(*c);
                     }
-                })
-                .collect(),
-            Value::Zone(z, seat, slot) => {
-                Comps::from_slice(&s.zones[self.eng.zone_instance(*z, *seat, *slot) as usize])
+                }
             }
-            _ => Comps::new(),
+            Value::Zone(z, seat, slot) => {
+                comps.extend_from_slice(&s.zones[self.eng.zone_instance(*z, *seat, *slot) as usize])
+            }
+            _ => {}
         }
+        comps
     }
 }

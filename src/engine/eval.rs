@@ -104,8 +104,8 @@ impl<'a> Eval<'a> {
                     }
                     let (x, y) = (self.eval(a, l), self.eval(b, l));
                     let t = ops::compare(*op, &x, &y);
-                    x.discard();
-                    y.discard();
+                    super::pool::recycle(x);
+                    super::pool::recycle(y);
                     t
                 }
                 _ => self.truth_of_value(e, l),
@@ -702,14 +702,14 @@ impl<'a> Eval<'a> {
                             _ => None,
                         };
                         if let Some(b) = answer {
-                            x.discard();
-                            y.discard();
+                            super::pool::recycle(x);
+                            super::pool::recycle(y);
                             return Value::Bool(b);
                         }
                     }
                     if let (BinOp::Eq | BinOp::Ne, Some(same)) = (op, scalar_eq(&x, &y)) {
-                        x.discard();
-                        y.discard();
+                        super::pool::recycle(x);
+                        super::pool::recycle(y);
                         return Value::Bool(same == (*op == BinOp::Eq));
                     }
                     let v = ops::binary(*op, &x, &y, &g.board);
@@ -909,7 +909,7 @@ impl<'a> Eval<'a> {
             n = v.as_int();
         } else if enough > 0 {
             self.for_each(coll, l, &mut |v, _| {
-                v.discard();
+                super::pool::recycle(v);
                 n += 1;
                 n < enough
             });
@@ -1147,13 +1147,13 @@ impl<'a> Eval<'a> {
                 };
                 let g = &self.eng.steps[r.pattern as usize];
                 let walk = self.walk(r.at);
-                let cells = if b == Builtin::Waypoints {
-                    walk.waypoints(g, r.origin, r.at, &r.states)
+                let mut found = |c| out.push(Value::Cell(c));
+                if b == Builtin::Waypoints {
+                    walk.waypoints(g, r.origin, r.at, &r.states, &mut found)
                 } else {
-                    walk.finishes(g, r.origin, r.at, &r.states)
+                    walk.finishes(g, r.origin, r.at, &r.states, &mut found)
                 };
                 super::pool::give_route(r);
-                out.extend(cells.into_iter().map(Value::Cell));
             }
             Builtin::MayHalt => {
                 let Value::Route(r) = self.eval(&args[0], l) else {
@@ -1181,8 +1181,9 @@ impl<'a> Eval<'a> {
                     super::pool::give_route(r);
                     out.extend(cells.into_iter().map(Value::Cell));
                 } else {
-                    let states = walk.advance(g, r.at, &r.states, to);
-                    let next = super::pool::route(r.pattern, r.origin, to, &states);
+                    let next = walk.advance(g, r.at, &r.states, to, |states| {
+                        super::pool::route(r.pattern, r.origin, to, states)
+                    });
                     super::pool::give_route(r);
                     return next;
                 }

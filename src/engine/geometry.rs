@@ -3,7 +3,6 @@
 
 use super::state::NONE;
 use crate::ir::{Board, Builtin, Value, NO_CELL};
-use smallvec::SmallVec;
 
 /// A set of cells, on the stack for boards of up to 2048 cells (every board the checker
 /// accepts), so that geometry queries on a hot path do not allocate.
@@ -187,7 +186,7 @@ pub(crate) fn flood(
     // Found as numbers, then made values all at once: a value pushed as it is made is
     // copied whole from where it was just built, which stalls (see docs/ARCHITECTURE.md,
     // "values just built").
-    let mut found: SmallVec<[u16; 128]> = SmallVec::new();
+    let mut found: super::pool::Ids<128> = super::pool::Ids::new();
     let mut i = 0;
     let mut c = cell;
     loop {

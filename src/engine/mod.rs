@@ -27,7 +27,7 @@ pub use effects::MAX_TRIGGER_DEPTH;
 pub use legal::{Action, Args, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION};
 pub use notation::Announcement;
 pub use profile::ActionCost;
-pub use state::{Loc, Outcome, State, NONE, NO_SEAT};
+pub use state::{Loc, Outcome, Seats, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 
 use crate::ir::{Clause, Game, Stmt, StuckRule, Value, ZoneId};
@@ -516,7 +516,7 @@ impl Engine {
         // Counted in place: the list of winners is made only when the game ends.
         let mut alive = (0..s.players).filter(|&q| !s.eliminated[q as usize]);
         match (alive.next(), alive.next()) {
-            (Some(last), None) => s.outcome = Some(Outcome::Win(vec![last])),
+            (Some(last), None) => s.outcome = Some(Outcome::Win(Seats::from_slice(&[last]))),
             (None, _) => s.outcome = Some(Outcome::Draw),
             _ => {}
         }

@@ -4,6 +4,7 @@ use super::geometry::CellSet;
 use super::state::NONE;
 use crate::ir::{Board, Lands, Pat, NO_CELL};
 use smallvec::SmallVec;
+use std::cell::RefCell;
 
 /// The cell `v` away from `at` (in board coordinates), or `NO_CELL`.
 fn offset(board: &Board, at: u16, (dx, dy): (i8, i8)) -> u16 {
@@ -329,7 +330,20 @@ impl Steps {
     /// `states` with every node reached from them by free links, sorted, each once.
     fn close(&self, states: &[StepState]) -> States {
         let mut out = States::new();
-        let mut todo: SmallVec<[StepState; 32]> = SmallVec::from_slice(states);
+        self.close_into(states, &mut out, &mut SmallVec::new());
+        out
+    }
+
+    /// `close` into `out`, with `todo` to work in.
+    fn close_into(
+        &self,
+        states: &[StepState],
+        out: &mut States,
+        todo: &mut SmallVec<[StepState; 32]>,
+    ) {
+        out.clear();
+        todo.clear();
+        todo.extend_from_slice(states);
         while let Some(st) = todo.pop() {
             if out.contains(&st) {
                 continue;
@@ -340,7 +354,6 @@ impl Steps {
             }
         }
         out.sort();
-        out
     }
 
     /// Whether a move in `states` may end where it stands, on a cell that is empty
@@ -360,10 +373,32 @@ impl Steps {
     }
 }
 
-/// Every landing of a move in progress: the cell, and the (closed) states it is in there.
-/// Landings on the same cell are merged.
-pub struct Landings {
-    pub cells: SmallVec<[(u16, States); 32]>,
+/// Every landing of a move in progress: the cell, the (closed) states it is in there,
+/// sorted, and the states its steps arrived in (each followed once).
+#[derive(Default)]
+pub struct Landing {
+    pub cell: u16,
+    pub states: States,
+    arrived: States,
+}
+
+/// What `landings` works in, kept per thread so that following a move allocates nothing
+/// once warm: a buffer that once grew past its stack size keeps its heap storage.
+#[derive(Default)]
+struct Scratch {
+    todo: NextSteps,
+    next: NextSteps,
+    closing: SmallVec<[StepState; 32]>,
+    closed: States,
+    /// The landings found so far, `landed` of them; those after keep their storage.
+    cells: Vec<Landing>,
+    landed: usize,
+    /// Per cell of the board: 1 + its landing's index in `cells`, or 0.
+    slot: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 impl Walk<'_> {
@@ -384,84 +419,141 @@ impl Walk<'_> {
         }
     }
 
-    /// Every cell the rest of a move reaches from `at` in `states`, by one step or more:
-    /// steps go on only from an empty cell (the mover stands on `at`, which counts as
-    /// occupied).
-    pub fn landings(&self, g: &Steps, at: u16, states: &[StepState]) -> Landings {
-        let mut seen: SmallVec<[(u16, StepState); 64]> = SmallVec::new();
-        let mut todo = NextSteps::new();
-        let mut next = NextSteps::new();
-        for &st in states {
-            self.next_steps(g, at, st, &mut next);
-        }
-        todo.append(&mut next);
-        let mut cells: SmallVec<[(u16, States); 32]> = SmallVec::new();
-        while let Some((c, st)) = todo.pop() {
-            if seen.contains(&(c, st)) {
-                continue;
+    /// Calls `f` with every cell the rest of a move reaches from `at` in `states`, by one
+    /// step or more, in the order of the cells: steps go on only from an empty cell (the
+    /// mover stands on `at`, which counts as occupied). Landings on one cell are merged.
+    pub fn landings<R>(
+        &self,
+        g: &Steps,
+        at: u16,
+        states: &[StepState],
+        f: impl FnOnce(&[Landing]) -> R,
+    ) -> R {
+        SCRATCH.with_borrow_mut(|sc| {
+            let Scratch {
+                todo,
+                next,
+                closing,
+                closed,
+                cells,
+                landed,
+                slot,
+            } = sc;
+            if slot.len() < self.board.cells.len() {
+                slot.resize(self.board.cells.len(), 0);
             }
-            seen.push((c, st));
-            let closed = g.close(&[st]);
-            match cells.iter_mut().find(|(x, _)| *x == c) {
-                Some((_, sts)) => {
-                    for s in closed.iter() {
-                        if !sts.contains(s) {
-                            sts.push(*s);
+            *landed = 0;
+            todo.clear();
+            for &st in states {
+                self.next_steps(g, at, st, todo);
+            }
+            while let Some((c, st)) = todo.pop() {
+                let i = match slot[c as usize] {
+                    0 => {
+                        if *landed == cells.len() {
+                            cells.push(Landing::default());
                         }
+                        let l = &mut cells[*landed];
+                        (l.cell, *landed) = (c, *landed + 1);
+                        l.states.clear();
+                        l.arrived.clear();
+                        slot[c as usize] = *landed as u32;
+                        *landed - 1
                     }
-                    sts.sort();
+                    n => n as usize - 1,
+                };
+                let here = &mut cells[i];
+                if here.arrived.contains(&st) {
+                    continue;
                 }
-                None => cells.push((c, closed.clone())),
-            }
-            if c != at && self.occ[c as usize] == NONE {
-                for s in closed {
-                    self.next_steps(g, c, s, &mut next);
+                here.arrived.push(st);
+                g.close_into(&[st], closed, closing);
+                for s in closed.iter() {
+                    if !here.states.contains(s) {
+                        here.states.push(*s);
+                    }
                 }
-                todo.append(&mut next);
+                here.states.sort_unstable();
+                if c != at && self.occ[c as usize] == NONE {
+                    for &s in closed.iter() {
+                        self.next_steps(g, c, s, next);
+                    }
+                    todo.append(next);
+                }
             }
-        }
-        cells.sort_by_key(|(c, _)| *c);
-        Landings { cells }
+            let found = &mut cells[..*landed];
+            for l in found.iter() {
+                slot[l.cell as usize] = 0;
+            }
+            // Cells are each landed on once: an unstable sort gives the one order.
+            found.sort_unstable_by_key(|l| l.cell);
+            f(found)
+        })
     }
 
     /// Where the rest of the move may end: cells where a way ends that are empty or held
     /// by another owner, never `origin` (a move ends somewhere else than it began).
-    pub fn finishes(&self, g: &Steps, origin: u16, at: u16, states: &[StepState]) -> Cells {
-        self.landings(g, at, states)
-            .cells
-            .into_iter()
-            .filter(|(c, sts)| {
-                let there = self.occ[*c as usize];
-                *c != origin
-                    && *c != at
+    pub fn finishes(
+        &self,
+        g: &Steps,
+        origin: u16,
+        at: u16,
+        states: &[StepState],
+        f: &mut dyn FnMut(u16),
+    ) {
+        self.landings(g, at, states, |cells| {
+            for l in cells {
+                let there = self.occ[l.cell as usize];
+                if l.cell != origin
+                    && l.cell != at
                     && (there == NONE || self.owners[there as usize] != self.mover)
-                    && g.accepts(sts, there == NONE)
-            })
-            .map(|(c, _)| c)
-            .collect()
+                    && g.accepts(&l.states, there == NONE)
+                {
+                    f(l.cell);
+                }
+            }
+        })
     }
 
     /// Where the rest of the move may pause and go on later: empty cells it reaches from
     /// which it has steps left, never `origin`.
-    pub fn waypoints(&self, g: &Steps, origin: u16, at: u16, states: &[StepState]) -> Cells {
-        self.landings(g, at, states)
-            .cells
-            .into_iter()
-            .filter(|(c, sts)| {
-                *c != origin && *c != at && self.occ[*c as usize] == NONE && g.goes_on(sts)
-            })
-            .map(|(c, _)| c)
-            .collect()
+    pub fn waypoints(
+        &self,
+        g: &Steps,
+        origin: u16,
+        at: u16,
+        states: &[StepState],
+        f: &mut dyn FnMut(u16),
+    ) {
+        self.landings(g, at, states, |cells| {
+            for l in cells {
+                if l.cell != origin
+                    && l.cell != at
+                    && self.occ[l.cell as usize] == NONE
+                    && g.goes_on(&l.states)
+                {
+                    f(l.cell);
+                }
+            }
+        })
     }
 
-    /// The states of the move once it has gone on from `at` to `to` (none if it cannot).
-    pub fn advance(&self, g: &Steps, at: u16, states: &[StepState], to: u16) -> States {
-        self.landings(g, at, states)
-            .cells
-            .into_iter()
-            .find(|(c, _)| *c == to)
-            .map(|(_, sts)| sts)
-            .unwrap_or_default()
+    /// `f` of the states of the move once it has gone on from `at` to `to` (none if it
+    /// cannot).
+    pub fn advance<R>(
+        &self,
+        g: &Steps,
+        at: u16,
+        states: &[StepState],
+        to: u16,
+        f: impl FnOnce(&[StepState]) -> R,
+    ) -> R {
+        self.landings(g, at, states, |cells| {
+            f(cells
+                .iter()
+                .find(|l| l.cell == to)
+                .map_or(&[][..], |l| &l.states[..]))
+        })
     }
 
     /// The cells every way of the rest of the move from `at` to `to` lands on before `to`,

@@ -16,6 +16,7 @@
 //! steady stream of queries and applies allocates nothing (`tests/hot_path_allocs.rs`).
 
 use crate::ir::{Route, Value};
+use smallvec::SmallVec;
 use std::cell::RefCell;
 use std::thread::LocalKey;
 
@@ -167,7 +168,8 @@ pub(crate) fn set(slot: &mut Value, v: Value) {
 /// Stores `v` in a slot of the state: a list goes into the storage of the list already
 /// there if there is one, or into storage of its own, and `v`'s own storage goes back to
 /// the pool. A buffer of the pool kept in a state would be lost to it when the state is
-/// dropped, and the next query would allocate to replace it.
+/// dropped (a state made for one game, say), and the next query would allocate to
+/// replace it.
 pub(crate) fn store(slot: &mut Value, v: Value) {
     match (slot, v) {
         (Value::List(old), Value::List(mut new)) => {
@@ -184,6 +186,29 @@ pub(crate) fn store(slot: &mut Value, v: Value) {
         }
         (slot, v) => set(slot, own(v)),
     }
+}
+
+/// Copies `from` over `to` (a state's values over those of a state kept for reuse): a
+/// list or a route over one of its kind keeps the storage there; storage no longer
+/// needed goes back to the pool, and storage newly needed comes from it. So a state that
+/// takes turns holding lists and none, as searches and playouts copy positions into
+/// states they keep, neither drops the pool's buffers nor makes new ones.
+pub(crate) fn copy_values(to: &mut Vec<Value>, from: &[Value]) {
+    while to.len() > from.len() {
+        recycle(to.pop().expect("longer than `from`"));
+    }
+    let (common, rest) = from.split_at(to.len());
+    for (t, f) in to.iter_mut().zip(common) {
+        if t.set_payload(f) {
+            continue;
+        }
+        match (&mut *t, f) {
+            (Value::List(t), Value::List(f)) => copy_values(t, f),
+            (Value::Route(t), Value::Route(f)) => t.clone_from(f),
+            (t, f) => set(t, dup(f)),
+        }
+    }
+    to.extend(rest.iter().map(dup));
 }
 
 /// `v` with its list storage (if any) its own rather than the pool's, which gets its
@@ -228,6 +253,67 @@ pub(crate) fn take_cells() -> Vec<u16> {
 #[inline]
 pub(crate) fn give_cells(v: Vec<u16>) {
     give_to(&CELLS, v)
+}
+
+/// A short list of numbers (cells, components) on the stack, `N` of them at most; past
+/// that in a buffer of the pool (see `take_cells`), given back when dropped. A list that
+/// grows past the stack on a long move or a big zone allocates nothing once warm.
+pub(crate) struct Ids<const N: usize>(SmallVec<[u16; N]>);
+
+impl<const N: usize> Ids<N> {
+    #[inline]
+    pub fn new() -> Ids<N> {
+        Ids(SmallVec::new())
+    }
+
+    #[inline]
+    pub fn push(&mut self, x: u16) {
+        if self.0.len() == N && !self.0.spilled() {
+            self.spill(N);
+        }
+        self.0.push(x);
+    }
+
+    pub fn extend_from_slice(&mut self, xs: &[u16]) {
+        if self.0.len() + xs.len() > N && !self.0.spilled() {
+            self.spill(self.0.len() + xs.len());
+        }
+        self.0.extend_from_slice(xs);
+    }
+
+    /// Moves the list into a buffer of the pool with room for `need` (a buffer has more
+    /// than `N`, so that it stays on the heap: see `SmallVec::from_vec`).
+    #[cold]
+    fn spill(&mut self, need: usize) {
+        let mut v = take_cells();
+        v.reserve(need.max(2 * N));
+        v.extend_from_slice(&self.0);
+        self.0 = SmallVec::from_vec(v);
+    }
+}
+
+impl<const N: usize> std::ops::Deref for Ids<N> {
+    type Target = [u16];
+    #[inline]
+    fn deref(&self) -> &[u16] {
+        &self.0
+    }
+}
+
+impl<const N: usize> std::ops::DerefMut for Ids<N> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [u16] {
+        &mut self.0
+    }
+}
+
+impl<const N: usize> Drop for Ids<N> {
+    #[inline]
+    fn drop(&mut self) {
+        if self.0.spilled() {
+            give_cells(std::mem::take(&mut self.0).into_vec());
+        }
+    }
 }
 
 /// The local slots of one query or one action (`None` each), from the pool and given

@@ -19,10 +19,14 @@ pub enum Loc {
     Zone(u16),
 }
 
+/// Seats, such as the winners of a game: on the stack for up to eight, so that the apply
+/// that ends a game allocates nothing.
+pub type Seats = smallvec::SmallVec<[u8; 8]>;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Outcome {
     /// The winning seats (one, or several sharing a win).
-    Win(Vec<u8>),
+    Win(Seats),
     Draw,
     /// Stopped by the length cap: neither a win nor a draw.
     Capped,
@@ -181,9 +185,10 @@ impl Clone for State {
         self.locs.clone_from(locs);
         self.owners.clone_from(owners);
         self.face_up.clone_from(face_up);
-        self.globals.clone_from(globals);
-        self.seat_vars.clone_from(seat_vars);
-        self.comp_vars.clone_from(comp_vars);
+        // Lists and routes in and out of the pool (see `pool::copy_values`).
+        super::pool::copy_values(&mut self.globals, globals);
+        super::pool::copy_values(&mut self.seat_vars, seat_vars);
+        super::pool::copy_values(&mut self.comp_vars, comp_vars);
         self.attr_over.clone_from(attr_over);
         self.ending_turn = *ending_turn;
         self.eliminated.clone_from(eliminated);

@@ -380,7 +380,7 @@ impl Builder<'_> {
                             };
                             seats.push(seat(e, s, &sp)?);
                         }
-                        Some(Outcome::Win(seats))
+                        Some(Outcome::Win(seats.into()))
                     }
                 }
             }
