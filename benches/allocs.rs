@@ -11,11 +11,11 @@
 //!   starts with `next.clone_from(&s)` into a state kept from the last action (as a search
 //!   keeps its states), so the copy itself is not counted.
 //!
-//! Each row gives, per game, the number of queries and applies measured, the mean and
-//! maximum allocations per call, and the share of calls that allocated nothing. The
-//! playouts are played once from cold (the first row of each game, with the pools and
-//! buffers growing) and again with the same seeds once warm (`warm`), which is what
-//! `tests/hot_path_allocs.rs` asserts is zero.
+//! Each row gives, per game, the number of queries and applies measured, their
+//! allocations in all, the mean and maximum per call, and the share of calls that
+//! allocated nothing. The playouts are played once from cold (the first row of each game,
+//! with the pools and buffers growing) and again with the same seeds once warm (`warm`),
+//! which is what `tests/hot_path_allocs.rs` asserts is zero (over shorter playouts).
 //!
 //! Run with `cargo bench --bench allocs`. Nothing else runs while a call is counted (the
 //! count is global, and the bench is single-threaded), so the figures are exact.
@@ -138,12 +138,14 @@ fn pass(
         }
     }
     println!(
-        "{name:<18} {players:>2} {:>6} {:>9.2} {:>6} {:>7.1}% | {:>6} {:>9.2} {:>6} {:>7.1}% | {capped:>2}/{PLAYOUTS}",
+        "{name:<18} {players:>2} {:>6} {:>6} {:>9.2} {:>6} {:>7.1}% | {:>6} {:>6} {:>9.2} {:>6} {:>7.1}% | {capped:>2}/{PLAYOUTS}",
         legal.calls,
+        legal.total,
         legal.mean(),
         legal.max,
         legal.zero_share(),
         apply.calls,
+        apply.total,
         apply.mean(),
         apply.max,
         apply.zero_share(),
@@ -152,12 +154,23 @@ fn pass(
 
 fn main() {
     println!(
-        "{:<18} {:>2} {:>6} {:>9} {:>6} {:>8} | {:>6} {:>9} {:>6} {:>8} | capped",
-        "game", "pl", "legal", "allocs", "max", "zero", "apply", "allocs", "max", "zero"
+        "{:<18} {:>2} {:>6} {:>6} {:>9} {:>6} {:>8} | {:>6} {:>6} {:>9} {:>6} {:>8} | capped",
+        "game",
+        "pl",
+        "legal",
+        "allocs",
+        "allocs",
+        "max",
+        "zero",
+        "apply",
+        "allocs",
+        "allocs",
+        "max",
+        "zero"
     );
     println!(
-        "{:<18} {:>2} {:>6} {:>9} {:>6} {:>8} | {:>6} {:>9} {:>6} {:>8} |",
-        "", "", "calls", "mean", "", "share", "calls", "mean", "", "share"
+        "{:<18} {:>2} {:>6} {:>6} {:>9} {:>6} {:>8} | {:>6} {:>6} {:>9} {:>6} {:>8} |",
+        "", "", "calls", "total", "mean", "", "share", "calls", "total", "mean", "", "share"
     );
     measure("army_ants", 2, 5000);
     measure("battalion_chips", 4, 5000);
