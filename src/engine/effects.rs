@@ -8,7 +8,8 @@ use super::{code, Engine, EngineError};
 use crate::ir::{AssignOp, Stmt, Target, Value, ZoneId, NO_CELL};
 use rand::seq::SliceRandom;
 
-/// The components an effect moves or turns, on the stack when there are few.
+/// The components an effect moves or turns: on the stack when there are few, in a buffer
+/// of the pool past 32 (a whole zone moved).
 type Comps = pool::Ids<32>;
 
 /// The most statements one action (with everything it triggers) may run.

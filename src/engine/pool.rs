@@ -6,6 +6,10 @@
 //! are kept the same way (`route`, `give_route`), and a route stored over a route in the
 //! state is written into the storage already there.
 //!
+//! A state copied over a state kept for reuse trades its lists and routes with the pool
+//! (`copy_values`), and short lists of numbers that outgrow the stack move into a buffer
+//! of cells from here (`Ids`).
+//!
 //! The pool is per thread, like the budget: parallel playouts never share it.
 //!
 //! A buffer given back is grown to the largest capacity the pool has seen (its high
