@@ -400,7 +400,8 @@ impl Engine {
                 }
             }
         }
-        let mut locals = vec![Value::None; g.max_locals.max(2) as usize + 1];
+        // From the pool, and given back: a list the setup leaves in a local goes back too.
+        let mut locals = pool::Locals::new(g.max_locals.max(2) as usize + 1);
         self.relink(&mut s, &mut locals);
         for (i, v) in g.vars.iter().enumerate() {
             if v.per_piece {
