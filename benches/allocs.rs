@@ -17,8 +17,9 @@
 //! with the pools and buffers growing) and again with the same seeds once warm (`warm`),
 //! which is what `tests/hot_path_allocs.rs` asserts is zero (over shorter playouts).
 //!
-//! Run with `cargo bench --bench allocs`. Nothing else runs while a call is counted (the
-//! count is global, and the bench is single-threaded), so the figures are exact.
+//! Run with `cargo bench --bench allocs`. Each game plays on a thread of its own, so that
+//! it warms the per-thread pools itself, and the games play one after another: nothing
+//! else runs while a call is counted (the count is global), so the figures are exact.
 
 use muster::check::compile_file;
 use muster::engine::Engine;

@@ -1139,7 +1139,7 @@ impl<'a> Eval<'a> {
                 else {
                     return Value::None;
                 };
-                return super::pool::route(p, c, c, &self.eng.steps[p as usize].start());
+                return super::pool::route(p, c, c, self.eng.steps[p as usize].start());
             }
             Builtin::Waypoints | Builtin::Finishes => {
                 let Value::Route(r) = self.eval(&args[0], l) else {
@@ -1147,12 +1147,10 @@ impl<'a> Eval<'a> {
                 };
                 let g = &self.eng.steps[r.pattern as usize];
                 let walk = self.walk(r.at);
-                let mut found = |c| out.push(Value::Cell(c));
-                if b == Builtin::Waypoints {
-                    walk.waypoints(g, r.origin, r.at, &r.states, &mut found)
-                } else {
-                    walk.finishes(g, r.origin, r.at, &r.states, &mut found)
-                };
+                let finishes = b == Builtin::Finishes;
+                walk.stops(finishes, g, r.origin, r.at, &r.states, &mut |c| {
+                    out.push(Value::Cell(c))
+                });
                 super::pool::give_route(r);
             }
             Builtin::MayHalt => {

@@ -209,6 +209,8 @@ pub struct Steps {
     nodes: Vec<StepNode>,
     /// The pattern's `extent`.
     pub extent: u16,
+    /// The states a move is in before its first step (see `start`).
+    start: States,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -246,11 +248,13 @@ impl Steps {
         let mut g = Steps {
             nodes: vec![StepNode::default()],
             extent: extent(pat),
+            start: States::new(),
         };
         let exits = g.build(pat, 0, false);
         for e in exits {
             g.nodes[e as usize].accept = true;
         }
+        g.start = g.close(&[(0, (0, 0))]);
         g
     }
 
@@ -323,8 +327,8 @@ impl Steps {
     }
 
     /// The states a move is in before its first step.
-    pub fn start(&self) -> States {
-        self.close(&[(0, (0, 0))])
+    pub fn start(&self) -> &[StepState] {
+        &self.start
     }
 
     /// `states` with every node reached from them by free links, sorted, each once.
@@ -491,10 +495,13 @@ impl Walk<'_> {
         })
     }
 
-    /// Where the rest of the move may end: cells where a way ends that are empty or held
-    /// by another owner, never `origin` (a move ends somewhere else than it began).
-    pub fn finishes(
+    /// Calls `f` on each cell the rest of a move may stop on, in the order of the cells,
+    /// never `origin` nor `at`: where it may end (`finishes`: a way ends there, and the
+    /// cell is empty or held by another owner), else where it may pause and go on later
+    /// (an empty cell from which it has steps left).
+    pub fn stops(
         &self,
+        finishes: bool,
         g: &Steps,
         origin: u16,
         at: u16,
@@ -504,34 +511,13 @@ impl Walk<'_> {
         self.landings(g, at, states, |cells| {
             for l in cells {
                 let there = self.occ[l.cell as usize];
-                if l.cell != origin
-                    && l.cell != at
-                    && (there == NONE || self.owners[there as usize] != self.mover)
-                    && g.accepts(&l.states, there == NONE)
-                {
-                    f(l.cell);
-                }
-            }
-        })
-    }
-
-    /// Where the rest of the move may pause and go on later: empty cells it reaches from
-    /// which it has steps left, never `origin`.
-    pub fn waypoints(
-        &self,
-        g: &Steps,
-        origin: u16,
-        at: u16,
-        states: &[StepState],
-        f: &mut dyn FnMut(u16),
-    ) {
-        self.landings(g, at, states, |cells| {
-            for l in cells {
-                if l.cell != origin
-                    && l.cell != at
-                    && self.occ[l.cell as usize] == NONE
-                    && g.goes_on(&l.states)
-                {
+                let stops = if finishes {
+                    (there == NONE || self.owners[there as usize] != self.mover)
+                        && g.accepts(&l.states, there == NONE)
+                } else {
+                    there == NONE && g.goes_on(&l.states)
+                };
+                if stops && l.cell != origin && l.cell != at {
                     f(l.cell);
                 }
             }

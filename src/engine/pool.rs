@@ -198,8 +198,8 @@ pub(crate) fn store(slot: &mut Value, v: Value) {
 /// takes turns holding lists and none, as searches and playouts copy positions into
 /// states they keep, neither drops the pool's buffers nor makes new ones.
 pub(crate) fn copy_values(to: &mut Vec<Value>, from: &[Value]) {
-    while to.len() > from.len() {
-        recycle(to.pop().expect("longer than `from`"));
+    if to.len() > from.len() {
+        to.drain(from.len()..).for_each(recycle);
     }
     let (common, rest) = from.split_at(to.len());
     for (t, f) in to.iter_mut().zip(common) {
