@@ -405,6 +405,43 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
+/// Makes room in one of landing `i`'s lists (`list` picks which) for `more` states without
+/// allocating, when another landing of the scratch holds a heap buffer big enough and no
+/// more states than fit on the stack: the two exchange buffers, each keeping its states.
+/// Which landing of the scratch a cell gets varies from call to call, so a buffer that
+/// once grew would otherwise sit with a cell that needs few states while another grows.
+fn room(cells: &mut [Landing], i: usize, more: usize, list: fn(&mut Landing) -> &mut States) {
+    let (len, cap) = {
+        let mine = list(&mut cells[i]);
+        (mine.len(), mine.capacity())
+    };
+    let need = len + more;
+    if need <= cap {
+        return;
+    }
+    let Some(k) = (0..cells.len()).find(|&k| {
+        let other = list(&mut cells[k]);
+        k != i && other.capacity() >= need && other.len() <= other.inline_size()
+    }) else {
+        return;
+    };
+    let (a, b) = if i < k {
+        let (x, y) = cells.split_at_mut(k);
+        (list(&mut x[i]), list(&mut y[0]))
+    } else {
+        let (x, y) = cells.split_at_mut(i);
+        (list(&mut y[0]), list(&mut x[k]))
+    };
+    // `theirs` stays on the stack and fits in the buffer `a` gives up; `a`'s states fit
+    // in the one it takes.
+    let theirs: States = b.iter().copied().collect();
+    std::mem::swap(a, b);
+    a.clear();
+    a.extend_from_slice(b);
+    b.clear();
+    b.extend_from_slice(&theirs);
+}
+
 impl Walk<'_> {
     /// The steps one position of a move may take next: (cell landed on, state there).
     fn next_steps(&self, g: &Steps, at: u16, st: StepState, out: &mut NextSteps) {
@@ -466,12 +503,14 @@ impl Walk<'_> {
                     }
                     n => n as usize - 1,
                 };
-                let here = &mut cells[i];
-                if here.arrived.contains(&st) {
+                if cells[i].arrived.contains(&st) {
                     continue;
                 }
-                here.arrived.push(st);
+                room(cells, i, 1, |l| &mut l.arrived);
+                cells[i].arrived.push(st);
                 g.close_into(&[st], closed, closing);
+                room(cells, i, closed.len(), |l| &mut l.states);
+                let here = &mut cells[i];
                 for s in closed.iter() {
                     if !here.states.contains(s) {
                         here.states.push(*s);
