@@ -340,6 +340,18 @@ pub fn shifts(
     else {
         return true;
     };
+    shifts_of(board, occ, (start, ld, len), dir, f)
+}
+
+/// `shifts` of the run `(start, direction, length)`.
+#[inline]
+pub(crate) fn shifts_of(
+    board: &Board,
+    occ: &[u16],
+    (start, ld, len): (u16, u8, u8),
+    dir: u8,
+    f: &mut dyn FnMut(Value) -> bool,
+) -> bool {
     // The run's cells and where each stands after `k` steps, filled a cell at a time
     // (a bulk copy of one array into the other stalls on the stores just made).
     let n = (len as usize).min(64);

@@ -425,18 +425,18 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 if !budget::charge(1) {
                     return;
                 }
-                // The run is only looked at: a copy of it on the stack.
+                // The run is only looked at: its start, direction and length.
                 let run = line.with(ev, l, |v| match *v {
-                    Value::Line { start, dir, len } => Value::Line { start, dir, len },
-                    _ => Value::None,
+                    Value::Line { start, dir, len } => Some((start, dir, len)),
+                    _ => None,
                 });
                 let d = dir.with(ev, l, |v| match *v {
                     Value::Dir(d) => Some(d),
                     _ => None,
                 });
-                if let Some(d) = d {
+                if let (Some(run), Some(d)) = (run, d) {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                    geometry::shifts(board, occ, &run, d, &mut |v| emit(f, v, l));
+                    geometry::shifts_of(board, occ, run, d, &mut |v| emit(f, v, l));
                 }
             })
         }
