@@ -348,15 +348,33 @@ pub fn shifts(
 pub(crate) fn shifts_of(
     board: &Board,
     occ: &[u16],
+    run: (u16, u8, u8),
+    dir: u8,
+    f: &mut dyn FnMut(Value) -> bool,
+) -> bool {
+    // Most runs are short: their cells fit in a small array, set up quickly. (A board
+    // side is at most 52 cells, so no run is longer than 64.)
+    if run.2 <= 16 {
+        shifts_within::<16>(board, occ, run, dir, f)
+    } else {
+        shifts_within::<64>(board, occ, run, dir, f)
+    }
+}
+
+/// `shifts_of` for a run of at most `N` cells.
+#[inline(always)]
+fn shifts_within<const N: usize>(
+    board: &Board,
+    occ: &[u16],
     (start, ld, len): (u16, u8, u8),
     dir: u8,
     f: &mut dyn FnMut(Value) -> bool,
 ) -> bool {
     // The run's cells and where each stands after `k` steps, filled a cell at a time
     // (a bulk copy of one array into the other stalls on the stores just made).
-    let n = (len as usize).min(64);
-    let mut own = [NO_CELL; 64];
-    let mut heads = [NO_CELL; 64];
+    let n = (len as usize).min(N);
+    let mut own = [NO_CELL; N];
+    let mut heads = [NO_CELL; N];
     let mut c = start;
     for i in 0..n {
         if i > 0 {
