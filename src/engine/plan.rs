@@ -359,7 +359,11 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, domain: &Expr, next: Step) -
                         if !budget::charge(1) {
                             break;
                         }
-                        pool::set(&mut l[slot], pool::dup(v));
+                        // Written over the value of the same kind in place (the
+                        // common case: the last item), else copied.
+                        if !l[slot].set_payload(v) {
+                            pool::set(&mut l[slot], pool::dup(v));
+                        }
                         go_on = next(ev, l, args, f);
                         if !go_on {
                             break;
@@ -385,6 +389,20 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, domain: &Expr, next: Step) -
         });
     }
     let each = each(cx, domain);
+    // Distances and runs: no components among them, so no twins to pass over.
+    if let Expr::Call(Builtin::Shifts | Builtin::Runs, _) = domain {
+        return Box::new(move |ev, l, args, f| {
+            located(ev, at, || {
+                let mut go_on = true;
+                each(ev, l, &mut |v, l| {
+                    pool::set(&mut l[slot], v);
+                    go_on = next(ev, l, args, f);
+                    go_on
+                });
+                go_on
+            })
+        });
+    }
     Box::new(move |ev, l, args, f| {
         located(ev, at, || {
             let mut go_on = true;
