@@ -218,7 +218,7 @@ impl<'a> Eval<'a> {
                 }
                 let slot = *slot as usize;
                 self.for_each(coll, l, &mut |v, l| {
-                    super::pool::set(&mut l[slot], super::pool::dup(&v));
+                    super::pool::assign(&mut l[slot], &v);
                     if cond.as_ref().is_none_or(|c| self.truth(c, l)) {
                         emit(f, v, l)
                     } else {
@@ -765,7 +765,7 @@ impl<'a> Eval<'a> {
                 let slot = *slot as usize;
                 let mut out = super::pool::take();
                 self.for_each(coll, l, &mut |v, l| {
-                    super::pool::set(&mut l[slot], super::pool::dup(&v));
+                    super::pool::assign(&mut l[slot], &v);
                     if cond.as_ref().is_none_or(|c| self.truth(c, l)) {
                         out.push(v);
                     }

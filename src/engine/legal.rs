@@ -59,9 +59,7 @@ impl Action {
         self.action = action;
         let keep = self.args.len().min(args.len());
         for (slot, v) in self.args.iter_mut().zip(&args[..keep]) {
-            if !slot.set_payload(v) {
-                super::pool::set(slot, super::pool::dup(v));
-            }
+            super::pool::assign(slot, v);
         }
         while self.args.len() > keep {
             if let Some(v) = self.args.pop() {

@@ -425,13 +425,10 @@ fn room(cells: &mut [Landing], i: usize, more: usize, list: fn(&mut Landing) -> 
     }) else {
         return;
     };
-    let (a, b) = if i < k {
-        let (x, y) = cells.split_at_mut(k);
-        (list(&mut x[i]), list(&mut y[0]))
-    } else {
-        let (x, y) = cells.split_at_mut(i);
-        (list(&mut y[0]), list(&mut x[k]))
+    let Ok([mine, other]) = cells.get_disjoint_mut([i, k]) else {
+        return;
     };
+    let (a, b) = (list(mine), list(other));
     // `theirs` stays on the stack and fits in the buffer `a` gives up; `a`'s states fit
     // in the one it takes.
     let theirs: States = b.iter().copied().collect();

@@ -36,7 +36,7 @@ use super::geometry;
 use super::legal::Args;
 use super::pool;
 use super::state::{NONE, NO_SEAT};
-use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Value};
+use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Type, Value};
 use smallvec::SmallVec;
 
 /// The rest of an action from one clause on: fills the remaining clauses and passes each
@@ -300,7 +300,9 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                     next(ev, l, args, f)
                 })
             }
-            Clause::Choose { slot, domain, .. } => choose(cx, (a, i), *slot, domain, next),
+            Clause::Choose {
+                slot, ty, domain, ..
+            } => choose(cx, (a, i), *slot, ty, domain, next),
             Clause::Let { slot, value } => let_(cx, (a, i), *slot, value, next),
             // Judged at the `do`; here only a step, as in the tree walk.
             Clause::Require {
@@ -345,8 +347,9 @@ fn require(cx: &mut Cx, at: (u16, usize), cond: &Expr, next: Step) -> Step {
 }
 
 /// `choose`: each item of the domain in turn, as the tree walk offers it. Twin
-/// components in one place are one choice: only the first is offered.
-fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, domain: &Expr, next: Step) -> Step {
+/// components in one place are one choice: only the first is offered. `ty` is the type
+/// of the chosen local.
+fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, ty: &Type, domain: &Expr, next: Step) -> Step {
     let slot = slot as usize;
     // A list written in the rules, with no components: a plain loop.
     if let Expr::Const(Value::List(items)) = domain {
@@ -359,11 +362,8 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, domain: &Expr, next: Step) -
                         if !budget::charge(1) {
                             break;
                         }
-                        // Written over the value of the same kind in place (the
-                        // common case: the last item), else copied.
-                        if !l[slot].set_payload(v) {
-                            pool::set(&mut l[slot], pool::dup(v));
-                        }
+                        // A direction or number over the last one, in place.
+                        pool::assign(&mut l[slot], v);
                         go_on = next(ev, l, args, f);
                         if !go_on {
                             break;
@@ -389,8 +389,9 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, domain: &Expr, next: Step) -
         });
     }
     let each = each(cx, domain);
-    // Distances and runs: no components among them, so no twins to pass over.
-    if let Expr::Call(Builtin::Shifts | Builtin::Runs, _) = domain {
+    // Twins are components: a choice of any other type (numbers, runs, seats, lists) has
+    // none to pass over.
+    if !matches!(ty, Type::Comp | Type::Nothing | Type::Unknown) {
         return Box::new(move |ev, l, args, f| {
             located(ev, at, || {
                 let mut go_on = true;
@@ -567,7 +568,7 @@ fn filter_item(
     v: Value,
     keep: impl FnOnce(Value, &mut [Value]) -> bool,
 ) -> bool {
-    pool::set(&mut l[slot], pool::dup(&v));
+    pool::assign(&mut l[slot], &v);
     if cond.is_none_or(|c| c(ev, l)) {
         keep(v, l)
     } else {

@@ -169,6 +169,15 @@ pub(crate) fn set(slot: &mut Value, v: Value) {
     }
 }
 
+/// Stores a copy of `v` in `slot` (see `set` and `dup`): a scalar over a scalar of its
+/// kind writes only its payload, without making the copy first.
+#[inline(always)]
+pub(crate) fn assign(slot: &mut Value, v: &Value) {
+    if !slot.set_payload(v) {
+        set(slot, dup(v));
+    }
+}
+
 /// Stores `v` in a slot of the state: a list goes into the storage of the list already
 /// there if there is one, or into storage of its own, and `v`'s own storage goes back to
 /// the pool. A buffer of the pool kept in a state would be lost to it when the state is
