@@ -4,9 +4,10 @@
 //! paths (`along`, `index_of`, `line`, `between`), move-only and capture-only pattern legs with
 //! `attacks`, `require afterwards`, a board written once for every size (`width`,
 //! `height`, `cell(f, r)`, variants that change only the board's size), secret choices
-//! revealed together (`all of ...`), a hex board's geometry, `repetitions`, attributes changed in play, and a
-//! part of a rule computed once per listing of the legal actions. Their scenarios run as `muster test` runs them; what a scenario cannot
-//! say (the IR's shape, a nested `then if`) is asserted here.
+//! revealed together (`all of ...`), a hex board's geometry, `repetitions`, attributes
+//! changed in play, the end rules judged again as a turn ends, and a part of a rule computed
+//! once per listing of the legal actions. Their scenarios run as `muster test` runs them;
+//! what a scenario cannot say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
 use muster::diagnostic::render;
@@ -88,7 +89,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("secret_choice.scenarios", 8),
     // `repetitions`, read as turns end: the start counts, the third time draws, a `clock`
     // variable is no part of a position and another variable is.
-    ("repetition.scenarios", 4),
+    ("repetition.scenarios", 5),
+    // The end rules judged again as a turn ends: a turn counter that moves only then, an
+    // `after turn` effect that makes a `win` hold.
+    ("turn_end.scenarios", 4),
     // A hex board: six neighbours, hex distance, runs on three axes, a slide, a rectangle.
     ("hex_geometry.scenarios", 7),
     // An attribute changed in play (`dest.piece.role = queen`): the promoted pawn moves by

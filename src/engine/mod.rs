@@ -30,7 +30,7 @@ pub use profile::ActionCost;
 pub use state::{Loc, Outcome, Seats, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 
-use crate::ir::{Clause, Game, Stmt, StuckRule, Value, ZoneId};
+use crate::ir::{Clause, Expr, Game, Stmt, StuckRule, Value, ZoneId};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -130,6 +130,10 @@ pub struct Engine {
     /// Whether anything besides an action's own effects can declare a winner after any
     /// action: `win` rules in `end`, a turn hook with `win` or `lose`, `on stuck lose`.
     any_may_win: bool,
+    /// Whether the end rules read what finishing a turn changes (`phase_turns`,
+    /// `repetitions`): if not, a turn that ends with no `after turn` effects does not
+    /// judge them again on the position they were just judged on after its last action.
+    end_reads_turns: bool,
     /// For each player count, each component's home seat (see `sample::home_seats`),
     /// worked out when first needed.
     homes: Vec<std::sync::OnceLock<Vec<u8>>>,
@@ -183,6 +187,11 @@ impl Engine {
                 _ => false,
             })
         }
+        fn reads_turns(e: &Expr) -> bool {
+            let mut found = matches!(e, Expr::PhaseTurns | Expr::Repetitions);
+            e.each_child(&mut |c| found = found || reads_turns(c));
+            found
+        }
         let action_may_win = game
             .actions
             .iter()
@@ -202,6 +211,12 @@ impl Engine {
             })
             || game.triggers.iter().any(|t| declares_winner(&t.body))
             || game.reactions.iter().any(|r| declares_winner(&r.after));
+        let end_reads_turns = {
+            let end = &game.end;
+            let mut exprs: Vec<&Expr> = end.wins.iter().flat_map(|(w, c)| [w, c]).collect();
+            exprs.extend(&end.draws);
+            exprs.iter().any(|e| reads_turns(e))
+        };
         // The nodes to remember within a query, by address in the rules (which stay put
         // when `game` moves into its `Arc`), and in the plans' copies of them.
         let mut memo_nodes = memo::nodes(&game);
@@ -219,6 +234,7 @@ impl Engine {
             steps: vec![],
             action_may_win,
             any_may_win,
+            end_reads_turns,
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
             path_places: vec![],
             plans,

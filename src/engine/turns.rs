@@ -205,7 +205,7 @@ impl Engine {
                     return Ok(());
                 }
             }
-            match self.end_turn(s, l)? {
+            match self.end_turn(s, l, false)? {
                 Some(next) => seat = next,
                 None => return Ok(()),
             }
@@ -272,8 +272,18 @@ impl Engine {
 
     /// Finishes the turn: hooks, end rules, the cap, the phase's end. Returns the seat whose
     /// turn is next (in a new phase, if this one is over), or `None` when the game ended.
-    fn end_turn(&self, s: &mut State, l: &mut [Value]) -> Result<Option<u8>, EngineError> {
+    ///
+    /// `judged`: the end rules were judged on this position after the turn's last action,
+    /// and nothing happened since. With no `after turn` effects, and end rules that do not
+    /// read the turn counters or the history, they would judge it the same again.
+    fn end_turn(
+        &self,
+        s: &mut State,
+        l: &mut [Value],
+        judged: bool,
+    ) -> Result<Option<u8>, EngineError> {
         let p = &self.game.phases[s.phase as usize];
+        let judged = judged && p.after_turn.is_empty() && !self.end_reads_turns;
         Runner::new(self, s.turn_seat).run(s, &p.after_turn, l)?;
         s.turns += 1;
         s.phase_turns += 1;
@@ -281,7 +291,7 @@ impl Engine {
             let key = self.position_key(s, s.turn_seat);
             s.history.push(key);
         }
-        if self.check_end(s, l) {
+        if !judged && self.check_end(s, l) {
             return Ok(None);
         }
         if s.turns >= self.game.max_turns {
@@ -496,10 +506,16 @@ impl Engine {
         } else if action == DONE || !matches!(mode, StepMode::Repeat | StepMode::Loop) {
             s.step += 1;
         }
-        if self.settle_step(s, l) && (self.has_legal_action(s) || self.stuck_ends_game(s, l)) {
-            return Ok(());
+        // The end rules were judged just before (`check_end`, false); a seat stuck and
+        // out of the game changes what they see.
+        let mut judged = true;
+        if self.settle_step(s, l) {
+            if self.has_legal_action(s) || self.stuck_ends_game(s, l) {
+                return Ok(());
+            }
+            judged = false;
         }
-        if let Some(next) = self.end_turn(s, l)? {
+        if let Some(next) = self.end_turn(s, l, judged)? {
             self.begin_turn(s, next, l)?;
         }
         Ok(())
