@@ -592,6 +592,36 @@ fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
             n
         });
     }
+    // A local (a run, a list, a zone) is counted where it stands, an item charged as
+    // `Eval::for_each` charges each one it hands on, without handing them on.
+    if let Expr::Local(slot) = *coll {
+        let slot = slot as usize;
+        return Box::new(move |ev, l, enough| {
+            let n = match l[slot] {
+                Value::List(ref items) => items.len() as i64,
+                Value::Zone(z, seat, k) => {
+                    ev.s.zones[ev.eng.zone_instance(z, seat, k) as usize].len() as i64
+                }
+                Value::Line { start, dir, len } => {
+                    // As many of its cells as stand on the board, up to `enough`.
+                    let board = &ev.eng.game.board;
+                    let (mut c, mut n) = (start, 0i64);
+                    while n < len as i64 && n < enough && c != crate::ir::NO_CELL {
+                        n += 1;
+                        c = board.step(c, dir);
+                    }
+                    n
+                }
+                _ => 0,
+            }
+            .min(enough);
+            if budget::charge(n as u64) {
+                n
+            } else {
+                0
+            }
+        });
+    }
     let items = each(cx, coll);
     Box::new(move |ev, l, enough| {
         let mut n = 0;
