@@ -185,6 +185,9 @@ impl Engine {
 
     /// Whether the decider has any legal action (stops at the first).
     pub fn has_legal_action(&self, s: &State) -> bool {
+        if self.offers_pass(s) {
+            return true;
+        }
         let _decision = Decision::begin();
         let mut any = false;
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
@@ -197,6 +200,9 @@ impl Engine {
 
     /// Whether `seat` would have a legal action if it decided the current step now.
     pub(crate) fn has_legal_action_for(&self, s: &State, seat: u8) -> bool {
+        if self.offers_pass(s) {
+            return true;
+        }
         let mut any = false;
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
         self.enumerate_for(s, seat, &mut locals, &mut |_, _| {
@@ -267,6 +273,16 @@ impl Engine {
             }
             StepMode::One | StepMode::Loop | StepMode::All => {}
         }
+    }
+
+    /// Whether the current step offers `skip` or `done` (an `optional` or `repeat` one):
+    /// then it has a legal action whatever else it offers, and nothing need be walked to
+    /// know it.
+    fn offers_pass(&self, s: &State) -> bool {
+        matches!(
+            self.current_choice(s),
+            Some((_, StepMode::Optional | StepMode::Repeat))
+        )
     }
 
     /// Whether the decider has an action other than `done` or `skip`.
