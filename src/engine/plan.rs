@@ -163,6 +163,7 @@ pub(crate) struct Plans {
 struct Cx<'a> {
     memo: &'a [usize],
     copies: Vec<usize>,
+    board: &'a crate::ir::Board,
 }
 
 impl Cx<'_> {
@@ -209,6 +210,7 @@ impl Plans {
         let mut cx = Cx {
             memo,
             copies: Vec::new(),
+            board: &game.board,
         };
         let actions = (0..game.actions.len())
             .map(|a| action(&mut cx, a as u16, &game.actions[a].clauses))
@@ -721,6 +723,24 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
                 });
             })
         }
+        // A region's cells in its order (a seat's, for a region per seat), as `for_each`
+        // walks them.
+        Expr::Region(r, seat) => {
+            let (r, seat) = (*r as usize, seat.as_deref().map(|p| Arg::new(cx, p)));
+            Box::new(move |ev, l, f| {
+                let at = match &seat {
+                    Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT) as usize,
+                    None => 0,
+                };
+                if let Some(cells) = ev.eng.game.board.regions[r].cells.get(at) {
+                    for &c in cells {
+                        if !emit_cell(f, c, l) {
+                            return;
+                        }
+                    }
+                }
+            })
+        }
         // A piece's destinations or attacks, found one at a time, as `for_each` finds them.
         Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
             let (b, from, pattern) = (*b, Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
@@ -835,6 +855,39 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
                 return Box::new(move |ev, l| ev.truth(&e, l));
             }
             let want = *op == BinOp::In;
+            // A cell in a region: its place on the region's list looked up, charged as the
+            // walk up to it would be.
+            if let Expr::Region(r, seat) = &**b {
+                let lists = &cx.board.regions[*r as usize].cells;
+                // Per list: each cell's first place on it from 1 (0 off it), and its length.
+                let places: Vec<(Vec<u32>, usize)> = lists
+                    .iter()
+                    .map(|cells| {
+                        let mut place = vec![0u32; cx.board.cells.len()];
+                        for (i, &c) in cells.iter().enumerate().rev() {
+                            place[c as usize] = i as u32 + 1;
+                        }
+                        (place, cells.len())
+                    })
+                    .collect();
+                let (item, seat) = (Arg::new(cx, a), seat.as_deref().map(|p| Arg::new(cx, p)));
+                return Box::new(move |ev, l| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let x = item.cell(ev, l);
+                    let at = match &seat {
+                        Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT) as usize,
+                        None => 0,
+                    };
+                    let Some((place, len)) = places.get(at) else {
+                        return !want;
+                    };
+                    let found = x.map_or(0, |c| place.get(c as usize).copied().unwrap_or(0));
+                    let looked = if found > 0 { found as u64 } else { *len as u64 };
+                    (budget::charge(looked) && found > 0) == want
+                });
+            }
             let walked = {
                 let (item, coll) = (get(cx, a), each(cx, b));
                 move |ev: &Eval, l: &mut [Value]| {
