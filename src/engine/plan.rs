@@ -9,13 +9,15 @@
 //!
 //! - a `choose` over a list written in the rules (`orthogonal`, `[1, 2, 3]`) is a plain
 //!   loop; the board's walks (`cells`, `occupied`, `cells_of`, `seats`, `adjacent`,
-//!   `slide`, `sight`, `reach`, `shifts`, `runs`, `destinations`, `attacks`) hand their
-//!   items on one at a time, with constant directions read once;
+//!   `slide`, `sight`, `reach`, `shifts`, `runs`, `group`, `destinations`, `attacks`, a
+//!   region) hand their items on one at a time, with constant directions read once;
 //! - `and`, `or`, `not`, comparisons, `in` and quantifiers are judged without going back
 //!   through the evaluator's match, and reads such as `x.piece.owner`, `p.rally_turns`,
 //!   `distance(a, b)` or `phase` are one closure each;
 //! - an operand that is a local or a constant is looked at where it stands (`Arg`), not
-//!   copied and given back; `x in` a local or written list is searched in place;
+//!   copied and given back; `x in` a local or written list is searched in place, and
+//!   `x in` a region looked up (its place on the region's list, from a table built with
+//!   the plan); `size(x)` of a local compared with a number is counted in place;
 //! - an action's arguments are read from its choices' slots when the action is complete
 //!   (the checker never binds a chosen local again), handed on where they stand when the
 //!   slots are consecutive.
