@@ -946,6 +946,15 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
             let x = truth(cx, x);
             Box::new(move |ev, l| budget::charge(1) && !x(ev, l))
         }
+        // `x.empty`, judged without making its value (charged as `get` charges it).
+        Expr::CellEmpty(c) => {
+            let c = Arg::new(cx, c);
+            Box::new(move |ev, l| {
+                budget::charge(1)
+                    && c.cell(ev, l)
+                        .is_some_and(|c| ev.s.cells[c as usize] == NONE && ev.eng.present(ev.s, c))
+            })
+        }
         // As `eval` judges a quantifier: a step for the node, then the items.
         Expr::Quant(q, slot, coll, body) => {
             if let Some(cells) = each_cell(cx, coll) {
