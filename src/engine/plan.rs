@@ -490,21 +490,8 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                                 k += 1;
                                 ev.each_joined(&computed[k - 1], &mut |v| emit(f, v, l))
                             }
-                            // A local's items are copied out first: the walk needs the
-                            // locals.
-                            p => {
-                                let mut items = pool::take();
-                                ev.each_joined(p.seen_uncharged(l), &mut |v| {
-                                    items.push(v);
-                                    true
-                                });
-                                let mut go_on = true;
-                                ev.each_of(Value::List(items), l, &mut |v, l| {
-                                    go_on = emit(f, v, l);
-                                    go_on
-                                });
-                                go_on
-                            }
+                            Arg::Local(slot) => each_joined_local(ev, l, *slot, f),
+                            Arg::Const(v) => ev.each_joined(v, &mut |x| emit(f, x, l)),
                         };
                         if !go_on {
                             break;
@@ -557,6 +544,50 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
             let other = cx.copy(other);
             Box::new(move |ev, l, f| ev.for_each(&other, l, f))
         }
+    }
+}
+
+/// The items of a local that is part of a join (`a + b`), as `Eval::each_joined` gives
+/// them, each handed on as it is read (a zone's components, a run's cells, a list's items,
+/// a zone among them giving its components): the locals are lent to the walk between
+/// items, so nothing is copied out first. Whether the walk went on to the end.
+fn each_joined_local(
+    ev: &Eval,
+    l: &mut [Value],
+    slot: usize,
+    f: &mut dyn FnMut(Value, &mut [Value]) -> bool,
+) -> bool {
+    let zone = |z, seat, k| ev.eng.zone_instance(z, seat, k) as usize;
+    match l[slot] {
+        Value::Zone(z, seat, k) => ev.s.zones[zone(z, seat, k)]
+            .iter()
+            .all(|&c| emit(f, Value::Comp(c), l)),
+        Value::Line { start, dir, len } => {
+            let line = Value::Line { start, dir, len };
+            ev.each_joined(&line, &mut |v| emit(f, v, l))
+        }
+        Value::List(ref items) => {
+            for i in 0..items.len() {
+                let Value::List(items) = &l[slot] else {
+                    return true;
+                };
+                let go_on = match items.get(i) {
+                    Some(&Value::Zone(z, seat, k)) => ev.s.zones[zone(z, seat, k)]
+                        .iter()
+                        .all(|&c| emit(f, Value::Comp(c), l)),
+                    Some(x) => {
+                        let v = pool::dup(x);
+                        emit(f, v, l)
+                    }
+                    None => return true,
+                };
+                if !go_on {
+                    return false;
+                }
+            }
+            true
+        }
+        _ => true,
     }
 }
 
