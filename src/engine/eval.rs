@@ -857,6 +857,18 @@ impl<'a> Eval<'a> {
                 Value::List(items) => items,
                 _ => return None,
             },
+            // A cell in a region: its place on the region's list looked up, charged as
+            // the walk up to it (or through it) would be.
+            Expr::Region(r, seat) => {
+                let list = match seat {
+                    Some(se) => self.seat_of(se, l) as usize,
+                    None => 0,
+                };
+                let Some((found, looked)) = self.eng.region_place(*r as usize, list, item) else {
+                    return Some(false);
+                };
+                return Some(budget::charge(looked) && found);
+            }
             Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
                 let Value::Cell(target) = *item else {
                     return None;
@@ -953,10 +965,10 @@ impl<'a> Eval<'a> {
             return None;
         };
         let r = *r as usize;
-        let per_seat = self.eng.path_places.get(r)?;
-        if per_seat.is_empty() {
+        if !self.eng.game.board.regions.get(r)?.path {
             return None;
         }
+        let per_seat = &self.eng.region_places[r];
         let seat = match seat {
             Some(se) => self.seat_of(se, l) as usize,
             None => 0,

@@ -137,9 +137,9 @@ pub struct Engine {
     /// For each player count, each component's home seat (see `sample::home_seats`),
     /// worked out when first needed.
     homes: Vec<std::sync::OnceLock<Vec<u8>>>,
-    /// For each region declared as a path, for each of its lists (one per seat, or one):
-    /// each cell's place on it from 1, 0 for a cell not on it. Empty for other regions.
-    pub(crate) path_places: Vec<Vec<Vec<u16>>>,
+    /// For each region, for each of its lists (one per seat, or one): each cell's first
+    /// place on it from 1, 0 for a cell not on it (`x in` a region, and a path's order).
+    pub(crate) region_places: Vec<Vec<Vec<u16>>>,
     /// Each action's clauses compiled for listing its legal actions (see `plan.rs`);
     /// empty where the tree walk is asked for (`tree_walking`).
     pub(crate) plans: Arc<plan::Plans>,
@@ -211,12 +211,9 @@ impl Engine {
             })
             || game.triggers.iter().any(|t| declares_winner(&t.body))
             || game.reactions.iter().any(|r| declares_winner(&r.after));
-        let end_reads_turns = {
-            let end = &game.end;
-            let mut exprs: Vec<&Expr> = end.wins.iter().flat_map(|(w, c)| [w, c]).collect();
-            exprs.extend(&end.draws);
-            exprs.iter().any(|e| reads_turns(e))
-        };
+        let end_reads_turns = (game.end.wins.iter().flat_map(|(w, c)| [w, c]))
+            .chain(&game.end.draws)
+            .any(reads_turns);
         // The nodes to remember within a query, by address in the rules (which stay put
         // when `game` moves into its `Arc`), and in the plans' copies of them.
         let mut memo_nodes = memo::nodes(&game);
@@ -236,7 +233,7 @@ impl Engine {
             any_may_win,
             end_reads_turns,
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
-            path_places: vec![],
+            region_places: vec![],
             plans,
             memo_nodes,
             memo_filter: 0,
@@ -246,15 +243,12 @@ impl Engine {
             .iter()
             .fold(0, |f, &at| f | memo::filter_bit(at));
         let cells = engine.game.board.cells.len();
-        engine.path_places = engine
+        engine.region_places = engine
             .game
             .board
             .regions
             .iter()
             .map(|r| {
-                if !r.path {
-                    return vec![];
-                }
                 r.cells
                     .iter()
                     .map(|list| {
@@ -537,6 +531,21 @@ impl Engine {
             (None, _) => s.outcome = Some(Outcome::Draw),
             _ => {}
         }
+    }
+
+    /// `x in` a region's list (`list`: the seat's, for a region per seat): whether `x` is
+    /// on it, and how many of its cells a walk looks at to know (up to `x`, or all);
+    /// `None` if the region has no such list.
+    pub(crate) fn region_place(&self, r: usize, list: usize, x: &Value) -> Option<(bool, u64)> {
+        let places = self.region_places[r].get(list)?;
+        let place = match *x {
+            Value::Cell(c) => places.get(c as usize).copied().unwrap_or(0),
+            _ => 0,
+        };
+        Some(match place {
+            0 => (false, self.game.board.regions[r].cells[list].len() as u64),
+            p => (true, p as u64),
+        })
     }
 
     /// A component's label, as the rules file's `label` spells it.

@@ -16,8 +16,7 @@
 //!   `distance(a, b)` or `phase` are one closure each;
 //! - an operand that is a local or a constant is looked at where it stands (`Arg`), not
 //!   copied and given back; `x in` a local or written list is searched in place, and
-//!   `x in` a region looked up (its place on the region's list, from a table built with
-//!   the plan); `size(x)` of a local compared with a number is counted in place;
+//!   `x in` a region looked up (its place on the region's list: `Engine::region_place`); `size(x)` of a local compared with a number is counted in place;
 //! - an action's arguments are read from its choices' slots when the action is complete
 //!   (the checker never binds a chosen local again), handed on where they stand when the
 //!   slots are consecutive.
@@ -165,7 +164,6 @@ pub(crate) struct Plans {
 struct Cx<'a> {
     memo: &'a [usize],
     copies: Vec<usize>,
-    board: &'a crate::ir::Board,
 }
 
 impl Cx<'_> {
@@ -212,7 +210,6 @@ impl Plans {
         let mut cx = Cx {
             memo,
             copies: Vec::new(),
-            board: &game.board,
         };
         let actions = (0..game.actions.len())
             .map(|a| action(&mut cx, a as u16, &game.actions[a].clauses))
@@ -548,47 +545,39 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
 }
 
 /// The items of a local that is part of a join (`a + b`), as `Eval::each_joined` gives
-/// them, each handed on as it is read (a zone's components, a run's cells, a list's items,
-/// a zone among them giving its components): the locals are lent to the walk between
-/// items, so nothing is copied out first. Whether the walk went on to the end.
+/// them, each handed on as it is read: the locals are lent to the walk between items, so
+/// nothing is copied out first but the scalar at hand (a run, a zone, a list's item).
+/// Whether the walk went on to the end.
 fn each_joined_local(
     ev: &Eval,
     l: &mut [Value],
     slot: usize,
     f: &mut dyn FnMut(Value, &mut [Value]) -> bool,
 ) -> bool {
-    let zone = |z, seat, k| ev.eng.zone_instance(z, seat, k) as usize;
-    match l[slot] {
-        Value::Zone(z, seat, k) => ev.s.zones[zone(z, seat, k)]
-            .iter()
-            .all(|&c| emit(f, Value::Comp(c), l)),
-        Value::Line { start, dir, len } => {
-            let line = Value::Line { start, dir, len };
-            ev.each_joined(&line, &mut |v| emit(f, v, l))
+    let Value::List(items) = &l[slot] else {
+        // A run or a zone (a string or a route gives nothing).
+        if l[slot].owns_heap() {
+            return true;
         }
-        Value::List(ref items) => {
-            for i in 0..items.len() {
-                let Value::List(items) = &l[slot] else {
-                    return true;
-                };
-                let go_on = match items.get(i) {
-                    Some(&Value::Zone(z, seat, k)) => ev.s.zones[zone(z, seat, k)]
-                        .iter()
-                        .all(|&c| emit(f, Value::Comp(c), l)),
-                    Some(x) => {
-                        let v = pool::dup(x);
-                        emit(f, v, l)
-                    }
-                    None => return true,
-                };
-                if !go_on {
-                    return false;
-                }
-            }
-            true
+        let v = l[slot].clone();
+        return ev.each_joined(&v, &mut |x| emit(f, x, l));
+    };
+    for i in 0..items.len() {
+        let item = match &l[slot] {
+            Value::List(items) => items.get(i).map(pool::dup),
+            _ => None,
+        };
+        let go_on = match item {
+            // A zone among the items gives its components.
+            Some(zone @ Value::Zone(..)) => ev.each_joined(&zone, &mut |x| emit(f, x, l)),
+            Some(v) => emit(f, v, l),
+            None => return true,
+        };
+        if !go_on {
+            return false;
         }
-        _ => true,
     }
+    true
 }
 
 /// One item of a comprehension as it is filtered (walked or made as a list): set in the
@@ -637,14 +626,13 @@ fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
                 Value::Zone(z, seat, k) => {
                     ev.s.zones[ev.eng.zone_instance(z, seat, k) as usize].len() as i64
                 }
-                Value::Line { start, dir, len } => {
+                ref line @ Value::Line { .. } => {
                     // As many of its cells as stand on the board, up to `enough`.
-                    let board = &ev.eng.game.board;
-                    let (mut c, mut n) = (start, 0i64);
-                    while n < len as i64 && n < enough && c != crate::ir::NO_CELL {
+                    let mut n = 0;
+                    geometry::each_line_cell(line, &ev.eng.game.board, |_| {
                         n += 1;
-                        c = board.step(c, dir);
-                    }
+                        n < enough
+                    });
                     n
                 }
                 _ => 0,
@@ -889,36 +877,25 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
             }
             let want = *op == BinOp::In;
             // A cell in a region: its place on the region's list looked up, charged as the
-            // walk up to it would be.
+            // walk up to it would be (see `Engine::region_place`).
             if let Expr::Region(r, seat) = &**b {
-                let lists = &cx.board.regions[*r as usize].cells;
-                // Per list: each cell's first place on it from 1 (0 off it), and its length.
-                let places: Vec<(Vec<u32>, usize)> = lists
-                    .iter()
-                    .map(|cells| {
-                        let mut place = vec![0u32; cx.board.cells.len()];
-                        for (i, &c) in cells.iter().enumerate().rev() {
-                            place[c as usize] = i as u32 + 1;
-                        }
-                        (place, cells.len())
-                    })
-                    .collect();
-                let (item, seat) = (Arg::new(cx, a), seat.as_deref().map(|p| Arg::new(cx, p)));
+                let (r, item) = (*r as usize, Arg::new(cx, a));
+                let seat = seat.as_deref().map(|p| Arg::new(cx, p));
                 return Box::new(move |ev, l| {
                     if !budget::charge(1) {
                         return false;
                     }
-                    let x = item.cell(ev, l);
-                    let at = match &seat {
+                    // Only a cell can be on a region's list.
+                    let x = item.cell(ev, l).map_or(Value::None, Value::Cell);
+                    let list = match &seat {
                         Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT) as usize,
                         None => 0,
                     };
-                    let Some((place, len)) = places.get(at) else {
-                        return !want;
+                    let found = match ev.eng.region_place(r, list, &x) {
+                        Some((found, looked)) => budget::charge(looked) && found,
+                        None => false,
                     };
-                    let found = x.map_or(0, |c| place.get(c as usize).copied().unwrap_or(0));
-                    let looked = if found > 0 { found as u64 } else { *len as u64 };
-                    (budget::charge(looked) && found > 0) == want
+                    found == want
                 });
             }
             let walked = {
