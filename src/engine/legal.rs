@@ -185,17 +185,8 @@ impl Engine {
 
     /// Whether the decider has any legal action (stops at the first).
     pub fn has_legal_action(&self, s: &State) -> bool {
-        if self.offers_pass(s) {
-            return true;
-        }
         let _decision = Decision::begin();
-        let mut any = false;
-        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_step(s, &mut locals, &mut |_, _| {
-            any = true;
-            false
-        });
-        any
+        self.has_legal_action_for(s, self.step_decider(s))
     }
 
     /// Whether `seat` would have a legal action if it decided the current step now.
