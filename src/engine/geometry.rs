@@ -1,6 +1,7 @@
 //! Board geometry over the cell/link tables: neighbours, straight lines, free paths and
 //! straight runs. The same code serves every board the IR can describe.
 
+use super::pool::Ids;
 use super::state::NONE;
 use crate::ir::{Board, Builtin, Value, NO_CELL};
 
@@ -151,12 +152,25 @@ pub(crate) fn list_from_cell(
 
 /// Empty cells reached from `cell` by any path of steps through empty cells.
 pub fn reach(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
-    flood(
+    let mut found = Ids::new();
+    reach_cells(board, occ, cell, dirs, &mut found);
+    out.extend(found.iter().map(|&c| Value::Cell(c)));
+}
+
+/// `reach`, as cell numbers (added to `found`).
+pub(crate) fn reach_cells(
+    board: &Board,
+    occ: &[u16],
+    cell: u16,
+    dirs: &[u8],
+    found: &mut Ids<128>,
+) {
+    flood_cells(
         board.cells.len(),
         cell,
         |c, visit| steps(board, c, dirs, visit),
         |n| occ[n as usize] == NONE,
-        out,
+        found,
     );
 }
 
@@ -172,22 +186,34 @@ fn steps(board: &Board, c: u16, dirs: &[u8], visit: &mut dyn FnMut(u16)) {
 
 /// Breadth-first from `cell` over `neighbours` (which calls its `visit` on each neighbour
 /// of a cell): every cell reached through cells that `admit`, once each, in the order
-/// reached, pushed to `out`. `out` from its length on is the queue, so nothing else is
-/// allocated.
+/// reached, pushed to `out`.
 pub(crate) fn flood(
+    cells: usize,
+    cell: u16,
+    neighbours: impl FnMut(u16, &mut dyn FnMut(u16)),
+    admit: impl Fn(u16) -> bool,
+    out: &mut Vec<Value>,
+) {
+    // Found as numbers, then made values all at once: a value pushed as it is made is
+    // copied whole from where it was just built, which stalls (see docs/ARCHITECTURE.md,
+    // "values just built").
+    let mut found = Ids::new();
+    flood_cells(cells, cell, neighbours, admit, &mut found);
+    out.extend(found.iter().map(|&c| Value::Cell(c)));
+}
+
+/// `flood`, as cell numbers: `found` (empty at first) from its length on is the queue, so
+/// nothing else is allocated.
+pub(crate) fn flood_cells(
     cells: usize,
     cell: u16,
     mut neighbours: impl FnMut(u16, &mut dyn FnMut(u16)),
     admit: impl Fn(u16) -> bool,
-    out: &mut Vec<Value>,
+    found: &mut Ids<128>,
 ) {
     let mut seen = CellSet::new(cells);
     seen.insert(cell);
-    // Found as numbers, then made values all at once: a value pushed as it is made is
-    // copied whole from where it was just built, which stalls (see docs/ARCHITECTURE.md,
-    // "values just built").
-    let mut found: super::pool::Ids<128> = super::pool::Ids::new();
-    let mut i = 0;
+    let mut i = found.len();
     let mut c = cell;
     loop {
         neighbours(c, &mut |n| {
@@ -201,7 +227,6 @@ pub(crate) fn flood(
         }
         i += 1;
     }
-    out.extend(found.iter().map(|&c| Value::Cell(c)));
 }
 
 /// Every straight run of touching cells all drawn from `cells`, along the axes of `dirs`.

@@ -722,6 +722,30 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
                 geometry::from_cell(b, board, occ, c, &dirs, &mut |x| emit_cell(f, x, l));
             })
         }
+        // The cells reached by steps through empty cells, found as numbers and handed on
+        // one at a time, charged as `get` lists them and `Eval::each_of` walks the list:
+        // the node, the cell, the list's length, then each item.
+        Expr::Call(Builtin::Reach, args) if matches!(args[1], Expr::Const(_)) => {
+            let (cell, dirs) = (Arg::new(cx, &args[0]), const_dirs(&args[1]));
+            Box::new(move |ev, l, f| {
+                if !budget::charge(1) {
+                    return;
+                }
+                let mut found = pool::Ids::new();
+                if let Some(c) = cell.cell(ev, l) {
+                    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                    geometry::reach_cells(board, occ, c, &dirs, &mut found);
+                }
+                if !budget::list(found.len()) {
+                    return;
+                }
+                for &c in found.iter() {
+                    if !emit_cell(f, c, l) {
+                        return;
+                    }
+                }
+            })
+        }
         // The board's cells, those with a piece, or those with a seat's piece, in cell
         // order, as `for_each` walks them.
         Expr::Cells => Box::new(|ev, l, f| {
