@@ -389,6 +389,31 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, ty: &Type, domain: &Expr, ne
             })
         });
     }
+    // How far a run can shift: walked here, each distance written into the local in
+    // place, as `each` walks it (the node, the run and the direction, then each item).
+    if let Expr::Call(Builtin::Shifts, a) = domain {
+        if !cx.remembered(domain) {
+            let shifts = Shifts::new(cx, a);
+            return Box::new(move |ev, l, args, f| {
+                located(ev, at, || {
+                    let Some((run, d)) = shifts.read(ev, l) else {
+                        return true;
+                    };
+                    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                    let mut go_on = true;
+                    geometry::shifts_of(board, occ, run, d, &mut |v| {
+                        if !budget::charge(1) {
+                            return false;
+                        }
+                        pool::set(&mut l[slot], v);
+                        go_on = next(ev, l, args, f);
+                        go_on
+                    });
+                    go_on
+                })
+            });
+        }
+    }
     let each = each(cx, domain);
     // Twins are components: a choice of any other type (numbers, runs, seats, lists) has
     // none to pass over.
@@ -428,6 +453,44 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, ty: &Type, domain: &Expr, ne
     })
 }
 
+/// `shifts(run, dir)`: its operands.
+struct Shifts {
+    line: Arg,
+    dir: Arg,
+}
+
+impl Shifts {
+    fn new(cx: &mut Cx, args: &[Expr]) -> Shifts {
+        Shifts {
+            line: Arg::new(cx, &args[0]),
+            dir: Arg::new(cx, &args[1]),
+        }
+    }
+
+    /// The run (its start, direction and length) and the direction, read as `eval` reads
+    /// them (the node and its operands charged); `None` if either is not one, or the
+    /// budget is spent.
+    #[inline(always)]
+    fn read(&self, ev: &Eval, l: &mut [Value]) -> Option<((u16, u8, u8), u8)> {
+        if !budget::charge(1) {
+            return None;
+        }
+        // The run is only looked at: its start, direction and length.
+        let run = self.line.with(ev, l, |v| match *v {
+            Value::Line { start, dir, len } => Some((start, dir, len)),
+            _ => None,
+        });
+        let d = self.dir.with(ev, l, |v| match *v {
+            Value::Dir(d) => Some(d),
+            _ => None,
+        });
+        match (run, d) {
+            (Some(run), Some(d)) => Some((run, d)),
+            _ => None,
+        }
+    }
+}
+
 /// Walks a collection as `Eval::for_each` does: each item charged to the budget.
 fn each(cx: &mut Cx, coll: &Expr) -> Each {
     if cx.remembered(coll) {
@@ -440,21 +503,9 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
     }
     match coll {
         Expr::Call(Builtin::Shifts, args) => {
-            let (line, dir) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+            let shifts = Shifts::new(cx, args);
             Box::new(move |ev, l, f| {
-                if !budget::charge(1) {
-                    return;
-                }
-                // The run is only looked at: its start, direction and length.
-                let run = line.with(ev, l, |v| match *v {
-                    Value::Line { start, dir, len } => Some((start, dir, len)),
-                    _ => None,
-                });
-                let d = dir.with(ev, l, |v| match *v {
-                    Value::Dir(d) => Some(d),
-                    _ => None,
-                });
-                if let (Some(run), Some(d)) = (run, d) {
+                if let Some((run, d)) = shifts.read(ev, l) {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
                     geometry::shifts_of(board, occ, run, d, &mut |v| emit(f, v, l));
                 }
