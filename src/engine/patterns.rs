@@ -18,8 +18,17 @@ fn offset(board: &Board, at: u16, (dx, dy): (i8, i8)) -> u16 {
 }
 
 /// A vector's direction: the vector divided by the greatest common divisor of its parts.
+#[inline]
 fn direction((x, y): (i8, i8)) -> (i8, i8) {
     let (mut a, mut b) = (x.unsigned_abs(), y.unsigned_abs());
+    // The common vectors without a division: a part of one (a step, a knight's leap) has
+    // no common divisor, a part of nought or both parts equal leave the signs.
+    if a == 1 || b == 1 {
+        return (x, y);
+    }
+    if a == 0 || b == 0 || a == b {
+        return (x.signum(), y.signum());
+    }
     while b != 0 {
         (a, b) = (b, a % b);
     }
@@ -39,9 +48,14 @@ pub struct Walk<'a> {
 }
 
 impl Walk<'_> {
+    #[inline]
     fn orient(&self, (x, y): (i8, i8)) -> (i8, i8) {
-        let (fx, fy) = self.forward;
-        (x * fy + y * fx, -x * fx + y * fy)
+        // Facing up the board or down it (the common cases), without multiplying.
+        match self.forward {
+            (0, 1) => (x, y),
+            (0, -1) => (-x, -y),
+            (fx, fy) => (x * fy + y * fx, -x * fx + y * fy),
+        }
     }
 
     /// Every cell the pattern reaches from `from` that the mover may end on: empty, or held
