@@ -2,7 +2,7 @@
 
 use super::geometry::CellSet;
 use super::state::NONE;
-use crate::ir::{Board, Lands, Pat, NO_CELL};
+use crate::ir::{Board, Lands, Leg, Pat, NO_CELL};
 use smallvec::SmallVec;
 use std::cell::RefCell;
 
@@ -70,9 +70,14 @@ impl Walk<'_> {
 
     /// Calls `f` on each of `destinations`, in the same order, without listing them first;
     /// stops as soon as `f` returns false (and returns false then).
-    pub fn each_destination(&self, from: u16, pat: &Pat, f: &mut dyn FnMut(u16) -> bool) -> bool {
+    pub fn each_destination<F: FnMut(u16) -> bool + ?Sized>(
+        &self,
+        from: u16,
+        pat: &Pat,
+        f: &mut F,
+    ) -> bool {
         let mut given = CellSet::new(self.board.cells.len());
-        self.ends_each(pat, from, None, &mut |c, _, lands| {
+        self.ends_of(pat, from, None, &mut |c, _, lands| {
             if c == from || given.contains(c) {
                 return true;
             }
@@ -97,9 +102,14 @@ impl Walk<'_> {
     }
 
     /// Calls `f` on each of `attacks`, in the same order (see `each_destination`).
-    pub fn each_attack(&self, from: u16, pat: &Pat, f: &mut dyn FnMut(u16) -> bool) -> bool {
+    pub fn each_attack<F: FnMut(u16) -> bool + ?Sized>(
+        &self,
+        from: u16,
+        pat: &Pat,
+        f: &mut F,
+    ) -> bool {
         let mut given = CellSet::new(self.board.cells.len());
-        self.ends_each(pat, from, None, &mut |c, _, lands| {
+        self.ends_of(pat, from, None, &mut |c, _, lands| {
             if c != from && lands != Lands::Move && given.insert(c) {
                 return f(c);
             }
@@ -109,12 +119,12 @@ impl Walk<'_> {
 
     /// `each_attack` if `attacks`, else `each_destination`: what `attacks(...)` and
     /// `destinations(...)` give, one cell at a time.
-    pub fn each_cell(
+    pub fn each_cell<F: FnMut(u16) -> bool + ?Sized>(
         &self,
         attacks: bool,
         from: u16,
         pat: &Pat,
-        f: &mut dyn FnMut(u16) -> bool,
+        f: &mut F,
     ) -> bool {
         if attacks {
             self.each_attack(from, pat, f)
@@ -136,6 +146,66 @@ impl Walk<'_> {
     /// Calls `f` on where each way through `pat` from `at` lands, with the direction of
     /// its last leg and what may stand there; stops when `f` returns false (and returns
     /// false then). `same` restricts the first leg to the direction given.
+    ///
+    /// Legs and choices between them call `f` directly (it is inlined into their loops);
+    /// only a continuation goes through `ends_each`, with `f` behind a pointer.
+    #[inline]
+    fn ends_of<F: FnMut(u16, (i8, i8), Lands) -> bool>(
+        &self,
+        pat: &Pat,
+        at: u16,
+        same: Option<(i8, i8)>,
+        f: &mut F,
+    ) -> bool {
+        match pat {
+            Pat::Leg(leg) => self.leg_ends(leg, at, same, f),
+            Pat::Alt(alts) => alts.iter().all(|a| match a {
+                Pat::Leg(leg) => self.leg_ends(leg, at, same, f),
+                other => self.ends_each(other, at, same, f),
+            }),
+            seq => self.ends_each(seq, at, same, f),
+        }
+    }
+
+    /// Where one leg lands from `at` (see `ends_of`).
+    #[inline(always)]
+    fn leg_ends<F: FnMut(u16, (i8, i8), Lands) -> bool + ?Sized>(
+        &self,
+        leg: &Leg,
+        at: u16,
+        same: Option<(i8, i8)>,
+        f: &mut F,
+    ) -> bool {
+        for &v in &leg.vectors {
+            let v = self.orient(v);
+            let d = direction(v);
+            if same.is_some_and(|s| s != d) {
+                continue;
+            }
+            let mut t = at;
+            let mut k = 0u32;
+            loop {
+                t = offset(self.board, t, v);
+                if t == NO_CELL {
+                    break;
+                }
+                k += 1;
+                if !f(t, d, leg.lands) {
+                    return false;
+                }
+                // A leaper lands once; a rider stops at the first occupied cell.
+                if leg.range == 1
+                    || self.occ[t as usize] != NONE
+                    || (leg.range > 0 && k >= leg.range as u32)
+                {
+                    break;
+                }
+            }
+        }
+        true
+    }
+
+    /// `ends_of`, with `f` behind a pointer (one copy of the walk for continuations).
     fn ends_each(
         &self,
         pat: &Pat,
@@ -144,35 +214,7 @@ impl Walk<'_> {
         f: &mut dyn FnMut(u16, (i8, i8), Lands) -> bool,
     ) -> bool {
         match pat {
-            Pat::Leg(leg) => {
-                for &v in &leg.vectors {
-                    let v = self.orient(v);
-                    let d = direction(v);
-                    if same.is_some_and(|s| s != d) {
-                        continue;
-                    }
-                    let mut t = at;
-                    let mut k = 0u32;
-                    loop {
-                        t = offset(self.board, t, v);
-                        if t == NO_CELL {
-                            break;
-                        }
-                        k += 1;
-                        if !f(t, d, leg.lands) {
-                            return false;
-                        }
-                        // A leaper lands once; a rider stops at the first occupied cell.
-                        if leg.range == 1
-                            || self.occ[t as usize] != NONE
-                            || (leg.range > 0 && k >= leg.range as u32)
-                        {
-                            break;
-                        }
-                    }
-                }
-                true
-            }
+            Pat::Leg(leg) => self.leg_ends(leg, at, same, f),
             Pat::Alt(alts) => alts.iter().all(|a| self.ends_each(a, at, same, f)),
             Pat::Seq {
                 first,
