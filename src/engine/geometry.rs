@@ -65,7 +65,12 @@ fn canonical(board: &Board, d: u8) -> u8 {
 
 /// The neighbours of `cell` in `dirs`, an item at a time, as every walk here gives its
 /// items: `f` says whether to go on; false if it stopped the walk.
-pub fn adjacent(board: &Board, cell: u16, dirs: &[u8], f: &mut dyn FnMut(u16) -> bool) -> bool {
+pub fn adjacent<F: FnMut(u16) -> bool + ?Sized>(
+    board: &Board,
+    cell: u16,
+    dirs: &[u8],
+    f: &mut F,
+) -> bool {
     for &d in dirs {
         let n = board.step(cell, d);
         if n != NO_CELL && !f(n) {
@@ -76,12 +81,12 @@ pub fn adjacent(board: &Board, cell: u16, dirs: &[u8], f: &mut dyn FnMut(u16) ->
 }
 
 /// Empty cells reached by moving straight from `cell` through empty cells.
-pub fn slide(
+pub fn slide<F: FnMut(u16) -> bool + ?Sized>(
     board: &Board,
     occ: &[u16],
     cell: u16,
     dirs: &[u8],
-    f: &mut dyn FnMut(u16) -> bool,
+    f: &mut F,
 ) -> bool {
     for &d in dirs {
         let mut c = board.step(cell, d);
@@ -96,12 +101,12 @@ pub fn slide(
 }
 
 /// The first occupied cell along each straight line from `cell`.
-pub fn sight(
+pub fn sight<F: FnMut(u16) -> bool + ?Sized>(
     board: &Board,
     occ: &[u16],
     cell: u16,
     dirs: &[u8],
-    f: &mut dyn FnMut(u16) -> bool,
+    f: &mut F,
 ) -> bool {
     for &d in dirs {
         let mut c = board.step(cell, d);
@@ -116,13 +121,13 @@ pub fn sight(
 }
 
 /// The cells `adjacent`, `slide` or `sight` (`b`) give from `cell`, a cell at a time.
-pub(crate) fn from_cell(
+pub(crate) fn from_cell<F: FnMut(u16) -> bool + ?Sized>(
     b: Builtin,
     board: &Board,
     occ: &[u16],
     cell: u16,
     dirs: &[u8],
-    f: &mut dyn FnMut(u16) -> bool,
+    f: &mut F,
 ) -> bool {
     match b {
         Builtin::Adjacent => adjacent(board, cell, dirs, f),
@@ -239,7 +244,12 @@ pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Vec<Value>) {
 }
 
 /// `runs`, one at a time, in the same order, until `f` returns false.
-pub fn runs_each(board: &Board, cells: &[u16], dirs: &[u8], f: &mut dyn FnMut(Value) -> bool) {
+pub fn runs_each<F: FnMut(Value) -> bool + ?Sized>(
+    board: &Board,
+    cells: &[u16],
+    dirs: &[u8],
+    f: &mut F,
+) {
     let mut member = CellSet::new(board.cells.len());
     for &c in cells {
         member.insert(c);
@@ -350,12 +360,12 @@ pub fn sweep(
 
 /// The distances `k >= 1` a run can slide in `dir` as a block: every cell it passes over
 /// or lands on is empty or one of its own. Stops at the first blocked distance.
-pub fn shifts(
+pub fn shifts<F: FnMut(Value) -> bool + ?Sized>(
     board: &Board,
     occ: &[u16],
     line: &Value,
     dir: u8,
-    f: &mut dyn FnMut(Value) -> bool,
+    f: &mut F,
 ) -> bool {
     let Value::Line {
         start,
@@ -370,30 +380,30 @@ pub fn shifts(
 
 /// `shifts` of the run `(start, direction, length)`.
 #[inline]
-pub(crate) fn shifts_of(
+pub(crate) fn shifts_of<F: FnMut(Value) -> bool + ?Sized>(
     board: &Board,
     occ: &[u16],
     run: (u16, u8, u8),
     dir: u8,
-    f: &mut dyn FnMut(Value) -> bool,
+    f: &mut F,
 ) -> bool {
     // Most runs are short: their cells fit in a small array, set up quickly. (A board
     // side is at most 52 cells, so no run is longer than 64.)
     if run.2 <= 16 {
-        shifts_within::<16>(board, occ, run, dir, f)
+        shifts_within::<16, F>(board, occ, run, dir, f)
     } else {
-        shifts_within::<64>(board, occ, run, dir, f)
+        shifts_within::<64, F>(board, occ, run, dir, f)
     }
 }
 
 /// `shifts_of` for a run of at most `N` cells.
 #[inline(always)]
-fn shifts_within<const N: usize>(
+fn shifts_within<const N: usize, F: FnMut(Value) -> bool + ?Sized>(
     board: &Board,
     occ: &[u16],
     (start, ld, len): (u16, u8, u8),
     dir: u8,
-    f: &mut dyn FnMut(Value) -> bool,
+    f: &mut F,
 ) -> bool {
     // The run's cells and where each stands after `k` steps, filled a cell at a time
     // (a bulk copy of one array into the other stalls on the stores just made).
