@@ -999,16 +999,9 @@ impl<'a> Eval<'a> {
         };
         let forward = self
             .eng
-            .forward_attr
-            .and_then(|a| self.eng.game.seats.get(mover as usize).map(|s| &s.attrs[a]))
-            .and_then(|v| {
-                if let Value::Dir(d) = v {
-                    Some(*d)
-                } else {
-                    None
-                }
-            })
-            .map(|d| (board.dirs[d as usize].dx, board.dirs[d as usize].dy))
+            .forwards
+            .get(mover as usize)
+            .copied()
             .unwrap_or((0, 1));
         super::patterns::Walk {
             board,

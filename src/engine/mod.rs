@@ -121,8 +121,9 @@ pub struct Engine {
     pub(crate) twin_class: Vec<u16>,
     /// The members of each twin class.
     twins: Vec<Vec<u16>>,
-    /// The seat attribute named `forward`, if the seats have one: move patterns' forward.
-    pub(crate) forward_attr: Option<usize>,
+    /// Each seat's forward for move patterns, as a unit vector: its attribute named
+    /// `forward` (a direction), or up the board (`(0, 1)`) for a seat without one.
+    pub(crate) forwards: Vec<(i8, i8)>,
     /// Each move pattern read as a graph of steps, for moves taken a part at a time.
     pub(crate) steps: Vec<patterns::Steps>,
     /// Per action: whether its own effects can declare a winner (`win` or `lose`).
@@ -227,7 +228,7 @@ impl Engine {
             label_number: vec![],
             twin_class: vec![],
             twins: vec![],
-            forward_attr: None,
+            forwards: vec![],
             steps: vec![],
             action_may_win,
             any_may_win,
@@ -263,7 +264,17 @@ impl Engine {
                     .collect()
             })
             .collect();
-        engine.forward_attr = engine.game.seat_attrs.iter().position(|a| a == "forward");
+        let forward = engine.game.seat_attrs.iter().position(|a| a == "forward");
+        let board = &engine.game.board;
+        engine.forwards = engine
+            .game
+            .seats
+            .iter()
+            .map(|seat| match forward.map(|a| &seat.attrs[a]) {
+                Some(&Value::Dir(d)) => (board.dirs[d as usize].dx, board.dirs[d as usize].dy),
+                _ => (0, 1),
+            })
+            .collect();
         engine.steps = engine
             .game
             .patterns
