@@ -76,8 +76,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // board it reaches the owner's seat.
     ("shared_owner.scenarios", 3),
     // Betza's `m` and `c`: a pawn that steps only onto empty cells and takes only
-    // diagonally; `attacks`, defended cells included.
-    ("move_capture.scenarios", 5),
+    // diagonally; `attacks`, defended cells included; two ways of a pattern that end on
+    // one cell give it once.
+    ("move_capture.scenarios", 7),
     // `require afterwards`: a king that may not end a move attacked; pins, mate and
     // stalemate follow.
     ("afterwards.scenarios", 5),

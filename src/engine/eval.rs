@@ -291,9 +291,8 @@ impl<'a> Eval<'a> {
                 else {
                     return;
                 };
-                let pat = &self.eng.game.patterns[p as usize].pat;
                 self.walk(c)
-                    .each_cell(*b == Builtin::Attacks, c, pat, &mut |x| {
+                    .each_cell(*b == Builtin::Attacks, c, self.eng.moves(p), &mut |x| {
                         emit(f, Value::Cell(x), l)
                     });
             }
@@ -886,13 +885,13 @@ impl<'a> Eval<'a> {
                 if !walk.within(c, target, self.eng.steps[p as usize].extent) {
                     return Some(false);
                 }
-                let pat = &self.eng.game.patterns[p as usize].pat;
+                let moves = self.eng.moves(p);
                 let mut found = false;
                 let mut look = |x: u16| {
                     found = x == target;
                     budget::charge(1) && !found
                 };
-                walk.each_cell(*b == Builtin::Attacks, c, pat, &mut look);
+                walk.each_cell(*b == Builtin::Attacks, c, moves, &mut look);
                 return Some(found);
             }
             _ => return None,
@@ -1129,11 +1128,11 @@ impl<'a> Eval<'a> {
                 };
                 let walk = self.walk(c);
                 let mut cells = super::pool::take_cells();
-                let pat = &self.eng.game.patterns[p as usize].pat;
+                let moves = self.eng.moves(p);
                 if b == Builtin::Destinations {
-                    walk.destinations(c, pat, &mut cells);
+                    walk.destinations(c, moves, &mut cells);
                 } else {
-                    walk.attacks(c, pat, &mut cells);
+                    walk.attacks(c, moves, &mut cells);
                 }
                 out.extend(cells.iter().map(|&c| Value::Cell(c)));
                 super::pool::give_cells(cells);

@@ -126,6 +126,8 @@ pub struct Engine {
     pub(crate) forwards: Vec<(i8, i8)>,
     /// Each move pattern read as a graph of steps, for moves taken a part at a time.
     pub(crate) steps: Vec<patterns::Steps>,
+    /// Per move pattern: whether no two of its ways can end on one cell.
+    distinct_ends: Vec<bool>,
     /// Per action: whether its own effects can declare a winner (`win` or `lose`).
     action_may_win: Vec<bool>,
     /// Whether anything besides an action's own effects can declare a winner after any
@@ -230,6 +232,7 @@ impl Engine {
             twins: vec![],
             forwards: vec![],
             steps: vec![],
+            distinct_ends: vec![],
             action_may_win,
             any_may_win,
             end_reads_turns,
@@ -280,6 +283,12 @@ impl Engine {
             .patterns
             .iter()
             .map(|p| patterns::Steps::of(&p.pat))
+            .collect();
+        engine.distinct_ends = engine
+            .game
+            .patterns
+            .iter()
+            .map(|p| patterns::distinct_ends(&p.pat))
             .collect();
         let mut classes: std::collections::HashMap<&crate::ir::Component, u16> =
             std::collections::HashMap::new();
@@ -809,6 +818,14 @@ impl Engine {
 
     /// A component's attribute as it stands: changed in play, or the rules' own.
     #[inline]
+    /// Move pattern `p` as the walker takes it.
+    pub(crate) fn moves(&self, p: u16) -> patterns::Moves<'_> {
+        patterns::Moves {
+            pat: &self.game.patterns[p as usize].pat,
+            distinct: self.distinct_ends[p as usize],
+        }
+    }
+
     pub fn attr<'a>(&'a self, s: &'a State, comp: u16, a: u16) -> &'a Value {
         if !s.attr_over.is_empty() {
             if let Some((_, _, v)) = s.attr_over.iter().find(|(c, x, _)| *c == comp && *x == a) {

@@ -47,6 +47,38 @@ pub struct Walk<'a> {
     pub forward: (i8, i8),
 }
 
+/// A move pattern as the walker takes it: the pattern, and whether no two of its ways can
+/// end on one cell (`distinct_ends`), so that the cells given need not be remembered.
+#[derive(Clone, Copy)]
+pub struct Moves<'a> {
+    pub pat: &'a Pat,
+    pub distinct: bool,
+}
+
+/// Whether no two ways through `pat` can end on one cell: it is made of legs and choices
+/// between them only, and the directions of all their vectors differ. A way by a leg ends
+/// on a multiple of its vector, so two ways can meet only along one direction.
+pub fn distinct_ends(pat: &Pat) -> bool {
+    fn directions(pat: &Pat, out: &mut Vec<(i8, i8)>) -> bool {
+        match pat {
+            Pat::Leg(leg) => {
+                out.extend(leg.vectors.iter().map(|&v| direction(v)));
+                true
+            }
+            Pat::Alt(alts) => alts.iter().all(|a| directions(a, out)),
+            Pat::Seq { .. } => false,
+        }
+    }
+    let mut dirs = Vec::new();
+    if !directions(pat, &mut dirs) {
+        return false;
+    }
+    let n = dirs.len();
+    dirs.sort_unstable();
+    dirs.dedup();
+    dirs.len() == n
+}
+
 impl Walk<'_> {
     #[inline]
     fn orient(&self, (x, y): (i8, i8)) -> (i8, i8) {
@@ -61,8 +93,8 @@ impl Walk<'_> {
     /// Every cell the pattern reaches from `from` that the mover may end on: empty, or held
     /// by another owner, as the last leg's `m` or `c` allows. Several routes to one cell
     /// give it once.
-    pub fn destinations(&self, from: u16, pat: &Pat, out: &mut Vec<u16>) {
-        self.each_destination(from, pat, &mut |c| {
+    pub fn destinations(&self, from: u16, moves: Moves, out: &mut Vec<u16>) {
+        self.each_destination(from, moves, &mut |c| {
             out.push(c);
             true
         });
@@ -73,29 +105,37 @@ impl Walk<'_> {
     pub fn each_destination<F: FnMut(u16) -> bool + ?Sized>(
         &self,
         from: u16,
-        pat: &Pat,
+        moves: Moves,
         f: &mut F,
     ) -> bool {
-        let mut given = CellSet::new(self.board.cells.len());
-        self.ends_of(pat, from, None, &mut |c, _, lands| {
-            if c == from || given.contains(c) {
+        let mut given = self.given(moves);
+        self.ends_of(moves.pat, from, None, &mut |c, _, lands| {
+            if c == from || given.as_ref().is_some_and(|g| g.contains(c)) {
                 return true;
             }
             let there = self.occ[c as usize];
             let empty = there == NONE;
             if (empty || self.owners[there as usize] != self.mover) && lands.allows(empty) {
-                given.insert(c);
+                if let Some(g) = &mut given {
+                    g.insert(c);
+                }
                 return f(c);
             }
             true
         })
     }
 
+    /// The set of cells given so far, for a pattern whose ways may meet.
+    #[inline]
+    fn given(&self, moves: Moves) -> Option<CellSet> {
+        (!moves.distinct).then(|| CellSet::new(self.board.cells.len()))
+    }
+
     /// Every cell the pattern attacks from `from`: where a way through it ends by a leg
     /// that may capture (not `m`), whatever stands there: empty, another owner's piece, or
     /// the mover's own (a defended piece). Several routes to one cell give it once.
-    pub fn attacks(&self, from: u16, pat: &Pat, out: &mut Vec<u16>) {
-        self.each_attack(from, pat, &mut |c| {
+    pub fn attacks(&self, from: u16, moves: Moves, out: &mut Vec<u16>) {
+        self.each_attack(from, moves, &mut |c| {
             out.push(c);
             true
         });
@@ -105,12 +145,12 @@ impl Walk<'_> {
     pub fn each_attack<F: FnMut(u16) -> bool + ?Sized>(
         &self,
         from: u16,
-        pat: &Pat,
+        moves: Moves,
         f: &mut F,
     ) -> bool {
-        let mut given = CellSet::new(self.board.cells.len());
-        self.ends_of(pat, from, None, &mut |c, _, lands| {
-            if c != from && lands != Lands::Move && given.insert(c) {
+        let mut given = self.given(moves);
+        self.ends_of(moves.pat, from, None, &mut |c, _, lands| {
+            if c != from && lands != Lands::Move && given.as_mut().is_none_or(|g| g.insert(c)) {
                 return f(c);
             }
             true
@@ -123,13 +163,13 @@ impl Walk<'_> {
         &self,
         attacks: bool,
         from: u16,
-        pat: &Pat,
+        moves: Moves,
         f: &mut F,
     ) -> bool {
         if attacks {
-            self.each_attack(from, pat, f)
+            self.each_attack(from, moves, f)
         } else {
-            self.each_destination(from, pat, f)
+            self.each_destination(from, moves, f)
         }
     }
 

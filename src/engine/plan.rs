@@ -852,9 +852,10 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
                 let (Some(c), Some(p)) = (c, p) else {
                     return;
                 };
-                let pat = &ev.eng.game.patterns[p as usize].pat;
                 ev.walk(c)
-                    .each_cell(b == Builtin::Attacks, c, pat, &mut |x| emit_cell(f, x, l));
+                    .each_cell(b == Builtin::Attacks, c, ev.eng.moves(p), &mut |x| {
+                        emit_cell(f, x, l)
+                    });
             })
         }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
