@@ -19,10 +19,24 @@ pub fn parse(file: u16, text: &str) -> Result<Vec<Item>, Diagnostic> {
     if let Some(d) = too_deep(file, text) {
         return Err(d);
     }
-    // Collect the literal tokens pest tried, so errors can say "expected `in`".
-    pest::set_error_detail(true);
-    let pairs =
-        MusterParser::parse(Rule::file, text).map_err(|e| describe_parse_error(file, text, e))?;
+    // A file that parses is parsed once, quickly; one that does not is parsed again with
+    // pest collecting the literal tokens it tried, so errors can say "expected `in`"
+    // (collecting them costs more than the parse). The setting is the process's, so it is
+    // set and read under one lock: parses on other threads never see it half changed.
+    static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let pairs = {
+        let _setting = DETAIL.lock().unwrap_or_else(|e| e.into_inner());
+        pest::set_error_detail(false);
+        match MusterParser::parse(Rule::file, text) {
+            Ok(pairs) => pairs,
+            Err(_) => {
+                pest::set_error_detail(true);
+                let again = MusterParser::parse(Rule::file, text);
+                pest::set_error_detail(false);
+                again.map_err(|e| describe_parse_error(file, text, e))?
+            }
+        }
+    };
     let b = Builder {
         file,
         pratt: pratt(),
@@ -366,7 +380,8 @@ impl Builder {
                         .map(|x| (string_value(x.clone()), self.span(&x)));
                     let marks = si
                         .map(|m| {
-                            let (line, col) = m.as_span().start_pos().line_col();
+                            // From the pairs' line index: a search, not a count from the start.
+                            let (line, col) = m.line_col();
                             ArtMark {
                                 ch: m.as_str().chars().next().unwrap_or('o'),
                                 line: line as u32,
