@@ -1209,8 +1209,37 @@ impl<'a> Eval<'a> {
                 });
             }
             Builtin::First | Builtin::Last => {
-                let mut found = Value::None;
                 let first = b == Builtin::First;
+                // A zone's first or last component (`top`) read where it stands, charged as
+                // the walk to it is: the zone, then each component passed.
+                if let Expr::Zone(..) = args[0] {
+                    let zone = self.eval(&args[0], l);
+                    if let Value::Zone(z, seat, slot) = zone {
+                        let items = &self.s.zones[self.eng.zone_instance(z, seat, slot) as usize];
+                        let (end, passed) = if first {
+                            (items.first(), items.len().min(1))
+                        } else {
+                            (items.last(), items.len())
+                        };
+                        return match end {
+                            Some(&c) if budget::charge(passed as u64) => Value::Comp(c),
+                            _ => Value::None,
+                        };
+                    }
+                    let mut found = Value::None;
+                    self.each_of(zone, l, &mut |v, l| {
+                        emit(
+                            &mut |v, _| {
+                                found = v;
+                                !first
+                            },
+                            v,
+                            l,
+                        )
+                    });
+                    return found;
+                }
+                let mut found = Value::None;
                 self.for_each(&args[0], l, &mut |v, _| {
                     found = v;
                     !first
