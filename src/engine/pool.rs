@@ -336,7 +336,8 @@ pub(crate) struct Locals(Vec<Value>);
 impl Locals {
     pub fn new(n: usize) -> Locals {
         let mut v = take();
-        v.resize(n, Value::None);
+        // Each slot made as `None` where it stands (`resize` would clone one into each).
+        v.resize_with(n, || Value::None);
         Locals(v)
     }
 }
