@@ -816,9 +816,8 @@ impl Engine {
         )
     }
 
-    /// A component's attribute as it stands: changed in play, or the rules' own.
-    #[inline]
     /// Move pattern `p` as the walker takes it.
+    #[inline]
     pub(crate) fn moves(&self, p: u16) -> patterns::Moves<'_> {
         patterns::Moves {
             pat: &self.game.patterns[p as usize].pat,
@@ -826,6 +825,8 @@ impl Engine {
         }
     }
 
+    /// A component's attribute as it stands: changed in play, or the rules' own.
+    #[inline]
     pub fn attr<'a>(&'a self, s: &'a State, comp: u16, a: u16) -> &'a Value {
         if !s.attr_over.is_empty() {
             if let Some((_, _, v)) = s.attr_over.iter().find(|(c, x, _)| *c == comp && *x == a) {
