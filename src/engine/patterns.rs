@@ -21,7 +21,7 @@ fn offset(board: &Board, at: u16, (dx, dy): (i8, i8)) -> u16 {
 #[inline]
 fn direction((x, y): (i8, i8)) -> (i8, i8) {
     let (mut a, mut b) = (x.unsigned_abs(), y.unsigned_abs());
-    // The common vectors without a division: a part of one (a step, a knight's leap) has
+    // The common vectors without a division: a part of one (a step, a leap of (1, 2)) has
     // no common divisor, a part of nought or both parts equal leave the signs.
     if a == 1 || b == 1 {
         return (x, y);
