@@ -1128,12 +1128,10 @@ impl<'a> Eval<'a> {
                 };
                 let walk = self.walk(c);
                 let mut cells = super::pool::take_cells();
-                let moves = self.eng.moves(p);
-                if b == Builtin::Destinations {
-                    walk.destinations(c, moves, &mut cells);
-                } else {
-                    walk.attacks(c, moves, &mut cells);
-                }
+                walk.each_cell(b == Builtin::Attacks, c, self.eng.moves(p), &mut |x| {
+                    cells.push(x);
+                    true
+                });
                 out.extend(cells.iter().map(|&c| Value::Cell(c)));
                 super::pool::give_cells(cells);
             }
@@ -1213,31 +1211,20 @@ impl<'a> Eval<'a> {
                 // A zone's first or last component (`top`) read where it stands, charged as
                 // the walk to it is: the zone, then each component passed.
                 if let Expr::Zone(..) = args[0] {
-                    let zone = self.eval(&args[0], l);
-                    if let Value::Zone(z, seat, slot) = zone {
-                        let items = &self.s.zones[self.eng.zone_instance(z, seat, slot) as usize];
-                        let (end, passed) = if first {
-                            (items.first(), items.len().min(1))
-                        } else {
-                            (items.last(), items.len())
-                        };
-                        return match end {
-                            Some(&c) if budget::charge(passed as u64) => Value::Comp(c),
-                            _ => Value::None,
-                        };
-                    }
-                    let mut found = Value::None;
-                    self.each_of(zone, l, &mut |v, l| {
-                        emit(
-                            &mut |v, _| {
-                                found = v;
-                                !first
-                            },
-                            v,
-                            l,
-                        )
-                    });
-                    return found;
+                    // A zone expression gives a zone, or none (no such seat or number).
+                    let Value::Zone(z, seat, slot) = self.eval(&args[0], l) else {
+                        return Value::None;
+                    };
+                    let items = &self.s.zones[self.eng.zone_instance(z, seat, slot) as usize];
+                    let (end, passed) = if first {
+                        (items.first(), items.len().min(1))
+                    } else {
+                        (items.last(), items.len())
+                    };
+                    return match end {
+                        Some(&c) if budget::charge(passed as u64) => Value::Comp(c),
+                        _ => Value::None,
+                    };
                 }
                 let mut found = Value::None;
                 self.for_each(&args[0], l, &mut |v, _| {

@@ -90,75 +90,14 @@ impl Walk<'_> {
         }
     }
 
-    /// Every cell the pattern reaches from `from` that the mover may end on: empty, or held
-    /// by another owner, as the last leg's `m` or `c` allows. Several routes to one cell
-    /// give it once.
-    pub fn destinations(&self, from: u16, moves: Moves, out: &mut Vec<u16>) {
-        self.each_destination(from, moves, &mut |c| {
-            out.push(c);
-            true
-        });
-    }
-
-    /// Calls `f` on each of `destinations`, in the same order, without listing them first;
-    /// stops as soon as `f` returns false (and returns false then).
-    pub fn each_destination<F: FnMut(u16) -> bool + ?Sized>(
-        &self,
-        from: u16,
-        moves: Moves,
-        f: &mut F,
-    ) -> bool {
-        let mut given = self.given(moves);
-        self.ends_of(moves.pat, from, None, &mut |c, _, lands| {
-            if c == from || given.as_ref().is_some_and(|g| g.contains(c)) {
-                return true;
-            }
-            let there = self.occ[c as usize];
-            let empty = there == NONE;
-            if (empty || self.owners[there as usize] != self.mover) && lands.allows(empty) {
-                if let Some(g) = &mut given {
-                    g.insert(c);
-                }
-                return f(c);
-            }
-            true
-        })
-    }
-
-    /// The set of cells given so far, for a pattern whose ways may meet.
-    #[inline]
-    fn given(&self, moves: Moves) -> Option<CellSet> {
-        (!moves.distinct).then(|| CellSet::new(self.board.cells.len()))
-    }
-
-    /// Every cell the pattern attacks from `from`: where a way through it ends by a leg
-    /// that may capture (not `m`), whatever stands there: empty, another owner's piece, or
-    /// the mover's own (a defended piece). Several routes to one cell give it once.
-    pub fn attacks(&self, from: u16, moves: Moves, out: &mut Vec<u16>) {
-        self.each_attack(from, moves, &mut |c| {
-            out.push(c);
-            true
-        });
-    }
-
-    /// Calls `f` on each of `attacks`, in the same order (see `each_destination`).
-    pub fn each_attack<F: FnMut(u16) -> bool + ?Sized>(
-        &self,
-        from: u16,
-        moves: Moves,
-        f: &mut F,
-    ) -> bool {
-        let mut given = self.given(moves);
-        self.ends_of(moves.pat, from, None, &mut |c, _, lands| {
-            if c != from && lands != Lands::Move && given.as_mut().is_none_or(|g| g.insert(c)) {
-                return f(c);
-            }
-            true
-        })
-    }
-
-    /// `each_attack` if `attacks`, else `each_destination`: what `attacks(...)` and
-    /// `destinations(...)` give, one cell at a time.
+    /// What `destinations(...)` (`attacks` false) or `attacks(...)` gives from `from`, one
+    /// cell at a time, while `f` says to go on (false if it stopped). Several ways to one
+    /// cell give it once.
+    ///
+    /// A destination is a cell the mover may end on: empty, or held by another owner, as
+    /// the last leg's `m` or `c` allows. An attacked cell is where a way ends by a leg that
+    /// may capture (not `m`), whatever stands there: empty, another owner's piece, or the
+    /// mover's own (a defended piece).
     pub fn each_cell<F: FnMut(u16) -> bool + ?Sized>(
         &self,
         attacks: bool,
@@ -166,11 +105,27 @@ impl Walk<'_> {
         moves: Moves,
         f: &mut F,
     ) -> bool {
-        if attacks {
-            self.each_attack(from, moves, f)
-        } else {
-            self.each_destination(from, moves, f)
-        }
+        // The cells given so far, for a pattern whose ways may meet.
+        let mut given = (!moves.distinct).then(|| CellSet::new(self.board.cells.len()));
+        self.ends_of(moves.pat, from, None, &mut |c, _, lands| {
+            if c == from || given.as_ref().is_some_and(|g| g.contains(c)) {
+                return true;
+            }
+            let ends = if attacks {
+                lands != Lands::Move
+            } else {
+                let there = self.occ[c as usize];
+                let empty = there == NONE;
+                (empty || self.owners[there as usize] != self.mover) && lands.allows(empty)
+            };
+            if !ends {
+                return true;
+            }
+            if let Some(g) = &mut given {
+                g.insert(c);
+            }
+            f(c)
+        })
     }
 
     /// Whether `target` may be within a pattern's reach from `from`: false when it is
