@@ -562,9 +562,9 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 pool::give_cells(found);
             })
         }
-        // The cells reached by steps through empty cells, and a group of cells: listed, as
-        // `eval` lists them (see `get`), then walked.
-        Expr::Call(Builtin::Reach | Builtin::Group, args) if matches!(args[1], Expr::Const(_)) => {
+        // A group of cells: listed, as `eval` lists it (see `get`), then walked. (`reach` is a
+        // walk of cells: `each_cell`.)
+        Expr::Call(Builtin::Group, args) if matches!(args[1], Expr::Const(_)) => {
             let list = get(cx, coll);
             Box::new(move |ev, l, f| {
                 let cells = list(ev, l);
