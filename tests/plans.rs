@@ -1,8 +1,8 @@
 //! The compiled plans against the tree walk they replace (see `src/engine/plan.rs`): over
 //! seeded random playouts of every shipped game and variant, at every decision, the two
 //! list the same legal actions in the same order, and agree on whether there is any; and
-//! the same action played by both (the end rules' conditions are compiled too) leaves the
-//! same state.
+//! the same action played by both (its effects and the end rules' conditions are compiled
+//! too) leaves the same state, charging the same steps.
 
 mod common;
 
@@ -31,6 +31,12 @@ fn compare_engines(
 ) -> (usize, usize) {
     let walked = planned.tree_walking();
     assert_eq!(walked.planned_actions(), 0);
+    assert_eq!(walked.planned_bodies(), 0);
+    // Every game sets up and has an action that does something: they run compiled.
+    assert!(
+        planned.planned_bodies() >= 2,
+        "{name} {variant:?}: its effects are not compiled"
+    );
     // Every action has a plan, those with parts remembered within a query included.
     assert_eq!(
         planned.planned_actions(),
@@ -67,11 +73,19 @@ fn compare_engines(
             }
             let pick = rng.gen_range(0..legal.len());
             let mut t = s.clone();
-            planned.apply_listed(&mut s, &legal[pick]).unwrap();
-            walked.apply_listed(&mut t, &legal[pick]).unwrap();
+            let (done, work) = planned.apply_listed_and_work(&mut s, &legal[pick]);
+            let (walked_done, walked_work) = walked.apply_listed_and_work(&mut t, &legal[pick]);
+            done.unwrap();
+            walked_done.unwrap();
             assert!(
                 s == t,
                 "{name} {variant:?} {players}p seed {seed}: states differ"
+            );
+            // The compiled effects charge the budget as the statements do.
+            assert_eq!(
+                work, walked_work,
+                "{name} {variant:?} {players}p seed {seed}: applying took {work} steps \
+                 compiled, {walked_work} by the statements"
             );
         }
     }

@@ -2,6 +2,7 @@
 //! reactions' `after` blocks.
 
 use super::eval::Eval;
+use super::plan::Op;
 use super::pool;
 use super::state::{Loc, Outcome, Seats, State, NONE};
 use super::{code, Engine, EngineError};
@@ -26,6 +27,14 @@ pub(crate) struct Runner<'a> {
     pub budget: u32,
     /// Triggers running, one inside the other.
     depth: u32,
+}
+
+/// The variable an assignment changes: a global, a seat's or a piece's (by its index).
+#[derive(Clone, Copy)]
+pub(crate) enum VarTarget {
+    Global(u16),
+    Seat(u16),
+    Piece(u16),
 }
 
 /// Where a component goes.
@@ -127,12 +136,73 @@ impl<'a> Runner<'a> {
         stmts: &[Stmt],
         l: &mut [Value],
     ) -> Result<(), EngineError> {
+        if let Some(ops) = self.eng.plans.body(stmts) {
+            return self.run_ops(s, ops, l);
+        }
         for st in stmts {
             if s.outcome.is_some() {
                 return Ok(());
             }
             self.tick()?;
             self.stmt(s, st, l)?;
+        }
+        Ok(())
+    }
+
+    /// Runs a compiled body (see `plan/bodies.rs`): as `run` runs the statements it was
+    /// compiled from, a step of the action's effects counted for each.
+    fn run_ops(&mut self, s: &mut State, ops: &[Op], l: &mut [Value]) -> Result<(), EngineError> {
+        for op in ops {
+            if s.outcome.is_some() {
+                return Ok(());
+            }
+            self.tick()?;
+            self.op(s, op, l)?;
+        }
+        Ok(())
+    }
+
+    fn op(&mut self, s: &mut State, op: &Op, l: &mut [Value]) -> Result<(), EngineError> {
+        let (eng, me) = (self.eng, self.me);
+        fn ev<'e>(eng: &'e Engine, s: &'e State, me: u8) -> Eval<'e> {
+            Eval { eng, s, me }
+        }
+        match op {
+            Op::If(c, a, b) => {
+                let branch = if c(&ev(eng, s, me), l) { a } else { b };
+                self.run_ops(s, branch, l)?;
+            }
+            Op::For(slot, coll, body) => {
+                let mut items = pool::take();
+                coll(&ev(eng, s, me), l, &mut |v, _| {
+                    items.push(v);
+                    true
+                });
+                for v in items.iter_mut() {
+                    pool::set(&mut l[*slot], std::mem::take(v));
+                    self.run_ops(s, body, l)?;
+                }
+                pool::recycle_list(items);
+            }
+            Op::Block(body) => self.run_ops(s, body, l)?,
+            Op::Let(slot, e) => {
+                let v = e(&ev(eng, s, me), l);
+                pool::set(&mut l[*slot], v);
+            }
+            Op::Move(what, to, face) => {
+                let what = what(&ev(eng, s, me), l);
+                let to = to(&ev(eng, s, me), l);
+                self.move_to(s, what, to, *face)?;
+            }
+            Op::Assign(var, who, op, value) => {
+                let v = value(&ev(eng, s, me), l);
+                let who = match who {
+                    Some(who) => who(&ev(eng, s, me), l),
+                    None => Value::None,
+                };
+                self.assign(s, *var, who, *op, v)?;
+            }
+            Op::Stmt(st) => self.stmt(s, st, l)?,
         }
         Ok(())
     }
@@ -204,33 +274,8 @@ impl<'a> Runner<'a> {
             }
             Stmt::Move(what, to, face) => {
                 let what = self.ev(s, what, l);
-                let comps = self.comps_of(s, &what);
-                pool::recycle(what);
-                if let Some(up) = face {
-                    for &c in comps.iter() {
-                        s.face_up[c as usize] = *up;
-                    }
-                }
-                match self.ev(s, to, l) {
-                    Value::Cell(c) => {
-                        if comps.len() > 1 {
-                            return Err(rules(
-                                code::OCCUPIED,
-                                "cannot move several cards or pieces onto one cell",
-                            ));
-                        }
-                        for &comp in comps.iter() {
-                            self.relocate(s, comp, Dest::Cell(c))?;
-                        }
-                    }
-                    Value::Zone(z, seat, slot) => {
-                        for &comp in comps.iter() {
-                            self.relocate(s, comp, Dest::Zone(z, seat, slot))?;
-                        }
-                    }
-                    Value::None => {}
-                    _ => return Err(rules(code::VALUE, "`move ... to` needs a cell or a zone")),
-                }
+                let to = self.ev(s, to, l);
+                self.move_to(s, what, to, *face)?;
             }
             Stmt::Face(what, up) => {
                 let what = self.ev(s, what, l);
@@ -386,33 +431,98 @@ impl<'a> Runner<'a> {
             }
             Stmt::Assign(target, op, value) => {
                 let v = self.ev(s, value, l);
-                let slot = match target {
-                    Target::Global(i) => &mut s.globals[*i as usize],
-                    Target::Seat(se, i) => match self.ev(s, se, l) {
-                        Value::Seat(p) if p < s.players => {
-                            &mut s.seat_vars[p as usize * self.eng.game.vars.len() + *i as usize]
-                        }
-                        // No seat to change (`c.owner.points += 1` where `c` lies in a
-                        // shared zone): said, not skipped in silence.
-                        Value::None => return Err(no_seat_to_assign(self.eng, *i, *op, &v)),
-                        _ => return Ok(()),
-                    },
-                    Target::Piece(c, i) => match self.ev(s, c, l) {
-                        Value::Comp(c) if c != NONE => {
-                            &mut s.comp_vars[c as usize * self.eng.game.vars.len() + *i as usize]
-                        }
-                        _ => return Ok(()),
-                    },
+                let (var, who) = match target {
+                    Target::Global(i) => (VarTarget::Global(*i), Value::None),
+                    Target::Seat(e, i) => (VarTarget::Seat(*i), self.ev(s, e, l)),
+                    Target::Piece(e, i) => (VarTarget::Piece(*i), self.ev(s, e, l)),
+                    // Changed by the arm above.
                     Target::Attr(..) => return Ok(()),
                 };
-                let v = match op {
-                    AssignOp::Set => v,
-                    AssignOp::Add => Value::Int(slot.as_int().saturating_add(v.as_int())),
-                    AssignOp::Sub => Value::Int(slot.as_int().saturating_sub(v.as_int())),
-                };
-                pool::store(slot, v);
+                self.assign(s, var, who, *op, v)?;
             }
         }
+        Ok(())
+    }
+
+    /// `move what to to`, the values computed: components (one, a list, or a zone's
+    /// contents) onto a cell or into a zone, turned face up or down first if `face` says.
+    pub(crate) fn move_to(
+        &mut self,
+        s: &mut State,
+        what: Value,
+        to: Value,
+        face: Option<bool>,
+    ) -> Result<(), EngineError> {
+        let comps = self.comps_of(s, &what);
+        pool::recycle(what);
+        if let Some(up) = face {
+            for &c in comps.iter() {
+                s.face_up[c as usize] = up;
+            }
+        }
+        match to {
+            Value::Cell(c) => {
+                if comps.len() > 1 {
+                    return Err(rules(
+                        code::OCCUPIED,
+                        "cannot move several cards or pieces onto one cell",
+                    ));
+                }
+                for &comp in comps.iter() {
+                    self.relocate(s, comp, Dest::Cell(c))?;
+                }
+            }
+            Value::Zone(z, seat, slot) => {
+                for &comp in comps.iter() {
+                    self.relocate(s, comp, Dest::Zone(z, seat, slot))?;
+                }
+            }
+            Value::None => {}
+            other => {
+                pool::recycle(other);
+                return Err(rules(code::VALUE, "`move ... to` needs a cell or a zone"));
+            }
+        }
+        Ok(())
+    }
+
+    /// An assignment to a variable, its value `v` computed: a global (`who` unused), a
+    /// seat's (`who` the seat) or a piece's (`who` the component). Nothing changes where
+    /// `who` is no seat or piece, but a seat's variable with no seat is a rules error.
+    pub(crate) fn assign(
+        &mut self,
+        s: &mut State,
+        var: VarTarget,
+        who: Value,
+        op: AssignOp,
+        v: Value,
+    ) -> Result<(), EngineError> {
+        let vars = self.eng.game.vars.len();
+        let slot = match (var, who) {
+            (VarTarget::Global(i), _) => &mut s.globals[i as usize],
+            (VarTarget::Seat(i), Value::Seat(p)) if p < s.players => {
+                &mut s.seat_vars[p as usize * vars + i as usize]
+            }
+            // No seat to change (`c.owner.points += 1` where `c` lies in a shared zone):
+            // said, not skipped in silence.
+            (VarTarget::Seat(i), Value::None) => {
+                return Err(no_seat_to_assign(self.eng, i, op, &v))
+            }
+            (VarTarget::Piece(i), Value::Comp(c)) if c != NONE => {
+                &mut s.comp_vars[c as usize * vars + i as usize]
+            }
+            (_, who) => {
+                pool::recycle(who);
+                pool::recycle(v);
+                return Ok(());
+            }
+        };
+        let v = match op {
+            AssignOp::Set => v,
+            AssignOp::Add => Value::Int(slot.as_int().saturating_add(v.as_int())),
+            AssignOp::Sub => Value::Int(slot.as_int().saturating_sub(v.as_int())),
+        };
+        pool::store(slot, v);
         Ok(())
     }
 

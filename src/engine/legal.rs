@@ -170,6 +170,18 @@ impl Engine {
         (out, budget::work())
     }
 
+    /// `apply_listed`, and the evaluation steps it took of the decision's budget: compiled
+    /// effects charge the budget where the statements do (`tests/plans.rs` checks it).
+    pub fn apply_listed_and_work(
+        &self,
+        s: &mut State,
+        act: &Action,
+    ) -> (Result<(), EngineError>, u64) {
+        let _outer = Decision::begin();
+        let r = self.apply_listed(s, act);
+        (r, budget::work())
+    }
+
     /// Where the game is, for a rules error: the phase and the seat deciding.
     pub(crate) fn deciding_text(&self, s: &State) -> String {
         format!(
@@ -675,7 +687,7 @@ impl Engine {
         let def = &self.game.actions[act.action as usize];
         let mut runner = Runner::new(self, me);
         let mut k = 0;
-        for c in &def.clauses {
+        for (i, c) in def.clauses.iter().enumerate() {
             match c {
                 Clause::Choose { slot, .. } => {
                     let v = act.args.get(k).map_or(Value::None, super::pool::dup);
@@ -683,7 +695,11 @@ impl Engine {
                     k += 1;
                 }
                 Clause::Let { slot, value } => {
-                    let v = Eval { eng: self, s, me }.eval(value, l);
+                    let ev = Eval { eng: self, s, me };
+                    let v = match self.plans.let_value(act.action, i) {
+                        Some(get) => get(&ev, l),
+                        None => ev.eval(value, l),
+                    };
                     super::pool::set(&mut l[*slot as usize], v);
                 }
                 Clause::Require { .. } => {}

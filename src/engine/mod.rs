@@ -162,6 +162,8 @@ impl Engine {
                 actions: Vec::new(),
                 wins: Vec::new(),
                 draws: Vec::new(),
+                bodies: Vec::new(),
+                lets: Vec::new(),
                 memo_nodes: Vec::new(),
             }),
             ..self.clone()
@@ -172,6 +174,12 @@ impl Engine {
     /// tree walk).
     pub fn planned_actions(&self) -> usize {
         self.plans.actions.iter().filter(|p| p.is_some()).count()
+    }
+
+    /// How many of the rules' lists of statements (`setup`, each `do`, each hook, trigger
+    /// and reaction that has statements) run compiled (see `plan/bodies.rs`).
+    pub fn planned_bodies(&self) -> usize {
+        self.plans.bodies.len()
     }
 
     pub fn new(game: Game) -> Engine {

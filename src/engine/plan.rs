@@ -40,6 +40,9 @@ use super::state::{NONE, NO_SEAT};
 use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Type, Value};
 use smallvec::SmallVec;
 
+mod bodies;
+pub(crate) use bodies::{Body, Lets, Op};
+
 /// The rest of an action from one clause on: fills the remaining clauses and passes each
 /// complete action to the sink; false stops the whole listing.
 pub(crate) type Step = Box<
@@ -48,9 +51,9 @@ pub(crate) type Step = Box<
         + Sync,
 >;
 pub(crate) type Cond = Box<dyn Fn(&Eval, &mut [Value]) -> bool + Send + Sync>;
-type Get = Box<dyn Fn(&Eval, &mut [Value]) -> Value + Send + Sync>;
+pub(crate) type Get = Box<dyn Fn(&Eval, &mut [Value]) -> Value + Send + Sync>;
 /// Walks a domain: each item is handed to the callback, which says whether to go on.
-type Each =
+pub(crate) type Each =
     Box<dyn Fn(&Eval, &mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool) + Send + Sync>;
 
 /// An aggregate's body: `count` judges it, the others take its number.
@@ -154,6 +157,13 @@ pub(crate) struct Plans {
     pub actions: Vec<Option<Step>>,
     pub wins: Vec<Cond>,
     pub draws: Vec<Cond>,
+    /// Every list of statements the rules run (`setup`, a `do`, a phase's hooks, a
+    /// trigger's or a reaction's), compiled (see `bodies.rs`), by the address of its first
+    /// statement in the rules, sorted.
+    pub bodies: Vec<(usize, Body)>,
+    /// Each action's `let`s, compiled, by clause (`None` for the other clauses): what its
+    /// `do` reads, computed again when the action is applied.
+    pub lets: Vec<Lets>,
     /// Where the parts the plans hand to the evaluator hold nodes to remember (see
     /// `memo`): the addresses of those nodes in the plans' own copies.
     pub memo_nodes: Vec<usize>,
@@ -221,12 +231,35 @@ impl Plans {
             .map(|(_, w)| truth(&mut cx, w))
             .collect();
         let draws = game.end.draws.iter().map(|d| truth(&mut cx, d)).collect();
+        let (bodies, lets) = bodies::build(&mut cx, game);
         Plans {
             actions,
             wins,
             draws,
+            bodies,
+            lets,
             memo_nodes: cx.copies,
         }
+    }
+}
+
+impl Plans {
+    /// The compiled form of `stmts`, a list of statements in the rules (none for a copy,
+    /// or where the tree walk is asked for).
+    #[inline]
+    pub(crate) fn body(&self, stmts: &[crate::ir::Stmt]) -> Option<&[Op]> {
+        if stmts.is_empty() || self.bodies.is_empty() {
+            return None;
+        }
+        let at = stmts.as_ptr() as usize;
+        let i = self.bodies.binary_search_by_key(&at, |(a, _)| *a).ok()?;
+        Some(&self.bodies[i].1)
+    }
+
+    /// The compiled value of the `let` that is clause `clause` of action `action`.
+    #[inline]
+    pub(crate) fn let_value(&self, action: u16, clause: usize) -> Option<&Get> {
+        self.lets.get(action as usize)?.get(clause)?.as_ref()
     }
 }
 
@@ -588,11 +621,48 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 })
             })
         }
+        // What `for_each` does not walk in place (a zone, a list a variable holds, an
+        // `if`): computed, then its items walked, as `for_each` does.
+        other if !walked_in_place(other) => {
+            let value = get(cx, other);
+            Box::new(move |ev, l, f| {
+                let v = value(ev, l);
+                ev.each_of(v, l, &mut |x, l| emit(f, x, l));
+            })
+        }
         other => {
             let other = cx.copy(other);
             Box::new(move |ev, l, f| ev.for_each(&other, l, f))
         }
     }
+}
+
+/// Whether `Eval::for_each` walks `coll` by a way of its own, rather than computing it and
+/// walking the value.
+fn walked_in_place(coll: &Expr) -> bool {
+    matches!(
+        coll,
+        Expr::Cells
+            | Expr::Occupied
+            | Expr::CellsOf(_)
+            | Expr::Seats
+            | Expr::Region(..)
+            | Expr::Binary(BinOp::Range, ..)
+            | Expr::Comprehension(..)
+            | Expr::Call(
+                Builtin::Adjacent
+                    | Builtin::Slide
+                    | Builtin::Sight
+                    | Builtin::Shifts
+                    | Builtin::Sweep
+                    | Builtin::Runs
+                    | Builtin::Destinations
+                    | Builtin::Attacks,
+                _
+            )
+            | Expr::Const(Value::List(_))
+            | Expr::Local(_)
+    )
 }
 
 /// The items of a local that is part of a join (`a + b`), as `Eval::each_joined` gives
@@ -1326,6 +1396,66 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
             let x = Arg::new(cx, &args[0]);
             node(move |ev, l| Value::Int(x.with(ev, l, Value::as_int).saturating_abs()))
         }
+        // A condition's value, judged as a condition: `truth` charges each node as
+        // `eval` does.
+        Expr::Binary(
+            BinOp::And
+            | BinOp::Or
+            | BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::In
+            | BinOp::NotIn,
+            ..,
+        )
+        | Expr::Not(_)
+        | Expr::Quant(..) => {
+            let c = truth(cx, e);
+            Box::new(move |ev, l| Value::Bool(c(ev, l)))
+        }
+        // A zone: by its seat and its number, as `eval` finds it.
+        Expr::Zone(z, seat, slot) => {
+            let (z, seat) = (*z, seat.as_deref().map(|p| Arg::new(cx, p)));
+            let slot = slot.as_deref().map(|n| get(cx, n));
+            node(move |ev, l| zone(ev, l, z, &seat, &slot))
+        }
+        // A zone's first or last component, read where it stands and charged as the walk
+        // to it is (see `Eval::call`).
+        Expr::Call(b @ (Builtin::First | Builtin::Last), args)
+            if matches!(args[0], Expr::Zone(..)) =>
+        {
+            let (first, zone) = (*b == Builtin::First, get(cx, &args[0]));
+            node(move |ev, l| {
+                let Value::Zone(z, seat, slot) = zone(ev, l) else {
+                    return Value::None;
+                };
+                let items = &ev.s.zones[ev.eng.zone_instance(z, seat, slot) as usize];
+                let (end, passed) = if first {
+                    (items.first(), items.len().min(1))
+                } else {
+                    (items.last(), items.len())
+                };
+                match end {
+                    Some(&c) if budget::charge(passed as u64) => Value::Comp(c),
+                    _ => Value::None,
+                }
+            })
+        }
+        // Any other collection's first item (its walk stopped there) or last.
+        Expr::Call(b @ (Builtin::First | Builtin::Last), args) => {
+            let (first, coll) = (*b == Builtin::First, each(cx, &args[0]));
+            node(move |ev, l| {
+                let mut found = Value::None;
+                coll(ev, l, &mut |v, _| {
+                    pool::recycle(std::mem::replace(&mut found, v));
+                    !first
+                });
+                kept(found)
+            })
+        }
         Expr::SeatVar(p, i) => {
             let (p, i) = (Arg::new(cx, p), *i as usize);
             node(move |ev, l| match p.seat(ev, l) {
@@ -1339,6 +1469,29 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
             let other = cx.copy(other);
             Box::new(move |ev, l| ev.eval(&other, l))
         }
+    }
+}
+
+/// The zone `z` of a seat (`seat`, for a per-seat zone) and a number (`slot`, for `x N`
+/// zones), as `eval` finds it: none for no such seat or number.
+fn zone(ev: &Eval, l: &mut [Value], z: u16, seat: &Option<Arg>, slot: &Option<Get>) -> Value {
+    let p = match seat {
+        Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT),
+        None => 0,
+    };
+    let n = match slot {
+        Some(n) => {
+            let v = n(ev, l);
+            let n = v.as_int() - 1;
+            pool::recycle(v);
+            n
+        }
+        None => 0,
+    };
+    if p == NO_SEAT || n < 0 || n >= ev.eng.game.zones[z as usize].slots as i64 {
+        Value::None
+    } else {
+        Value::Zone(z, p, n as u16)
     }
 }
 

@@ -1,0 +1,99 @@
+//! Effects compiled: the statements of `setup`, a `do`, a phase's hooks, a trigger and a
+//! reaction's `after`, with their expressions compiled as the plans compile a clause's
+//! (`truth`, `get`, `each`), and the `let`s of each action, which its `do` reads.
+//!
+//! A body becomes a list of `Op`s, one for each of its statements, so that the runner
+//! (`Runner::run_ops`) counts the same statements against an action's effects as it does
+//! running the statements themselves. The statements that compute most (`if`, `for`,
+//! `let`, `move`, assignments to variables) get an `Op` of their own; any other is run
+//! as the rules write it (`Op::Stmt`). A compiled body changes the state exactly as the
+//! statements do, and charges the decision's budget at the same points
+//! (`tests/plans.rs` plays each shipped game both ways and compares the states).
+
+use super::{each, get, truth, Cond, Cx, Each, Get};
+use crate::engine::effects::VarTarget;
+use crate::ir::{AssignOp, Clause, Game, Stmt, Target};
+
+/// A list of statements, compiled.
+pub(crate) type Body = Box<[Op]>;
+/// An action's `let`s compiled, by clause (`None` for its other clauses).
+pub(crate) type Lets = Box<[Option<Get>]>;
+
+/// One statement, compiled.
+pub(crate) enum Op {
+    If(Cond, Body, Body),
+    /// The loop's local, the items walked (all taken before the body first runs, as the
+    /// statement does), the body.
+    For(usize, Each, Body),
+    Block(Body),
+    Let(usize, Get),
+    /// What moves, where to, and the face it is turned to.
+    Move(Get, Get, Option<bool>),
+    /// The variable, the seat or piece whose it is (none for a global), the change, the
+    /// value.
+    Assign(VarTarget, Option<Get>, AssignOp, Get),
+    /// Any other statement, run as written.
+    Stmt(Box<Stmt>),
+}
+
+/// The compiled bodies of a game (see `Plans::bodies`) and the compiled `let`s of its
+/// actions (`Plans::lets`).
+pub(super) fn build(cx: &mut Cx, game: &Game) -> (Vec<(usize, Body)>, Vec<Lets>) {
+    let mut lists: Vec<&[Stmt]> = vec![&game.setup];
+    for p in &game.phases {
+        lists.extend([&p.enter[..], &p.before_turn[..], &p.after_turn[..]]);
+    }
+    lists.extend(game.reactions.iter().map(|r| &r.after[..]));
+    lists.extend(game.triggers.iter().map(|t| &t.body[..]));
+    for a in &game.actions {
+        lists.extend(a.clauses.iter().filter_map(|c| match c {
+            Clause::Do(body) => Some(&body[..]),
+            _ => None,
+        }));
+    }
+    let mut bodies: Vec<(usize, Body)> = lists
+        .into_iter()
+        .filter(|b| !b.is_empty())
+        .map(|b| (b.as_ptr() as usize, ops(cx, b)))
+        .collect();
+    bodies.sort_unstable_by_key(|(at, _)| *at);
+    bodies.dedup_by_key(|(at, _)| *at);
+    let lets = game
+        .actions
+        .iter()
+        .map(|a| {
+            a.clauses
+                .iter()
+                .map(|c| match c {
+                    Clause::Let { value, .. } => Some(get(cx, value)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    (bodies, lets)
+}
+
+fn ops(cx: &mut Cx, stmts: &[Stmt]) -> Body {
+    stmts.iter().map(|st| op(cx, st)).collect()
+}
+
+fn op(cx: &mut Cx, st: &Stmt) -> Op {
+    match st {
+        Stmt::If(c, a, b) => Op::If(truth(cx, c), ops(cx, a), ops(cx, b)),
+        Stmt::For(slot, coll, body) => Op::For(*slot as usize, each(cx, coll), ops(cx, body)),
+        Stmt::Block(body) => Op::Block(ops(cx, body)),
+        Stmt::Let(slot, e) => Op::Let(*slot as usize, get(cx, e)),
+        Stmt::Move(what, to, face) => Op::Move(get(cx, what), get(cx, to), *face),
+        Stmt::Assign(target, op, value) => {
+            let (var, who) = match target {
+                Target::Global(i) => (VarTarget::Global(*i), None),
+                Target::Seat(e, i) => (VarTarget::Seat(*i), Some(get(cx, e))),
+                Target::Piece(e, i) => (VarTarget::Piece(*i), Some(get(cx, e))),
+                Target::Attr(..) => return Op::Stmt(Box::new(st.clone())),
+            };
+            Op::Assign(var, who, *op, get(cx, value))
+        }
+        other => Op::Stmt(Box::new(other.clone())),
+    }
+}
