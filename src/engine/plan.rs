@@ -1,5 +1,6 @@
 //! Plans: each action's clauses compiled, when the engine is built, into a chain of
-//! closures that lists its legal actions.
+//! closures that lists its legal actions; and the effects the rules run, compiled with
+//! the same closures (`bodies.rs`).
 //!
 //! The tree-walking listing (`legal.rs`, `walk`) looks at every clause and every node of
 //! every expression each time it meets it: which clause comes next, what kind of node
