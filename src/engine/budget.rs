@@ -95,6 +95,17 @@ fn over_work() -> bool {
     !OVER.get()
 }
 
+/// Gives back `n` steps charged twice: a compiled part that charges its own node and its
+/// list, as `eval` does, computing a value for a caller that charges them too (see
+/// `Eval::remembered_place`). Nothing once the budget is spent.
+#[inline]
+pub(crate) fn refund(n: u64) {
+    let w = WORK.get();
+    if w <= MAX_WORK {
+        WORK.set(w.saturating_sub(n));
+    }
+}
+
 /// The steps the open decision has taken so far.
 pub(crate) fn work() -> u64 {
     WORK.get()

@@ -837,7 +837,20 @@ impl<'a> Eval<'a> {
             memo::Status::Computing => None,
             memo::Status::Empty => {
                 memo::set(i, memo::Slot::Computing);
-                let v = self.eval_within_budget(e, l);
+                let v = match self.eng.plans.computer(e) {
+                    // Compiled, it charges the node's step and its list's length, as
+                    // `eval` does; the caller charges them again (see `eval`).
+                    Some(compute) => {
+                        let v = compute(self, l);
+                        let len = match &v {
+                            Value::List(items) => items.len() as u64,
+                            _ => 0,
+                        };
+                        budget::refund(1 + len);
+                        v
+                    }
+                    None => self.eval_within_budget(e, l),
+                };
                 memo::set(i, memo::Slot::Done(v));
                 Some(i)
             }

@@ -164,6 +164,7 @@ impl Engine {
                 draws: Vec::new(),
                 bodies: Vec::new(),
                 lets: Vec::new(),
+                computers: Vec::new(),
                 memo_nodes: Vec::new(),
             }),
             ..self.clone()

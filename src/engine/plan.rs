@@ -165,6 +165,10 @@ pub(crate) struct Plans {
     /// Each action's `let`s, compiled, by clause (`None` for the other clauses): what its
     /// `do` reads, computed again when the action is applied.
     pub lets: Vec<Lets>,
+    /// What computes each remembered node of the plans' copies (see `memo_nodes`) the
+    /// first time a query asks for it, compiled, by the node's address, sorted: the
+    /// evaluator calls it (`Eval::remembered_place`) instead of walking the node.
+    pub computers: Vec<(usize, Get)>,
     /// Where the parts the plans hand to the evaluator hold nodes to remember (see
     /// `memo`): the addresses of those nodes in the plans' own copies.
     pub memo_nodes: Vec<usize>,
@@ -175,6 +179,10 @@ pub(crate) struct Plans {
 struct Cx<'a> {
     memo: &'a [usize],
     copies: Vec<usize>,
+    /// Each remembered node in the copies, by address, and its value compiled.
+    computers: Vec<(usize, Get)>,
+    /// The remembered nodes (by address in the rules) whose computers are being compiled.
+    compiling: Vec<usize>,
 }
 
 impl Cx<'_> {
@@ -196,6 +204,16 @@ impl Cx<'_> {
     fn note(&mut self, rules: &Expr, copy: &Expr) {
         if self.remembered(rules) {
             self.copies.push(copy as *const Expr as usize);
+            // A node the compiler hands to the evaluator is copied again while it is
+            // compiled: that copy is computed by the evaluator.
+            let at = rules as *const Expr as usize;
+            if !self.compiling.contains(&at) {
+                self.compiling.push(at);
+                let computer = get_node(self, rules);
+                self.compiling.pop();
+                self.computers
+                    .push((copy as *const Expr as usize, computer));
+            }
         }
         let mut theirs = Vec::new();
         rules.each_child(&mut |c| theirs.push(c));
@@ -221,6 +239,8 @@ impl Plans {
         let mut cx = Cx {
             memo,
             copies: Vec::new(),
+            computers: Vec::new(),
+            compiling: Vec::new(),
         };
         let actions = (0..game.actions.len())
             .map(|a| action(&mut cx, a as u16, &game.actions[a].clauses))
@@ -233,12 +253,15 @@ impl Plans {
             .collect();
         let draws = game.end.draws.iter().map(|d| truth(&mut cx, d)).collect();
         let (bodies, lets) = bodies::build(&mut cx, game);
+        let mut computers = std::mem::take(&mut cx.computers);
+        computers.sort_unstable_by_key(|(at, _)| *at);
         Plans {
             actions,
             wins,
             draws,
             bodies,
             lets,
+            computers,
             memo_nodes: cx.copies,
         }
     }
@@ -255,6 +278,14 @@ impl Plans {
         let at = stmts.as_ptr() as usize;
         let i = self.bodies.binary_search_by_key(&at, |(a, _)| *a).ok()?;
         Some(&self.bodies[i].1)
+    }
+
+    /// What computes the remembered node `e` (a node of the plans' copies), compiled.
+    #[inline]
+    pub(crate) fn computer(&self, e: &Expr) -> Option<&Get> {
+        let at = e as *const Expr as usize;
+        let i = self.computers.binary_search_by_key(&at, |(a, _)| *a).ok()?;
+        Some(&self.computers[i].1)
     }
 
     /// The compiled value of the `let` that is clause `clause` of action `action`.
@@ -951,6 +982,11 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
         let e = cx.copy(e);
         return Box::new(move |ev, l| ev.truth(&e, l));
     }
+    truth_node(cx, e)
+}
+
+/// `truth` of a node, remembered or not (see `get_node`).
+fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
     match e {
         Expr::Binary(BinOp::And, a, b) => {
             let (a, b) = (truth(cx, a), truth(cx, b));
@@ -1161,6 +1197,12 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         let e = cx.copy(e);
         return Box::new(move |ev, l| ev.eval(&e, l));
     }
+    get_node(cx, e)
+}
+
+/// `get` of a node, remembered or not: what computes a remembered node's value the first
+/// time a query asks for it (`Plans::computer`).
+fn get_node(cx: &mut Cx, e: &Expr) -> Get {
     match e {
         Expr::Const(v) if !v.owns_heap() => {
             let v = v.clone();
@@ -1414,7 +1456,7 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
         )
         | Expr::Not(_)
         | Expr::Quant(..) => {
-            let c = truth(cx, e);
+            let c = truth_node(cx, e);
             Box::new(move |ev, l| Value::Bool(c(ev, l)))
         }
         // A zone: by its seat and its number, as `eval` finds it.
