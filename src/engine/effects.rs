@@ -139,6 +139,31 @@ impl<'a> Runner<'a> {
         if let Some(ops) = self.eng.plans.body(stmts) {
             return self.run_ops(s, ops, l);
         }
+        self.run_written(s, stmts, l)
+    }
+
+    /// `run` for a list of statements that stands at `at` in the rules: `stmts` may be a
+    /// copy of it, which has no compiled form of its own.
+    pub fn run_at(
+        &mut self,
+        s: &mut State,
+        at: usize,
+        stmts: &[Stmt],
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
+        match self.eng.plans.body_at(at) {
+            Some(ops) if !stmts.is_empty() => self.run_ops(s, ops, l),
+            _ => self.run_written(s, stmts, l),
+        }
+    }
+
+    /// Runs statements as they are written, each expression walked by the evaluator.
+    fn run_written(
+        &mut self,
+        s: &mut State,
+        stmts: &[Stmt],
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
         for st in stmts {
             if s.outcome.is_some() {
                 return Ok(());

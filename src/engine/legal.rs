@@ -449,7 +449,7 @@ impl Engine {
         }) {
             return None;
         }
-        self.judged_afterwards(ev, body, l, &mut |then, l2| {
+        self.judged_afterwards(ev, body.as_ptr() as usize, body, l, &mut |then, l2| {
             rest.iter().find_map(|c| match c {
                 Clause::Require {
                     index,
@@ -464,10 +464,13 @@ impl Engine {
     /// Runs `body` on a copy of the state and of the locals, and hands the position it
     /// produces to `judge` (which gives the index of a failing `require afterwards`, if
     /// any). A rules error while `body` runs leaves the action legal, so that applying it
-    /// reports the error. Plans judge with their compiled conditions.
+    /// reports the error. Plans judge with their compiled conditions. `at`: where the
+    /// body stands in the rules, by which its compiled form is found (`body` may be a
+    /// copy).
     pub(crate) fn judged_afterwards(
         &self,
         ev: &Eval,
+        at: usize,
         body: &[crate::ir::Stmt],
         l: &[Value],
         judge: &mut dyn FnMut(&Eval, &mut [Value]) -> Option<u16>,
@@ -482,7 +485,7 @@ impl Engine {
         for (to, from) in l2.iter_mut().zip(l) {
             *to = super::pool::dup(from);
         }
-        let failed = match Runner::new(self, ev.me).run(&mut after, body, &mut l2) {
+        let failed = match Runner::new(self, ev.me).run_at(&mut after, at, body, &mut l2) {
             Err(_) => None,
             Ok(()) => {
                 let then = Eval {

@@ -272,10 +272,19 @@ impl Plans {
     /// or where the tree walk is asked for).
     #[inline]
     pub(crate) fn body(&self, stmts: &[crate::ir::Stmt]) -> Option<&[Op]> {
-        if stmts.is_empty() || self.bodies.is_empty() {
+        if stmts.is_empty() {
             return None;
         }
-        let at = stmts.as_ptr() as usize;
+        self.body_at(stmts.as_ptr() as usize)
+    }
+
+    /// The compiled form of the list of statements whose first statement is at `at` in
+    /// the rules.
+    #[inline]
+    pub(crate) fn body_at(&self, at: usize) -> Option<&[Op]> {
+        if self.bodies.is_empty() {
+            return None;
+        }
         let i = self.bodies.binary_search_by_key(&at, |(a, _)| *a).ok()?;
         Some(&self.bodies[i].1)
     }
@@ -352,12 +361,14 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                         _ => None,
                     })
                     .collect();
-                let body = body.clone();
+                // The body runs compiled (found by its place in the rules, `Plans::body`);
+                // the copy is for an engine without compiled bodies.
+                let (at, body) = (body.as_ptr() as usize, body.clone());
                 Box::new(move |ev, l, args, f| {
                     if budget::spent() {
                         return false;
                     }
-                    let failed = ev.eng.judged_afterwards(ev, &body, l, &mut |then, l2| {
+                    let failed = ev.eng.judged_afterwards(ev, at, &body, l, &mut |then, l2| {
                         rest.iter().position(|c| !c(then, l2)).map(|i| i as u16)
                     });
                     if failed.is_some() {
