@@ -2,6 +2,7 @@
 //! reactions' `after` blocks.
 
 use super::eval::Eval;
+use super::memo;
 use super::plan::Op;
 use super::pool;
 use super::state::{Loc, Outcome, Seats, State, NONE};
@@ -110,12 +111,23 @@ impl<'a> Runner<'a> {
     }
 
     fn ev(&self, s: &State, e: &crate::ir::Expr, l: &mut [Value]) -> Value {
-        Eval {
+        self.scoped(s, e, |ev| ev.eval(e, l))
+    }
+
+    /// Calls `f` to evaluate `e`, an expression of a statement: with values remembered for
+    /// this one evaluation if it holds parts to remember (see `memo::effect_nodes`).
+    fn scoped<R>(&self, s: &State, e: &crate::ir::Expr, f: impl FnOnce(&Eval) -> R) -> R {
+        let ev = Eval {
             eng: self.eng,
             s,
             me: self.me,
+        };
+        let roots = &self.eng.memo_roots;
+        if roots.is_empty() || roots.binary_search(&(e as *const _ as usize)).is_err() {
+            return f(&ev);
         }
-        .eval(e, l)
+        let _memo = memo::begin(self.eng, s, self.me);
+        f(&ev)
     }
 
     fn tick(&mut self) -> Result<(), EngineError> {
@@ -242,14 +254,11 @@ impl<'a> Runner<'a> {
             }
             Stmt::For(slot, coll, body) => {
                 let mut items = pool::take();
-                Eval {
-                    eng: self.eng,
-                    s,
-                    me: self.me,
-                }
-                .for_each(coll, l, &mut |v, _| {
-                    items.push(v);
-                    true
+                self.scoped(s, coll, |ev| {
+                    ev.for_each(coll, l, &mut |v, _| {
+                        items.push(v);
+                        true
+                    })
                 });
                 for v in items.iter_mut() {
                     pool::set(&mut l[*slot as usize], std::mem::take(v));
@@ -264,14 +273,11 @@ impl<'a> Runner<'a> {
             }
             Stmt::Roll(slot, coll) => {
                 let mut items = pool::take();
-                Eval {
-                    eng: self.eng,
-                    s,
-                    me: self.me,
-                }
-                .for_each(coll, l, &mut |v, _| {
-                    items.push(v);
-                    true
+                self.scoped(s, coll, |ev| {
+                    ev.for_each(coll, l, &mut |v, _| {
+                        items.push(v);
+                        true
+                    })
                 });
                 let v = if items.is_empty() {
                     Value::None

@@ -252,7 +252,12 @@ impl Engine {
             return;
         };
         let ev = Eval { eng: self, s, me };
-        let _memo = super::memo::begin(self, s, me);
+        // Only rules whose clauses hold parts to remember remember within a query (the
+        // others' remembered parts are in their effects).
+        let _memo = self
+            .query_memo
+            .then(|| super::memo::begin(self, s, me))
+            .flatten();
         for &a in actions {
             let mut args = Args::new();
             let go_on =

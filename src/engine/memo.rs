@@ -9,13 +9,18 @@
 //! evaluator computes each the first time it is asked for and gives the remembered value
 //! after that.
 //!
+//! Effects are evaluated the same way, one expression at a time: a part of a statement's
+//! expression evaluated again and again (the best card in `[p in seats where power(p) ==
+//! max q in seats: power(q)]`) is remembered while that expression is evaluated
+//! (`effect_nodes`); the state changes between statements, so nothing is kept longer.
+//!
 //! Invariant: a value is remembered only for the state, the seat and the engine of the
-//! query that computed it (the query holds the state borrowed, so it cannot change), and it
-//! is forgotten when the query ends.
+//! query (or the evaluation) that computed it, which holds the state borrowed, so it cannot
+//! change, and it is forgotten when the query ends.
 
 use super::state::State;
 use super::Engine;
-use crate::ir::{Builtin, Clause, Expr, Game, Value};
+use crate::ir::{Builtin, Clause, Expr, Game, Stmt, Value};
 use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
 
@@ -206,6 +211,58 @@ pub(crate) fn nodes(game: &Game) -> Vec<usize> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// The nodes worth remembering in the statements the rules run (`setup`, each `do`, the
+/// phases' hooks, triggers, reactions' `after`), by address, and the expressions of those
+/// statements that hold them (`roots`), by address, both sorted. A root is evaluated with
+/// values remembered for that one evaluation (`begin` around it): the state does not
+/// change while an expression is evaluated, though it does between a body's statements.
+pub(crate) fn effect_nodes(game: &Game) -> (Vec<usize>, Vec<usize>) {
+    fn body(stmts: &[Stmt], nodes: &mut Vec<usize>, roots: &mut Vec<usize>) {
+        for st in stmts {
+            st.each_expr(&mut |e| {
+                let before = nodes.len();
+                scan(e, false, nodes);
+                if nodes.len() > before {
+                    roots.push(e as *const Expr as usize);
+                }
+            });
+            match st {
+                Stmt::If(_, a, b) => {
+                    body(a, nodes, roots);
+                    body(b, nodes, roots);
+                }
+                Stmt::For(_, _, b) | Stmt::Block(b) => body(b, nodes, roots),
+                _ => {}
+            }
+        }
+    }
+    let (mut nodes, mut roots) = (Vec::new(), Vec::new());
+    body(&game.setup, &mut nodes, &mut roots);
+    for p in &game.phases {
+        for b in [&p.enter, &p.before_turn, &p.after_turn] {
+            body(b, &mut nodes, &mut roots);
+        }
+    }
+    for r in &game.reactions {
+        body(&r.after, &mut nodes, &mut roots);
+    }
+    for t in &game.triggers {
+        body(&t.body, &mut nodes, &mut roots);
+    }
+    for a in &game.actions {
+        for c in &a.clauses {
+            if let Clause::Do(b) = c {
+                body(b, &mut nodes, &mut roots);
+            }
+        }
+    }
+    for v in [&mut nodes, &mut roots] {
+        v.sort_unstable();
+        v.dedup();
+    }
+    (nodes, roots)
 }
 
 /// The nodes of one action's clauses to remember (see `nodes`), added to `out`.

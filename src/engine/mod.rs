@@ -149,6 +149,13 @@ pub struct Engine {
     /// The parts of actions' clauses remembered within one legal-action query (see
     /// `memo`), by address in `game`.
     pub(crate) memo_nodes: Vec<usize>,
+    /// The expressions of statements that hold nodes of `memo_nodes`, by address in
+    /// `game` or in the plans' copies, sorted: each is evaluated with values remembered
+    /// for that one evaluation (see `memo::effect_nodes`).
+    pub(crate) memo_roots: Vec<usize>,
+    /// Whether the actions' clauses hold nodes to remember: a legal-action query
+    /// remembers values only then.
+    pub(crate) query_memo: bool,
     /// The bits of `memo_nodes` (see `memo::filter_bit`).
     pub(crate) memo_filter: u64,
 }
@@ -166,6 +173,7 @@ impl Engine {
                 lets: Vec::new(),
                 computers: Vec::new(),
                 memo_nodes: Vec::new(),
+                memo_roots: Vec::new(),
             }),
             ..self.clone()
         }
@@ -229,9 +237,17 @@ impl Engine {
         // The nodes to remember within a query, by address in the rules (which stay put
         // when `game` moves into its `Arc`), and in the plans' copies of them.
         let mut memo_nodes = memo::nodes(&game);
-        let plans = Arc::new(plan::Plans::build(&game, &memo_nodes));
+        let query_memo = !memo_nodes.is_empty();
+        let (effect_nodes, memo_roots) = memo::effect_nodes(&game);
+        memo_nodes.extend(effect_nodes);
+        memo_nodes.sort_unstable();
+        memo_nodes.dedup();
+        let plans = Arc::new(plan::Plans::build(&game, &memo_nodes, &memo_roots));
         memo_nodes.extend_from_slice(&plans.memo_nodes);
         memo_nodes.sort_unstable();
+        let mut memo_roots = memo_roots;
+        memo_roots.extend_from_slice(&plans.memo_roots);
+        memo_roots.sort_unstable();
         let mut engine = Engine {
             game: Arc::new(game),
             zone_base,
@@ -249,6 +265,8 @@ impl Engine {
             region_places: vec![],
             plans,
             memo_nodes,
+            memo_roots,
+            query_memo,
             memo_filter: 0,
         };
         engine.memo_filter = engine

@@ -38,7 +38,7 @@ use super::geometry;
 use super::legal::Args;
 use super::pool;
 use super::state::{NONE, NO_SEAT};
-use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Type, Value};
+use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Stmt, Type, Value};
 use smallvec::SmallVec;
 
 mod bodies;
@@ -172,13 +172,20 @@ pub(crate) struct Plans {
     /// Where the parts the plans hand to the evaluator hold nodes to remember (see
     /// `memo`): the addresses of those nodes in the plans' own copies.
     pub memo_nodes: Vec<usize>,
+    /// The same for the statements' expressions remembered within (`Engine::memo_roots`).
+    pub memo_roots: Vec<usize>,
 }
 
 /// What building the plans needs to know: the nodes to remember, by address in the rules
 /// (sorted), and where their copies in the plans are (see `Plans::memo_nodes`).
 struct Cx<'a> {
     memo: &'a [usize],
+    /// The expressions of statements evaluated with values remembered for the one
+    /// evaluation (see `memo::effect_nodes`), by address in the rules (sorted).
+    roots: &'a [usize],
     copies: Vec<usize>,
+    /// Where the copies of `roots` in the plans are (see `Plans::memo_roots`).
+    root_copies: Vec<usize>,
     /// Each remembered node in the copies, by address, and its value compiled.
     computers: Vec<(usize, Get)>,
     /// The remembered nodes (by address in the rules) whose computers are being compiled.
@@ -186,6 +193,13 @@ struct Cx<'a> {
 }
 
 impl Cx<'_> {
+    /// Whether `e` is an expression of a statement that holds nodes to remember.
+    fn scoped(&self, e: &Expr) -> bool {
+        self.roots
+            .binary_search(&(e as *const Expr as usize))
+            .is_ok()
+    }
+
     /// Whether `e` is a node remembered within a query.
     fn remembered(&self, e: &Expr) -> bool {
         self.memo
@@ -199,6 +213,33 @@ impl Cx<'_> {
         let copy = Box::new(e.clone());
         self.note(e, &copy);
         copy
+    }
+
+    /// Notes the remembered nodes and the roots of a copy of statements (see `note`), so
+    /// that the evaluator remembers values in it as it does in the rules.
+    fn note_body(&mut self, rules: &[Stmt], copy: &[Stmt]) {
+        for (r, c) in rules.iter().zip(copy) {
+            let mut theirs = Vec::new();
+            r.each_expr(&mut |e| theirs.push(e));
+            let mut i = 0;
+            c.each_expr(&mut |e| {
+                if self.scoped(theirs[i]) {
+                    self.root_copies.push(e as *const Expr as usize);
+                }
+                self.note(theirs[i], e);
+                i += 1;
+            });
+            match (r, c) {
+                (Stmt::If(_, a, b), Stmt::If(_, x, y)) => {
+                    self.note_body(a, x);
+                    self.note_body(b, y);
+                }
+                (Stmt::For(_, _, a), Stmt::For(_, _, x)) | (Stmt::Block(a), Stmt::Block(x)) => {
+                    self.note_body(a, x)
+                }
+                _ => {}
+            }
+        }
     }
 
     fn note(&mut self, rules: &Expr, copy: &Expr) {
@@ -235,9 +276,11 @@ impl std::fmt::Debug for Plans {
 impl Plans {
     /// The plans of `game`'s actions and end rules; `memo`: the nodes remembered within a
     /// query, by address in `game` (sorted; see `memo::nodes`).
-    pub(crate) fn build(game: &Game, memo: &[usize]) -> Plans {
+    pub(crate) fn build(game: &Game, memo: &[usize], roots: &[usize]) -> Plans {
         let mut cx = Cx {
             memo,
+            roots,
+            root_copies: Vec::new(),
             copies: Vec::new(),
             computers: Vec::new(),
             compiling: Vec::new(),
@@ -263,6 +306,7 @@ impl Plans {
             lets,
             computers,
             memo_nodes: cx.copies,
+            memo_roots: cx.root_copies,
         }
     }
 }
@@ -363,7 +407,9 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                     .collect();
                 // The body runs compiled (found by its place in the rules, `Plans::body`);
                 // the copy is for an engine without compiled bodies.
-                let (at, body) = (body.as_ptr() as usize, body.clone());
+                let (at, copy) = (body.as_ptr() as usize, body.clone());
+                cx.note_body(body, &copy);
+                let body = copy;
                 Box::new(move |ev, l, args, f| {
                     if budget::spent() {
                         return false;

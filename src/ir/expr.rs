@@ -321,3 +321,48 @@ pub enum Stmt {
     Draw,
     Assign(Target, AssignOp, Expr),
 }
+
+impl Stmt {
+    /// Calls `f` on each expression of this statement itself (not those of the
+    /// statements it holds), in the order they are evaluated.
+    pub fn each_expr<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
+        match self {
+            Stmt::If(c, _, _) => f(c),
+            Stmt::For(_, e, _)
+            | Stmt::Let(_, e)
+            | Stmt::Face(e, _)
+            | Stmt::Shuffle(e)
+            | Stmt::Roll(_, e)
+            | Stmt::Win(e)
+            | Stmt::Lose(e) => f(e),
+            Stmt::Move(a, b, _) | Stmt::Swap(a, b) | Stmt::Place(a, b) | Stmt::Tuck(a, b) => {
+                f(a);
+                f(b);
+            }
+            Stmt::Shift(a, b, c) | Stmt::Deal(a, b, c) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            Stmt::Transfer(a, _, b, c) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            Stmt::Form(_, seat, shape) => {
+                if let Some(seat) = seat {
+                    f(seat);
+                }
+                f(shape);
+            }
+            Stmt::Assign(target, _, value) => {
+                f(value);
+                match target {
+                    Target::Seat(e, _) | Target::Piece(e, _) | Target::Attr(e, _) => f(e),
+                    Target::Global(_) => {}
+                }
+            }
+            Stmt::Block(_) | Stmt::EndTurn | Stmt::React(_) | Stmt::Draw => {}
+        }
+    }
+}

@@ -12,7 +12,8 @@
 
 use super::{each, get, truth, Cond, Cx, Each, Get};
 use crate::engine::effects::VarTarget;
-use crate::ir::{AssignOp, Clause, Game, Stmt, Target};
+use crate::engine::memo;
+use crate::ir::{AssignOp, Clause, Expr, Game, Stmt, Target};
 
 /// A list of statements, compiled.
 pub(crate) type Body = Box<[Op]>;
@@ -80,20 +81,63 @@ fn ops(cx: &mut Cx, stmts: &[Stmt]) -> Body {
 
 fn op(cx: &mut Cx, st: &Stmt) -> Op {
     match st {
-        Stmt::If(c, a, b) => Op::If(truth(cx, c), ops(cx, a), ops(cx, b)),
-        Stmt::For(slot, coll, body) => Op::For(*slot as usize, each(cx, coll), ops(cx, body)),
+        Stmt::If(c, a, b) => Op::If(cond(cx, c), ops(cx, a), ops(cx, b)),
+        Stmt::For(slot, coll, body) => Op::For(*slot as usize, items(cx, coll), ops(cx, body)),
         Stmt::Block(body) => Op::Block(ops(cx, body)),
-        Stmt::Let(slot, e) => Op::Let(*slot as usize, get(cx, e)),
-        Stmt::Move(what, to, face) => Op::Move(get(cx, what), get(cx, to), *face),
-        Stmt::Assign(target, op, value) => {
+        Stmt::Let(slot, e) => Op::Let(*slot as usize, value(cx, e)),
+        Stmt::Move(what, to, face) => Op::Move(value(cx, what), value(cx, to), *face),
+        Stmt::Assign(target, op, v) => {
             let (var, who) = match target {
                 Target::Global(i) => (VarTarget::Global(*i), None),
-                Target::Seat(e, i) => (VarTarget::Seat(*i), Some(get(cx, e))),
-                Target::Piece(e, i) => (VarTarget::Piece(*i), Some(get(cx, e))),
-                Target::Attr(..) => return Op::Stmt(Box::new(st.clone())),
+                Target::Seat(e, i) => (VarTarget::Seat(*i), Some(value(cx, e))),
+                Target::Piece(e, i) => (VarTarget::Piece(*i), Some(value(cx, e))),
+                Target::Attr(..) => return as_written(cx, st),
             };
-            Op::Assign(var, who, *op, get(cx, value))
+            Op::Assign(var, who, *op, value(cx, v))
         }
-        other => Op::Stmt(Box::new(other.clone())),
+        other => as_written(cx, other),
     }
+}
+
+/// A statement run as written: a copy, whose nodes to remember are noted (`Cx::note_body`).
+fn as_written(cx: &mut Cx, st: &Stmt) -> Op {
+    let copy = Box::new(st.clone());
+    cx.note_body(std::slice::from_ref(st), std::slice::from_ref(&*copy));
+    Op::Stmt(copy)
+}
+
+// A statement's expression that holds parts to remember (`Cx::scoped`) is evaluated with
+// values remembered for that one evaluation, as the runner evaluates it.
+
+fn value(cx: &mut Cx, e: &Expr) -> Get {
+    let g = get(cx, e);
+    if !cx.scoped(e) {
+        return g;
+    }
+    Box::new(move |ev, l| {
+        let _memo = memo::begin(ev.eng, ev.s, ev.me);
+        g(ev, l)
+    })
+}
+
+fn cond(cx: &mut Cx, e: &Expr) -> Cond {
+    let c = truth(cx, e);
+    if !cx.scoped(e) {
+        return c;
+    }
+    Box::new(move |ev, l| {
+        let _memo = memo::begin(ev.eng, ev.s, ev.me);
+        c(ev, l)
+    })
+}
+
+fn items(cx: &mut Cx, e: &Expr) -> Each {
+    let w = each(cx, e);
+    if !cx.scoped(e) {
+        return w;
+    }
+    Box::new(move |ev, l, f| {
+        let _memo = memo::begin(ev.eng, ev.s, ev.me);
+        w(ev, l, f)
+    })
 }
