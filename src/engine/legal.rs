@@ -702,6 +702,8 @@ impl Engine {
                     super::pool::set(&mut l[*slot as usize], v);
                     k += 1;
                 }
+                // A `let` its `do` does not read only served its `require`s.
+                Clause::Let { .. } if !self.lets_applied[act.action as usize][i] => {}
                 Clause::Let { slot, value } => {
                     let ev = Eval { eng: self, s, me };
                     let v = match self.plans.let_value(act.action, i) {

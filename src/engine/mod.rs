@@ -130,6 +130,9 @@ pub struct Engine {
     distinct_ends: Vec<bool>,
     /// Per action: whether its own effects can declare a winner (`win` or `lose`).
     action_may_win: Vec<bool>,
+    /// Per action, per clause: whether applying the action computes that `let` (its
+    /// `do`, or a `let` it needs, may read it); false for the other clauses.
+    pub(crate) lets_applied: Vec<Box<[bool]>>,
     /// Whether anything besides an action's own effects can declare a winner after any
     /// action: `win` rules in `end`, a turn hook with `win` or `lose`, `on stuck lose`.
     any_may_win: bool,
@@ -158,6 +161,56 @@ pub struct Engine {
     pub(crate) query_memo: bool,
     /// The bits of `memo_nodes` (see `memo::filter_bit`).
     pub(crate) memo_filter: u64,
+}
+
+/// Per clause of an action: whether applying it must compute that `let`, because its `do`
+/// or a later `let` that must be computed reads the local (each slot of an action is
+/// bound once, so a read of the slot is a read of that `let`, or of a local its `do`
+/// binds in the same slot, which only errs towards computing). The others only served
+/// its `require`s; skipping them changes nothing but the work.
+fn lets_applied(clauses: &[Clause]) -> Box<[bool]> {
+    fn expr(e: &Expr, read: &mut Vec<bool>) {
+        if let Expr::Local(s) = e {
+            if let Some(r) = read.get_mut(*s as usize) {
+                *r = true;
+            }
+        }
+        e.each_child(&mut |c| expr(c, read));
+    }
+    fn body(stmts: &[Stmt], read: &mut Vec<bool>) {
+        for st in stmts {
+            st.each_expr(&mut |e| expr(e, read));
+            match st {
+                Stmt::If(_, a, b) => {
+                    body(a, read);
+                    body(b, read);
+                }
+                Stmt::For(_, _, b) | Stmt::Block(b) => body(b, read),
+                _ => {}
+            }
+        }
+    }
+    let slots = clauses
+        .iter()
+        .filter_map(|c| match c {
+            Clause::Let { slot, .. } => Some(*slot as usize + 1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let mut read = vec![false; slots];
+    let mut applied = vec![false; clauses.len()];
+    for (i, c) in clauses.iter().enumerate().rev() {
+        match c {
+            Clause::Do(stmts) => body(stmts, &mut read),
+            Clause::Let { slot, value } if read.get(*slot as usize) == Some(&true) => {
+                applied[i] = true;
+                expr(value, &mut read);
+            }
+            _ => {}
+        }
+    }
+    applied.into_boxed_slice()
 }
 
 impl Engine {
@@ -212,6 +265,11 @@ impl Engine {
             e.each_child(&mut |c| found = found || reads_turns(c));
             found
         }
+        let lets_applied = game
+            .actions
+            .iter()
+            .map(|a| lets_applied(&a.clauses))
+            .collect();
         let action_may_win = game
             .actions
             .iter()
@@ -259,6 +317,7 @@ impl Engine {
             steps: vec![],
             distinct_ends: vec![],
             action_may_win,
+            lets_applied,
             any_may_win,
             end_reads_turns,
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
