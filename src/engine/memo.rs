@@ -228,35 +228,12 @@ pub(crate) fn effect_nodes(game: &Game) -> (Vec<usize>, Vec<usize>) {
                     roots.push(e as *const Expr as usize);
                 }
             });
-            match st {
-                Stmt::If(_, a, b) => {
-                    body(a, nodes, roots);
-                    body(b, nodes, roots);
-                }
-                Stmt::For(_, _, b) | Stmt::Block(b) => body(b, nodes, roots),
-                _ => {}
-            }
+            st.each_body(&mut |b| body(b, nodes, roots));
         }
     }
     let (mut nodes, mut roots) = (Vec::new(), Vec::new());
-    body(&game.setup, &mut nodes, &mut roots);
-    for p in &game.phases {
-        for b in [&p.enter, &p.before_turn, &p.after_turn] {
-            body(b, &mut nodes, &mut roots);
-        }
-    }
-    for r in &game.reactions {
-        body(&r.after, &mut nodes, &mut roots);
-    }
-    for t in &game.triggers {
-        body(&t.body, &mut nodes, &mut roots);
-    }
-    for a in &game.actions {
-        for c in &a.clauses {
-            if let Clause::Do(b) = c {
-                body(b, &mut nodes, &mut roots);
-            }
-        }
+    for b in game.bodies() {
+        body(b, &mut nodes, &mut roots);
     }
     for v in [&mut nodes, &mut roots] {
         v.sort_unstable();

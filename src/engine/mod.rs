@@ -180,14 +180,7 @@ fn lets_applied(clauses: &[Clause]) -> Box<[bool]> {
     fn body(stmts: &[Stmt], read: &mut Vec<bool>) {
         for st in stmts {
             st.each_expr(&mut |e| expr(e, read));
-            match st {
-                Stmt::If(_, a, b) => {
-                    body(a, read);
-                    body(b, read);
-                }
-                Stmt::For(_, _, b) | Stmt::Block(b) => body(b, read),
-                _ => {}
-            }
+            st.each_body(&mut |b| body(b, read));
         }
     }
     let slots = clauses

@@ -323,6 +323,19 @@ pub enum Stmt {
 }
 
 impl Stmt {
+    /// Calls `f` on each list of statements this statement holds (an `if`'s two
+    /// branches, a `for`'s body, a block), in order.
+    pub fn each_body<'s>(&'s self, f: &mut dyn FnMut(&'s [Stmt])) {
+        match self {
+            Stmt::If(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            Stmt::For(_, _, b) | Stmt::Block(b) => f(b),
+            _ => {}
+        }
+    }
+
     /// Calls `f` on each expression of this statement itself (not those of the
     /// statements it holds), in the order they are evaluated.
     pub fn each_expr<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {

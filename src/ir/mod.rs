@@ -63,6 +63,27 @@ pub struct Game {
     pub history: bool,
 }
 
+impl Game {
+    /// Every list of statements the rules run, in a fixed order: `setup`, each phase's
+    /// `enter`, `before turn` and `after turn`, each reaction's `after`, each trigger's
+    /// body and each action's `do` (the statements nested in them not listed apart).
+    pub fn bodies(&self) -> Vec<&[Stmt]> {
+        let mut lists: Vec<&[Stmt]> = vec![&self.setup];
+        for p in &self.phases {
+            lists.extend([&p.enter[..], &p.before_turn[..], &p.after_turn[..]]);
+        }
+        lists.extend(self.reactions.iter().map(|r| &r.after[..]));
+        lists.extend(self.triggers.iter().map(|t| &t.body[..]));
+        for a in &self.actions {
+            lists.extend(a.clauses.iter().filter_map(|c| match c {
+                Clause::Do(body) => Some(&body[..]),
+                _ => None,
+            }));
+        }
+        lists
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SeatDef {
     pub name: String,

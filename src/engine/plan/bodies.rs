@@ -40,19 +40,8 @@ pub(crate) enum Op {
 /// The compiled bodies of a game (see `Plans::bodies`) and the compiled `let`s of its
 /// actions (`Plans::lets`).
 pub(super) fn build(cx: &mut Cx, game: &Game) -> (Vec<(usize, Body)>, Vec<Lets>) {
-    let mut lists: Vec<&[Stmt]> = vec![&game.setup];
-    for p in &game.phases {
-        lists.extend([&p.enter[..], &p.before_turn[..], &p.after_turn[..]]);
-    }
-    lists.extend(game.reactions.iter().map(|r| &r.after[..]));
-    lists.extend(game.triggers.iter().map(|t| &t.body[..]));
-    for a in &game.actions {
-        lists.extend(a.clauses.iter().filter_map(|c| match c {
-            Clause::Do(body) => Some(&body[..]),
-            _ => None,
-        }));
-    }
-    let mut bodies: Vec<(usize, Body)> = lists
+    let mut bodies: Vec<(usize, Body)> = game
+        .bodies()
         .into_iter()
         .filter(|b| !b.is_empty())
         .map(|b| (b.as_ptr() as usize, ops(cx, b)))
