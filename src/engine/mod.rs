@@ -217,6 +217,8 @@ impl Engine {
                 draws: Vec::new(),
                 bodies: Vec::new(),
                 lets: Vec::new(),
+                conds: Vec::new(),
+                values: Vec::new(),
                 computers: Vec::new(),
                 memo_nodes: Vec::new(),
                 memo_roots: Vec::new(),

@@ -52,6 +52,8 @@ pub(crate) type Step = Box<
         + Sync,
 >;
 pub(crate) type Cond = Box<dyn Fn(&Eval, &mut [Value]) -> bool + Send + Sync>;
+/// Compiled parts of the rules by the address of what they were compiled from, sorted.
+pub(crate) type ByAddress<T> = Vec<(usize, T)>;
 pub(crate) type Get = Box<dyn Fn(&Eval, &mut [Value]) -> Value + Send + Sync>;
 /// Walks a domain: each item is handed to the callback, which says whether to go on.
 pub(crate) type Each =
@@ -161,14 +163,18 @@ pub(crate) struct Plans {
     /// Every list of statements the rules run (`setup`, a `do`, a phase's hooks, a
     /// trigger's or a reaction's), compiled (see `bodies.rs`), by the address of its first
     /// statement in the rules, sorted.
-    pub bodies: Vec<(usize, Body)>,
+    pub bodies: ByAddress<Body>,
     /// Each action's `let`s, compiled, by clause (`None` for the other clauses): what its
     /// `do` reads, computed again when the action is applied.
     pub lets: Vec<Lets>,
+    /// The conditions and the values that move play on, compiled, by address in the rules,
+    /// sorted (see `turn_exprs`): judged by `Engine::judged` and `Engine::valued`.
+    pub conds: ByAddress<Cond>,
+    pub values: ByAddress<Get>,
     /// What computes each remembered node of the plans' copies (see `memo_nodes`) the
     /// first time a query asks for it, compiled, by the node's address, sorted: the
     /// evaluator calls it (`Eval::remembered_place`) instead of walking the node.
-    pub computers: Vec<(usize, Get)>,
+    pub computers: ByAddress<Get>,
     /// Where the parts the plans hand to the evaluator hold nodes to remember (see
     /// `memo`): the addresses of those nodes in the plans' own copies.
     pub memo_nodes: Vec<usize>,
@@ -187,7 +193,7 @@ struct Cx<'a> {
     /// Where the copies of `roots` in the plans are (see `Plans::memo_roots`).
     root_copies: Vec<usize>,
     /// Each remembered node in the copies, by address, and its value compiled.
-    computers: Vec<(usize, Get)>,
+    computers: ByAddress<Get>,
     /// The remembered nodes (by address in the rules) whose computers are being compiled.
     compiling: Vec<usize>,
 }
@@ -296,6 +302,7 @@ impl Plans {
             .collect();
         let draws = game.end.draws.iter().map(|d| truth(&mut cx, d)).collect();
         let (bodies, lets) = bodies::build(&mut cx, game);
+        let (conds, values) = turn_exprs(&mut cx, game);
         let mut computers = std::mem::take(&mut cx.computers);
         computers.sort_unstable_by_key(|(at, _)| *at);
         Plans {
@@ -304,6 +311,8 @@ impl Plans {
             draws,
             bodies,
             lets,
+            conds,
+            values,
             computers,
             memo_nodes: cx.copies,
             memo_roots: cx.root_copies,
@@ -333,6 +342,22 @@ impl Plans {
         Some(&self.bodies[i].1)
     }
 
+    /// The compiled form of a condition that moves play on (see `turn_exprs`).
+    #[inline]
+    pub(crate) fn cond(&self, e: &Expr) -> Option<&Cond> {
+        let at = e as *const Expr as usize;
+        let i = self.conds.binary_search_by_key(&at, |(a, _)| *a).ok()?;
+        Some(&self.conds[i].1)
+    }
+
+    /// The compiled form of a value that moves play on (see `turn_exprs`).
+    #[inline]
+    pub(crate) fn value(&self, e: &Expr) -> Option<&Get> {
+        let at = e as *const Expr as usize;
+        let i = self.values.binary_search_by_key(&at, |(a, _)| *a).ok()?;
+        Some(&self.values[i].1)
+    }
+
     /// What computes the remembered node `e` (a node of the plans' copies), compiled.
     #[inline]
     pub(crate) fn computer(&self, e: &Expr) -> Option<&Get> {
@@ -346,6 +371,44 @@ impl Plans {
     pub(crate) fn let_value(&self, action: u16, clause: usize) -> Option<&Get> {
         self.lets.get(action as usize)?.get(clause)?.as_ref()
     }
+}
+
+/// The conditions and values that move play on, compiled: each phase's `skip ... when`,
+/// `start`, `until` and computed `next`, each step's `by` and `when`, each reaction's
+/// `by` and offer, the end's `on stuck if` conditions and its `score`. By address in the
+/// rules, sorted.
+fn turn_exprs(cx: &mut Cx, game: &Game) -> (ByAddress<Cond>, ByAddress<Get>) {
+    fn next_conds<'g>(n: &'g crate::ir::NextPhase, out: &mut Vec<&'g Expr>) {
+        if let crate::ir::NextPhase::If(c, a, b) = n {
+            out.push(c);
+            next_conds(a, out);
+            next_conds(b, out);
+        }
+    }
+    let (mut conds, mut values): (Vec<&Expr>, Vec<&Expr>) = (Vec::new(), Vec::new());
+    for p in &game.phases {
+        conds.extend(p.skip.iter().chain(&p.until));
+        values.extend(&p.start);
+        if let Some(n) = &p.next_if {
+            next_conds(n, &mut conds);
+        }
+        for st in &p.steps {
+            values.extend(&st.by);
+            conds.extend(&st.condition);
+        }
+    }
+    for r in &game.reactions {
+        values.push(&r.by);
+        conds.extend(&r.offer);
+    }
+    conds.extend(game.end.stuck_if.iter().map(|(c, _)| c));
+    values.extend(&game.end.score);
+    let key = |e: &Expr| e as *const Expr as usize;
+    let mut conds: ByAddress<Cond> = conds.into_iter().map(|e| (key(e), truth(cx, e))).collect();
+    let mut values: ByAddress<Get> = values.into_iter().map(|e| (key(e), get(cx, e))).collect();
+    conds.sort_unstable_by_key(|(at, _)| *at);
+    values.sort_unstable_by_key(|(at, _)| *at);
+    (conds, values)
 }
 
 fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {

@@ -6,13 +6,32 @@ use super::legal::{DONE, SKIP};
 use super::state::NONE;
 use super::state::{Outcome, State};
 use super::{code, Engine, EngineError};
-use crate::ir::{NextPhase, StepMode, StuckRule, Value};
+use crate::ir::{Expr, NextPhase, StepMode, StuckRule, Value};
 
 /// How many turns in a row may pass with nothing to decide before the rules are reported
 /// as making no progress.
 const MAX_EMPTY_TURNS: u32 = 10_000;
 
 impl Engine {
+    /// A condition that moves play on (a phase's `skip`, `until` or computed `next`, a
+    /// step's `when`, a reaction's offer, `on stuck if`), judged by its compiled form
+    /// (`Plans::cond`) where the plans have one.
+    pub(crate) fn judged(&self, ev: &Eval, e: &Expr, l: &mut [Value]) -> bool {
+        match self.plans.cond(e) {
+            Some(c) => c(ev, l),
+            None => ev.truth(e, l),
+        }
+    }
+
+    /// A value that moves play on (a phase's `start`, a step's or a reaction's `by`, the
+    /// `score`), computed by its compiled form (`Plans::value`) where the plans have one.
+    pub(crate) fn valued(&self, ev: &Eval, e: &Expr, l: &mut [Value]) -> Value {
+        match self.plans.value(e) {
+            Some(g) => g(ev, l),
+            None => ev.eval(e, l),
+        }
+    }
+
     /// The seat that decides now: the innermost pending reaction's, or the step's (in an
     /// `all` step, the next seat to choose in secret).
     pub(crate) fn step_decider(&self, s: &State) -> u8 {
@@ -29,13 +48,12 @@ impl Engine {
         match by {
             Some(by) => {
                 let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
-                match (Eval {
+                let ev = Eval {
                     eng: self,
                     s,
                     me: s.turn_seat,
-                })
-                .eval(by, &mut l)
-                {
+                };
+                match self.valued(&ev, by, &mut l) {
                     Value::Seat(p) if p < s.players => p,
                     _ => s.turn_seat,
                 }
@@ -84,12 +102,12 @@ impl Engine {
             return false;
         };
         l[0] = Value::Seat(q);
-        (Eval {
+        let ev = Eval {
             eng: self,
             s,
             me: q,
-        })
-        .truth(skip, l)
+        };
+        self.judged(&ev, skip, l)
     }
 
     /// The actions on offer now and how the choice is made: the innermost pending
@@ -136,13 +154,15 @@ impl Engine {
             return Ok(None);
         }
         let first = match &p.start {
-            Some(e) => match (Eval {
-                eng: self,
-                s,
-                me: s.turn_seat,
-            })
-            .eval(e, l)
-            {
+            Some(e) => match self.valued(
+                &Eval {
+                    eng: self,
+                    s,
+                    me: s.turn_seat,
+                },
+                e,
+                l,
+            ) {
                 Value::Seat(x) if x < s.players => x,
                 _ => 0,
             },
@@ -235,7 +255,7 @@ impl Engine {
                 s,
                 me: who,
             };
-            if let Some((_, r)) = end.stuck_if.iter().find(|(c, _)| ev.truth(c, l)) {
+            if let Some((_, r)) = end.stuck_if.iter().find(|(c, _)| self.judged(&ev, c, l)) {
                 rule = *r;
             }
         }
@@ -252,12 +272,15 @@ impl Engine {
         let p = &self.game.phases[s.phase as usize];
         while let Some(st) = p.steps.get(s.step as usize) {
             let open = match &st.condition {
-                Some(c) => (Eval {
-                    eng: self,
-                    s,
-                    me: s.turn_seat,
-                })
-                .truth(c, l),
+                Some(c) => self.judged(
+                    &Eval {
+                        eng: self,
+                        s,
+                        me: s.turn_seat,
+                    },
+                    c,
+                    l,
+                ),
                 None => true,
             };
             // An `all` step in which no seat has a legal action is passed over.
@@ -299,13 +322,12 @@ impl Engine {
             return Ok(None);
         }
         if let Some(until) = &p.until {
-            if (Eval {
+            let ev = Eval {
                 eng: self,
                 s,
                 me: s.turn_seat,
-            })
-            .truth(until, l)
-            {
+            };
+            if self.judged(&ev, until, l) {
                 let next = match &p.next_if {
                     Some(chosen) => self.next_phase(s, chosen, l),
                     None => p.next.unwrap_or(s.phase + 1),
@@ -339,7 +361,11 @@ impl Engine {
             match at {
                 NextPhase::Phase(p) => return *p,
                 NextPhase::If(cond, then, otherwise) => {
-                    at = if ev.truth(cond, l) { then } else { otherwise };
+                    at = if self.judged(&ev, cond, l) {
+                        then
+                    } else {
+                        otherwise
+                    };
                 }
             }
         }
@@ -350,15 +376,12 @@ impl Engine {
         let e = self.game.end.score.as_ref()?;
         let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
         l[0] = Value::Seat(seat);
-        Some(
-            (Eval {
-                eng: self,
-                s,
-                me: seat,
-            })
-            .eval(e, &mut l)
-            .as_int(),
-        )
+        let ev = Eval {
+            eng: self,
+            s,
+            me: seat,
+        };
+        Some(self.valued(&ev, e, &mut l).as_int())
     }
 
     /// The declared end rules; true if the game is now over.
@@ -475,13 +498,12 @@ impl Engine {
         };
         let offered = match &self.game.reactions[r as usize].offer {
             Some(c) => {
-                (Eval {
+                let ev = Eval {
                     eng: self,
                     s,
                     me: s.turn_seat,
-                })
-                .truth(c, l)
-                    && self.has_legal_action(s)
+                };
+                self.judged(&ev, c, l) && self.has_legal_action(s)
             }
             None => self.has_real_choice(s),
         };

@@ -10,7 +10,7 @@
 //! statements do, and charges the decision's budget at the same points
 //! (`tests/plans.rs` plays each shipped game both ways and compares the states).
 
-use super::{each, get, truth, Cond, Cx, Each, Get};
+use super::{each, get, truth, ByAddress, Cond, Cx, Each, Get};
 use crate::engine::effects::VarTarget;
 use crate::engine::memo;
 use crate::ir::{AssignOp, Clause, Expr, Game, Stmt, Target};
@@ -39,8 +39,8 @@ pub(crate) enum Op {
 
 /// The compiled bodies of a game (see `Plans::bodies`) and the compiled `let`s of its
 /// actions (`Plans::lets`).
-pub(super) fn build(cx: &mut Cx, game: &Game) -> (Vec<(usize, Body)>, Vec<Lets>) {
-    let mut bodies: Vec<(usize, Body)> = game
+pub(super) fn build(cx: &mut Cx, game: &Game) -> (ByAddress<Body>, Vec<Lets>) {
+    let mut bodies: ByAddress<Body> = game
         .bodies()
         .into_iter()
         .filter(|b| !b.is_empty())
