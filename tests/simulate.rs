@@ -396,12 +396,19 @@ fn bench_by_action_gives_each_listed_action_its_cost() {
             .map(|x| x.trim_end_matches('%').parse().expect("a number"))
             .collect()
     };
-    // Listings, µs, steps and actions found per listing, and the share of the time.
+    // Listings, µs, steps and actions found per listing; applications, µs and steps per
+    // application; the share of the time.
     let (march, move_out, swap, attack) =
         (row("march"), row("move_out"), row("swap"), row("attack"));
     for r in [&march, &move_out, &swap, &attack] {
-        assert_eq!(r.len(), 5, "{t}");
+        assert_eq!(r.len(), 8, "{t}");
         assert!(r[0] >= 1.0 && r[1] > 0.0 && r[2] > 0.0, "{t}");
+        // An action is applied at most as often as it is listed and found.
+        assert!(r[4] <= r[0] * r[3] + 0.5, "{t}");
+    }
+    // Random play applies the common actions; an application takes time and steps.
+    for r in [&march, &swap] {
+        assert!(r[4] >= 1.0 && r[5] > 0.0 && r[6] > 0.0, "{t}");
     }
     // Marches and swaps are asked in every turn, moving out and attacks only in battle.
     assert_eq!(march[0], swap[0], "{t}");

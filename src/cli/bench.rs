@@ -47,7 +47,11 @@ fn playouts(
                 return Err("no legal action in a running game".into());
             }
             let a = &legal[rng.gen_range(0..legal.len())];
-            engine.apply_listed(&mut s, a).map_err(|e| e.to_string())?;
+            match costs.as_deref_mut() {
+                Some(costs) => engine.apply_listed_profiled(&mut s, a, costs),
+                None => engine.apply_listed(&mut s, a),
+            }
+            .map_err(|e| e.to_string())?;
             c.actions += 1;
         }
         c.playouts += 1;
@@ -127,10 +131,10 @@ pub fn run(file: &Path, seconds: f64, by_action: bool, opts: &GameOpts) -> i32 {
     EXIT_OK
 }
 
-/// What listing each action cost, one row per action that was asked (in the rules'
-/// order), with its share of the time all the listings took.
+/// What listing and applying each action cost, one row per action that was asked (in the
+/// rules' order), with its share of the time all the listings and applications took.
 fn by_action_table(engine: &Engine, costs: &[ActionCost]) -> String {
-    let total: u64 = costs.iter().map(|c| c.nanos).sum();
+    let total: u64 = costs.iter().map(|c| c.nanos + c.apply_nanos).sum();
     let width = engine
         .game
         .actions
@@ -140,23 +144,27 @@ fn by_action_table(engine: &Engine, costs: &[ActionCost]) -> String {
         .unwrap_or(6)
         .max(6);
     let mut out = format!(
-        "  by action, one thread (each action's listings: per listing, then its share of all):\n  \
-         {:<width$}  {:>10}  {:>9}  {:>9}  {:>9}  {:>6}\n",
-        "action", "listings", "µs", "steps", "listed", "share"
+        "  by action, one thread (each action's listings, and its applications: per listing \
+         or application, then its share of all the time):\n  \
+         {:<width$}  {:>10}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>6}\n",
+        "action", "listings", "µs", "steps", "listed", "applied", "µs", "steps", "share"
     );
     for (a, c) in costs.iter().enumerate() {
         if c.listings == 0 {
             continue;
         }
-        let per = |x: u64| x as f64 / c.listings as f64;
+        let per = |x: u64, n: u64| x as f64 / n.max(1) as f64;
         out.push_str(&format!(
-            "  {:<width$}  {:>10}  {:>9.2}  {:>9.0}  {:>9.1}  {:>5.1}%\n",
+            "  {:<width$}  {:>10}  {:>9.2}  {:>9.0}  {:>9.1}  {:>9}  {:>9.2}  {:>9.0}  {:>5.1}%\n",
             engine.game.actions[a].name,
             c.listings,
-            per(c.nanos) / 1000.0,
-            per(c.steps),
-            per(c.listed),
-            100.0 * c.nanos as f64 / total.max(1) as f64
+            per(c.nanos, c.listings) / 1000.0,
+            per(c.steps, c.listings),
+            per(c.listed, c.listings),
+            c.applied,
+            per(c.apply_nanos, c.applied) / 1000.0,
+            per(c.apply_steps, c.applied),
+            100.0 * (c.nanos + c.apply_nanos) as f64 / total.max(1) as f64
         ));
     }
     out

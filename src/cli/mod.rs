@@ -208,8 +208,9 @@ pub enum Command {
         /// How long each measurement runs, in seconds (0.1 to 600).
         #[arg(long, default_value_t = 3.0, value_parser = positive_seconds)]
         seconds: f64,
-        /// Then what listing each action costs, one thread over as long again: how often
-        /// it was asked, its time, its evaluation steps and the actions it found
+        /// Then what each action costs, one thread over as long again: how often it was
+        /// asked, its time, its evaluation steps and the actions it found; how often it was
+        /// applied, and that time and those steps; its share of all the time
         #[arg(long)]
         by_action: bool,
         #[command(flatten)]

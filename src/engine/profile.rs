@@ -1,6 +1,6 @@
-//! What listing each action costs (`muster bench --by-action`): for a designer who wants
-//! to know which rule a game's time goes to. Off unless a query asks for it, and then
-//! only for that query; the count lives per thread, as the budget's does.
+//! What listing each action costs, and applying it (`muster bench --by-action`): for a
+//! designer who wants to know which rule a game's time goes to. Off unless a query asks
+//! for it, and then only for that query; the count lives per thread, as the budget's does.
 
 use super::budget;
 use super::state::State;
@@ -20,6 +20,13 @@ pub struct ActionCost {
     pub steps: u64,
     /// The legal actions they found.
     pub listed: u64,
+    /// How many times the action was applied (with all that followed until the next
+    /// decision: reactions' effects aside, its turn's end, the next turn's start).
+    pub applied: u64,
+    /// The time those applications took, in nanoseconds.
+    pub apply_nanos: u64,
+    /// The evaluation steps they took.
+    pub apply_steps: u64,
 }
 
 thread_local! {
@@ -44,6 +51,30 @@ impl Engine {
         let r = self.try_legal_into(s, out);
         ON.set(false);
         COSTS.with_borrow_mut(|c| std::mem::swap(c, costs));
+        r
+    }
+}
+
+impl Engine {
+    /// `apply_listed`, adding what applying the action took to `costs` (see
+    /// `try_legal_into_profiled`).
+    pub fn apply_listed_profiled(
+        &self,
+        s: &mut State,
+        act: &super::Action,
+        costs: &mut Vec<ActionCost>,
+    ) -> Result<(), EngineError> {
+        if costs.len() < self.game.actions.len() {
+            costs.resize(self.game.actions.len(), ActionCost::default());
+        }
+        let start = Instant::now();
+        let (r, steps) = self.apply_listed_and_work(s, act);
+        let nanos = start.elapsed().as_nanos() as u64;
+        if let Some(c) = costs.get_mut(act.action as usize) {
+            c.applied += 1;
+            c.apply_nanos += nanos;
+            c.apply_steps += steps;
+        }
         r
     }
 }
