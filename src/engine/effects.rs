@@ -176,26 +176,51 @@ impl<'a> Runner<'a> {
         stmts: &[Stmt],
         l: &mut [Value],
     ) -> Result<(), EngineError> {
-        for st in stmts {
+        self.each_step(s, stmts, l, Self::stmt)
+    }
+
+    /// Runs a compiled body (see `plan/bodies.rs`) as `run` runs the statements it was
+    /// compiled from.
+    fn run_ops(&mut self, s: &mut State, ops: &[Op], l: &mut [Value]) -> Result<(), EngineError> {
+        self.each_step(s, ops, l, Self::op)
+    }
+
+    /// Runs `steps` (statements, or their compiled ops) one by one by `one`, each counted
+    /// against the action's effects, until the game is over.
+    #[inline(always)]
+    fn each_step<T>(
+        &mut self,
+        s: &mut State,
+        steps: &[T],
+        l: &mut [Value],
+        one: impl Fn(&mut Self, &mut State, &T, &mut [Value]) -> Result<(), EngineError>,
+    ) -> Result<(), EngineError> {
+        for step in steps {
             if s.outcome.is_some() {
                 return Ok(());
             }
             self.tick()?;
-            self.stmt(s, st, l)?;
+            one(self, s, step, l)?;
         }
         Ok(())
     }
 
-    /// Runs a compiled body (see `plan/bodies.rs`): as `run` runs the statements it was
-    /// compiled from, a step of the action's effects counted for each.
-    fn run_ops(&mut self, s: &mut State, ops: &[Op], l: &mut [Value]) -> Result<(), EngineError> {
-        for op in ops {
-            if s.outcome.is_some() {
-                return Ok(());
-            }
-            self.tick()?;
-            self.op(s, op, l)?;
+    /// A `for` loop's body run once for each of `items` (taken before it first runs), the
+    /// item in the loop's local `slot`.
+    #[inline(always)]
+    fn repeat(
+        &mut self,
+        s: &mut State,
+        slot: usize,
+        mut items: Vec<Value>,
+        l: &mut [Value],
+        body: impl Fn(&mut Self, &mut State, &mut [Value]) -> Result<(), EngineError>,
+    ) -> Result<(), EngineError> {
+        for v in items.iter_mut() {
+            pool::set(&mut l[slot], std::mem::take(v));
+            body(self, s, l)?;
         }
+        pool::recycle_list(items);
         Ok(())
     }
 
@@ -215,11 +240,7 @@ impl<'a> Runner<'a> {
                     items.push(v);
                     true
                 });
-                for v in items.iter_mut() {
-                    pool::set(&mut l[*slot], std::mem::take(v));
-                    self.run_ops(s, body, l)?;
-                }
-                pool::recycle_list(items);
+                self.repeat(s, *slot, items, l, |r, s, l| r.run_ops(s, body, l))?;
             }
             Op::Block(body) => self.run_ops(s, body, l)?,
             Op::Let(slot, e) => {
@@ -260,11 +281,7 @@ impl<'a> Runner<'a> {
                         true
                     })
                 });
-                for v in items.iter_mut() {
-                    pool::set(&mut l[*slot as usize], std::mem::take(v));
-                    self.run(s, body, l)?;
-                }
-                pool::recycle_list(items);
+                self.repeat(s, *slot as usize, items, l, |r, s, l| r.run(s, body, l))?;
             }
             Stmt::Block(body) => self.run(s, body, l)?,
             Stmt::Let(slot, e) => {

@@ -130,6 +130,35 @@ impl<'a> Eval<'a> {
         }
     }
 
+    /// Whether `for_each` walks `coll` by a way of its own, rather than computing it and
+    /// walking the value: the kinds its arms name, kept in step with them (the plans compute
+    /// and walk every other kind as its last arm does).
+    pub(crate) fn walked_in_place(coll: &Expr) -> bool {
+        matches!(
+            coll,
+            Expr::Cells
+                | Expr::Occupied
+                | Expr::CellsOf(_)
+                | Expr::Seats
+                | Expr::Region(..)
+                | Expr::Binary(BinOp::Range, ..)
+                | Expr::Comprehension(..)
+                | Expr::Call(
+                    Builtin::Adjacent
+                        | Builtin::Slide
+                        | Builtin::Sight
+                        | Builtin::Shifts
+                        | Builtin::Sweep
+                        | Builtin::Runs
+                        | Builtin::Destinations
+                        | Builtin::Attacks,
+                    _
+                )
+                | Expr::Const(Value::List(_))
+                | Expr::Local(_)
+        )
+    }
+
     /// Calls `f` on each item of a collection, without building it where it can; stops
     /// when `f` returns false.
     pub fn for_each(

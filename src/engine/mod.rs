@@ -248,11 +248,10 @@ impl Engine {
             n += if z.per_seat { seats } else { 1 } * z.slots.max(1) as usize;
         }
         fn declares_winner(stmts: &[Stmt]) -> bool {
-            stmts.iter().any(|st| match st {
-                Stmt::Win(_) | Stmt::Lose(_) => true,
-                Stmt::If(_, a, b) => declares_winner(a) || declares_winner(b),
-                Stmt::For(_, _, body) | Stmt::Block(body) => declares_winner(body),
-                _ => false,
+            stmts.iter().any(|st| {
+                let mut any = matches!(st, Stmt::Win(_) | Stmt::Lose(_));
+                st.each_body(&mut |b| any = any || declares_winner(b));
+                any
             })
         }
         fn reads_turns(e: &Expr) -> bool {

@@ -335,35 +335,25 @@ impl Plans {
     /// the rules.
     #[inline]
     pub(crate) fn body_at(&self, at: usize) -> Option<&[Op]> {
-        if self.bodies.is_empty() {
-            return None;
-        }
-        let i = self.bodies.binary_search_by_key(&at, |(a, _)| *a).ok()?;
-        Some(&self.bodies[i].1)
+        found(&self.bodies, at).map(|b| &b[..])
     }
 
     /// The compiled form of a condition that moves play on (see `turn_exprs`).
     #[inline]
     pub(crate) fn cond(&self, e: &Expr) -> Option<&Cond> {
-        let at = e as *const Expr as usize;
-        let i = self.conds.binary_search_by_key(&at, |(a, _)| *a).ok()?;
-        Some(&self.conds[i].1)
+        found(&self.conds, e as *const Expr as usize)
     }
 
     /// The compiled form of a value that moves play on (see `turn_exprs`).
     #[inline]
     pub(crate) fn value(&self, e: &Expr) -> Option<&Get> {
-        let at = e as *const Expr as usize;
-        let i = self.values.binary_search_by_key(&at, |(a, _)| *a).ok()?;
-        Some(&self.values[i].1)
+        found(&self.values, e as *const Expr as usize)
     }
 
     /// What computes the remembered node `e` (a node of the plans' copies), compiled.
     #[inline]
     pub(crate) fn computer(&self, e: &Expr) -> Option<&Get> {
-        let at = e as *const Expr as usize;
-        let i = self.computers.binary_search_by_key(&at, |(a, _)| *a).ok()?;
-        Some(&self.computers[i].1)
+        found(&self.computers, e as *const Expr as usize)
     }
 
     /// The compiled value of the `let` that is clause `clause` of action `action`.
@@ -371,6 +361,16 @@ impl Plans {
     pub(crate) fn let_value(&self, action: u16, clause: usize) -> Option<&Get> {
         self.lets.get(action as usize)?.get(clause)?.as_ref()
     }
+}
+
+/// What was compiled from the part of the rules at `at`, in a list sorted by address.
+#[inline]
+fn found<T>(list: &ByAddress<T>, at: usize) -> Option<&T> {
+    if list.is_empty() {
+        return None;
+    }
+    let i = list.binary_search_by_key(&at, |(a, _)| *a).ok()?;
+    Some(&list[i].1)
 }
 
 /// The conditions and values that move play on, compiled: each phase's `skip ... when`,
@@ -775,7 +775,7 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         }
         // What `for_each` does not walk in place (a zone, a list a variable holds, an
         // `if`): computed, then its items walked, as `for_each` does.
-        other if !walked_in_place(other) => {
+        other if !Eval::walked_in_place(other) => {
             let value = get(cx, other);
             Box::new(move |ev, l, f| {
                 let v = value(ev, l);
@@ -787,34 +787,6 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
             Box::new(move |ev, l, f| ev.for_each(&other, l, f))
         }
     }
-}
-
-/// Whether `Eval::for_each` walks `coll` by a way of its own, rather than computing it and
-/// walking the value.
-fn walked_in_place(coll: &Expr) -> bool {
-    matches!(
-        coll,
-        Expr::Cells
-            | Expr::Occupied
-            | Expr::CellsOf(_)
-            | Expr::Seats
-            | Expr::Region(..)
-            | Expr::Binary(BinOp::Range, ..)
-            | Expr::Comprehension(..)
-            | Expr::Call(
-                Builtin::Adjacent
-                    | Builtin::Slide
-                    | Builtin::Sight
-                    | Builtin::Shifts
-                    | Builtin::Sweep
-                    | Builtin::Runs
-                    | Builtin::Destinations
-                    | Builtin::Attacks,
-                _
-            )
-            | Expr::Const(Value::List(_))
-            | Expr::Local(_)
-    )
 }
 
 /// The items of a local that is part of a join (`a + b`), as `Eval::each_joined` gives
