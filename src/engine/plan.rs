@@ -42,6 +42,7 @@ use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Stmt, Type,
 use smallvec::SmallVec;
 
 mod bodies;
+mod path;
 pub(crate) use bodies::{Body, Lets, Op};
 
 /// The rest of an action from one clause on: fills the remaining clauses and passes each
@@ -1295,6 +1296,9 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
 /// `get` of a node, remembered or not: what computes a remembered node's value the first
 /// time a query asks for it (`Plans::computer`).
 fn get_node(cx: &mut Cx, e: &Expr) -> Get {
+    if let Some(read) = path::read(cx, e) {
+        return read;
+    }
     match e {
         Expr::Const(v) if !v.owns_heap() => {
             let v = v.clone();
