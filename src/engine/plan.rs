@@ -1111,6 +1111,10 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     ops::compare(op, &Value::Int(n), &Value::Int(k))
                 });
             }
+            // A short read compared with a local or a constant: one closure.
+            if let Some(c) = path::compare(cx, *op, a, b) {
+                return c;
+            }
             let (op, a, b) = (*op, Arg::new(cx, a), Arg::new(cx, b));
             Box::new(move |ev, l| {
                 if !budget::charge(1) {
@@ -1272,6 +1276,9 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
         }
         // Any other value, judged as `truth` judges it: by its value's truthiness.
         other => {
+            if let Some(c) = path::truthy(cx, other) {
+                return c;
+            }
             let value = get(cx, other);
             Box::new(move |ev, l| {
                 let v = value(ev, l);

@@ -3,8 +3,11 @@
 //! each rather than a closure per node. A path is a start (a local or `me`) and one or
 //! two hops from it (the piece on a cell, a component's owner, cell, attribute or
 //! variable, a seat's attribute or variable); each shape is its own closure, made from
-//! generic parts, so that the ids in between are never made into values and nothing is
-//! called through a pointer on the way.
+//! generic parts (`Walk`), so that the ids in between are never made into values and
+//! nothing is called through a pointer on the way. Three things are made of a path: its
+//! value (`read`), its truthiness (`truthy`: `not r.piece.moved`), and its comparison
+//! with a local or a constant (`compare`: `b.piece.owner == me`, `c.rank == 12`), which
+//! looks at the path's end where it stands.
 //!
 //! A path charges the decision's budget what the nodes it stands for charge in `eval`
 //! (one step each, and a list's length where a list is read on the way), all at once. A
@@ -12,21 +15,77 @@
 //! (`memo.rs`); the caller sees to the root. Longer reads, and starts other than a local
 //! or `me`, are compiled a node at a time (`get_node`).
 
-use super::{copied, Cx, Get};
+use super::{copied, Cond, Cx, Get};
 use crate::engine::budget;
 use crate::engine::eval::Eval;
 use crate::engine::state::{Loc, NONE, NO_SEAT};
-use crate::ir::{Expr, Value};
+use crate::ir::{ops, BinOp, Expr, Value};
 
 /// `e` compiled as a path, if it is a short read from a local or `me` (see the module's
 /// documentation).
 pub(super) fn read(cx: &Cx, e: &Expr) -> Option<Get> {
+    shaped(cx, e, Read)
+}
+
+/// `a op b` judged in one closure where `a` is a path and `b` a local or a constant (or
+/// the other way round): the path's end compared where it stands, not made a value.
+/// Charged as `truth` charges the comparison: its node, the path's, the operand's.
+pub(super) fn compare(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
+    if cx.remembered(a) || cx.remembered(b) {
+        return None;
+    }
+    let (path, other, swapped) = match (operand(b), operand(a)) {
+        (Some(other), _) => (a, other, false),
+        (None, Some(other)) => (b, other, true),
+        _ => return None,
+    };
+    shaped(cx, path, Compare { op, other, swapped })
+}
+
+/// A path's end judged as a condition, by its value's truthiness (`not r.piece.moved`).
+pub(super) fn truthy(cx: &Cx, e: &Expr) -> Option<Cond> {
+    shaped(cx, e, Truthy)
+}
+
+/// A local or a constant that owns no heap storage, as an operand of a comparison.
+#[derive(Clone)]
+enum Operand {
+    Local(usize),
+    Const(Value),
+}
+
+fn operand(e: &Expr) -> Option<Operand> {
+    match e {
+        Expr::Local(slot) => Some(Operand::Local(*slot as usize)),
+        Expr::Const(v) if !v.owns_heap() => Some(Operand::Const(v.clone())),
+        _ => None,
+    }
+}
+
+/// What is made of a path once its shape is known (`shaped`): its reader or a
+/// comparison.
+trait Make {
+    type Out;
+    fn make<W: Walk>(self, w: W) -> Self::Out;
+}
+
+/// `e` as a path of its shape, handed to `m`; `None` if it is no short read or a node
+/// under its root is remembered within a query.
+fn shaped<M: Make>(cx: &Cx, e: &Expr, m: M) -> Option<M::Out> {
     let (outer, inner) = hop_of(e)?;
     if cx.remembered(inner) {
         return None;
     }
     if let Some(start) = start_of(inner) {
-        return Some(one_of(start, outer));
+        return Some(match outer {
+            Kind::Piece => m.make(One(start, Piece)),
+            Kind::Owner => m.make(One(start, Owner)),
+            Kind::Cell => m.make(One(start, OnCell)),
+            Kind::Attr(a) => m.make(One(start, Attr(a))),
+            Kind::CompVar(i) => m.make(One(start, CompVar(i))),
+            Kind::SeatAttr(i) => m.make(One(start, SeatAttr(i))),
+            Kind::SeatVar(i) => m.make(One(start, SeatVar(i))),
+        });
     }
     let (first, at) = hop_of(inner)?;
     if cx.remembered(at) {
@@ -34,14 +93,26 @@ pub(super) fn read(cx: &Cx, e: &Expr) -> Option<Get> {
     }
     let start = start_of(at)?;
     Some(match first {
-        Kind::Piece => two_of(start, Piece, outer),
-        Kind::Owner => two_of(start, Owner, outer),
-        Kind::Cell => two_of(start, OnCell, outer),
-        Kind::Attr(a) => two_of(start, Attr(a), outer),
-        Kind::CompVar(i) => two_of(start, CompVar(i), outer),
-        Kind::SeatAttr(i) => two_of(start, SeatAttr(i), outer),
-        Kind::SeatVar(i) => two_of(start, SeatVar(i), outer),
+        Kind::Piece => two_of(m, start, Piece, outer),
+        Kind::Owner => two_of(m, start, Owner, outer),
+        Kind::Cell => two_of(m, start, OnCell, outer),
+        Kind::Attr(a) => two_of(m, start, Attr(a), outer),
+        Kind::CompVar(i) => two_of(m, start, CompVar(i), outer),
+        Kind::SeatAttr(i) => two_of(m, start, SeatAttr(i), outer),
+        Kind::SeatVar(i) => two_of(m, start, SeatVar(i), outer),
     })
+}
+
+fn two_of<M: Make, A: Hop>(m: M, start: Start, a: A, b: Kind) -> M::Out {
+    match b {
+        Kind::Piece => m.make(Two(start, a, Piece)),
+        Kind::Owner => m.make(Two(start, a, Owner)),
+        Kind::Cell => m.make(Two(start, a, OnCell)),
+        Kind::Attr(x) => m.make(Two(start, a, Attr(x))),
+        Kind::CompVar(i) => m.make(Two(start, a, CompVar(i))),
+        Kind::SeatAttr(i) => m.make(Two(start, a, SeatAttr(i))),
+        Kind::SeatVar(i) => m.make(Two(start, a, SeatVar(i))),
+    }
 }
 
 /// Where a path starts.
@@ -94,6 +165,16 @@ enum Id {
 }
 
 impl Id {
+    #[inline(always)]
+    fn value(self) -> Value {
+        match self {
+            Id::Cell(c) => Value::Cell(c),
+            Id::Comp(c) => Value::Comp(c),
+            Id::Seat(p) => Value::Seat(p),
+            Id::None => Value::None,
+        }
+    }
+
     #[inline(always)]
     fn of(v: &Value) -> Id {
         match *v {
@@ -234,72 +315,147 @@ impl Hop for SeatVar {
     }
 }
 
+/// A path of one shape: its nodes, and the walk to its end (the nodes not charged).
+trait Walk: Copy + Send + Sync + 'static {
+    /// The steps its nodes charge (a list read on the way aside).
+    const NODES: u64;
+    /// The path's end; `None` once the budget is spent (by a list read on the way).
+    fn walk<'e>(self, ev: &'e Eval, l: &'e [Value]) -> Option<To<'e>>;
+}
+
+/// A start and one hop.
+#[derive(Clone, Copy)]
+struct One<A>(Start, A);
+/// A start and two hops.
+#[derive(Clone, Copy)]
+struct Two<A, B>(Start, A, B);
+
+impl<A: Hop> Walk for One<A> {
+    const NODES: u64 = 2;
+    #[inline(always)]
+    fn walk<'e>(self, ev: &'e Eval, l: &'e [Value]) -> Option<To<'e>> {
+        Some(self.1.take(ev, begin(ev, l, self.0)?))
+    }
+}
+
+impl<A: Hop, B: Hop> Walk for Two<A, B> {
+    const NODES: u64 = 3;
+    #[inline(always)]
+    fn walk<'e>(self, ev: &'e Eval, l: &'e [Value]) -> Option<To<'e>> {
+        let id = match self.1.take(ev, begin(ev, l, self.0)?) {
+            To::Id(id) => id,
+            To::Value(v) => passed(v)?,
+        };
+        Some(self.2.take(ev, id))
+    }
+}
+
+/// A path's value, as `eval` gives it.
+struct Read;
+
+impl Make for Read {
+    type Out = Get;
+    fn make<W: Walk>(self, w: W) -> Get {
+        Box::new(move |ev, l| {
+            if !budget::charge(W::NODES) {
+                return Value::None;
+            }
+            match w.walk(ev, l) {
+                Some(to) => value(to),
+                None => Value::None,
+            }
+        })
+    }
+}
+
+/// A path's end judged by its truthiness (see `truthy`).
+struct Truthy;
+
+impl Make for Truthy {
+    type Out = Cond;
+    fn make<W: Walk>(self, w: W) -> Cond {
+        Box::new(move |ev, l| {
+            if !budget::charge(W::NODES) {
+                return false;
+            }
+            match w.walk(ev, l) {
+                Some(To::Value(v)) => {
+                    // A list is charged as the copy `eval` would make of it.
+                    if let Value::List(items) = v {
+                        if !budget::list(items.len()) {
+                            return false;
+                        }
+                    }
+                    v.truthy()
+                }
+                Some(To::Id(id)) => id.value().truthy(),
+                None => false,
+            }
+        })
+    }
+}
+
+/// A path compared with a local or a constant (see `compare`).
+struct Compare {
+    op: BinOp,
+    other: Operand,
+    /// Whether the path stands right of the operator.
+    swapped: bool,
+}
+
+impl Make for Compare {
+    type Out = Cond;
+    fn make<W: Walk>(self, w: W) -> Cond {
+        let Compare { op, other, swapped } = self;
+        Box::new(move |ev, l| {
+            // The comparison's node, the path's and the operand's.
+            if !budget::charge(W::NODES + 2) {
+                return false;
+            }
+            let b = match &other {
+                Operand::Const(v) => v,
+                Operand::Local(slot) => {
+                    let v = &l[*slot];
+                    if let Value::List(items) = v {
+                        if !budget::list(items.len()) {
+                            return false;
+                        }
+                    }
+                    v
+                }
+            };
+            let held;
+            let a = match w.walk(ev, l) {
+                Some(To::Value(v)) => {
+                    // A list is charged as the copy `eval` would make of it.
+                    if let Value::List(items) = v {
+                        if !budget::list(items.len()) {
+                            return false;
+                        }
+                    }
+                    v
+                }
+                Some(To::Id(id)) => {
+                    held = id.value();
+                    &held
+                }
+                None => return false,
+            };
+            if swapped {
+                ops::compare(op, b, a)
+            } else {
+                ops::compare(op, a, b)
+            }
+        })
+    }
+}
+
 /// The last hop's result as `eval` hands it on: an id as its value, a value read where
 /// it stands copied (see `copied`).
 #[inline(always)]
 fn value(to: To) -> Value {
     match to {
-        To::Id(Id::Cell(c)) => Value::Cell(c),
-        To::Id(Id::Comp(c)) => Value::Comp(c),
-        To::Id(Id::Seat(p)) => Value::Seat(p),
-        To::Id(Id::None) => Value::None,
+        To::Id(id) => id.value(),
         To::Value(v) => copied(v),
-    }
-}
-
-/// A start and one hop.
-fn one<H: Hop>(start: Start, h: H) -> Get {
-    Box::new(move |ev, l| {
-        if !budget::charge(2) {
-            return Value::None;
-        }
-        match begin(ev, l, start) {
-            Some(id) => value(h.take(ev, id)),
-            None => Value::None,
-        }
-    })
-}
-
-/// A start and two hops.
-fn two<A: Hop, B: Hop>(start: Start, a: A, b: B) -> Get {
-    Box::new(move |ev, l| {
-        if !budget::charge(3) {
-            return Value::None;
-        }
-        let Some(id) = begin(ev, l, start) else {
-            return Value::None;
-        };
-        let id = match a.take(ev, id) {
-            To::Id(id) => id,
-            To::Value(v) => match passed(v) {
-                Some(id) => id,
-                None => return Value::None,
-            },
-        };
-        value(b.take(ev, id))
-    })
-}
-
-fn one_of(start: Start, h: Kind) -> Get {
-    match h {
-        Kind::Piece => one(start, Piece),
-        Kind::Owner => one(start, Owner),
-        Kind::Cell => one(start, OnCell),
-        Kind::Attr(a) => one(start, Attr(a)),
-        Kind::CompVar(i) => one(start, CompVar(i)),
-        Kind::SeatAttr(i) => one(start, SeatAttr(i)),
-        Kind::SeatVar(i) => one(start, SeatVar(i)),
-    }
-}
-
-fn two_of<A: Hop>(start: Start, a: A, b: Kind) -> Get {
-    match b {
-        Kind::Piece => two(start, a, Piece),
-        Kind::Owner => two(start, a, Owner),
-        Kind::Cell => two(start, a, OnCell),
-        Kind::Attr(x) => two(start, a, Attr(x)),
-        Kind::CompVar(i) => two(start, a, CompVar(i)),
-        Kind::SeatAttr(i) => two(start, a, SeatAttr(i)),
-        Kind::SeatVar(i) => two(start, a, SeatVar(i)),
     }
 }
