@@ -48,7 +48,6 @@ pub(super) fn truthy(cx: &Cx, e: &Expr) -> Option<Cond> {
 }
 
 /// A local or a constant that owns no heap storage, as an operand of a comparison.
-#[derive(Clone)]
 enum Operand {
     Local(usize),
     Const(Value),
@@ -77,41 +76,81 @@ fn shaped<M: Make>(cx: &Cx, e: &Expr, m: M) -> Option<M::Out> {
         return None;
     }
     if let Some(start) = start_of(inner) {
-        return Some(match outer {
-            Kind::Piece => m.make(One(start, Piece)),
-            Kind::Owner => m.make(One(start, Owner)),
-            Kind::Cell => m.make(One(start, OnCell)),
-            Kind::Attr(a) => m.make(One(start, Attr(a))),
-            Kind::CompVar(i) => m.make(One(start, CompVar(i))),
-            Kind::SeatAttr(i) => m.make(One(start, SeatAttr(i))),
-            Kind::SeatVar(i) => m.make(One(start, SeatVar(i))),
-        });
+        return Some(with_hop(outer, OneHop { m, start }));
     }
     let (first, at) = hop_of(inner)?;
     if cx.remembered(at) {
         return None;
     }
     let start = start_of(at)?;
-    Some(match first {
-        Kind::Piece => two_of(m, start, Piece, outer),
-        Kind::Owner => two_of(m, start, Owner, outer),
-        Kind::Cell => two_of(m, start, OnCell, outer),
-        Kind::Attr(a) => two_of(m, start, Attr(a), outer),
-        Kind::CompVar(i) => two_of(m, start, CompVar(i), outer),
-        Kind::SeatAttr(i) => two_of(m, start, SeatAttr(i), outer),
-        Kind::SeatVar(i) => two_of(m, start, SeatVar(i), outer),
-    })
+    Some(with_hop(
+        first,
+        FirstHop {
+            m,
+            start,
+            then: outer,
+        },
+    ))
 }
 
-fn two_of<M: Make, A: Hop>(m: M, start: Start, a: A, b: Kind) -> M::Out {
-    match b {
-        Kind::Piece => m.make(Two(start, a, Piece)),
-        Kind::Owner => m.make(Two(start, a, Owner)),
-        Kind::Cell => m.make(Two(start, a, OnCell)),
-        Kind::Attr(x) => m.make(Two(start, a, Attr(x))),
-        Kind::CompVar(i) => m.make(Two(start, a, CompVar(i))),
-        Kind::SeatAttr(i) => m.make(Two(start, a, SeatAttr(i))),
-        Kind::SeatVar(i) => m.make(Two(start, a, SeatVar(i))),
+/// What is done with a hop once its type is known (`with_hop`).
+trait WithHop {
+    type Out;
+    fn go<H: Hop>(self, h: H) -> Self::Out;
+}
+
+/// The one place a hop's kind becomes its type.
+fn with_hop<V: WithHop>(kind: Kind, v: V) -> V::Out {
+    match kind {
+        Kind::Piece => v.go(Piece),
+        Kind::Owner => v.go(Owner),
+        Kind::Cell => v.go(OnCell),
+        Kind::Attr(a) => v.go(Attr(a)),
+        Kind::CompVar(i) => v.go(CompVar(i)),
+        Kind::SeatAttr(i) => v.go(SeatAttr(i)),
+        Kind::SeatVar(i) => v.go(SeatVar(i)),
+    }
+}
+
+/// A path of one hop, made by `m`.
+struct OneHop<M> {
+    m: M,
+    start: Start,
+}
+
+impl<M: Make> WithHop for OneHop<M> {
+    type Out = M::Out;
+    fn go<H: Hop>(self, h: H) -> M::Out {
+        self.m.make(One(self.start, h))
+    }
+}
+
+/// The first of two hops: the second (`then`) is typed next.
+struct FirstHop<M> {
+    m: M,
+    start: Start,
+    then: Kind,
+}
+
+impl<M: Make> WithHop for FirstHop<M> {
+    type Out = M::Out;
+    fn go<A: Hop>(self, a: A) -> M::Out {
+        let FirstHop { m, start, then } = self;
+        with_hop(then, SecondHop { m, start, a })
+    }
+}
+
+/// The second of two hops, the first typed.
+struct SecondHop<M, A> {
+    m: M,
+    start: Start,
+    a: A,
+}
+
+impl<M: Make, A: Hop> WithHop for SecondHop<M, A> {
+    type Out = M::Out;
+    fn go<B: Hop>(self, b: B) -> M::Out {
+        self.m.make(Two(self.start, self.a, b))
     }
 }
 
