@@ -198,17 +198,28 @@ impl Engine {
     /// Whether the decider has any legal action (stops at the first).
     pub fn has_legal_action(&self, s: &State) -> bool {
         let _decision = Decision::begin();
+        // In a secret choice the next chooser is the first seat found with a legal action
+        // (`next_secret_chooser`): it is not asked again.
+        if self.is_secret_choice(s) {
+            return self.next_secret_chooser(s).is_some()
+                || self.has_legal_action_for(s, s.turn_seat);
+        }
         self.has_legal_action_for(s, self.step_decider(s))
     }
 
     /// Whether `seat` would have a legal action if it decided the current step now.
     pub(crate) fn has_legal_action_for(&self, s: &State, seat: u8) -> bool {
+        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        self.has_legal_action_in(s, seat, &mut locals)
+    }
+
+    /// `has_legal_action_for`, with the caller's local slots.
+    pub(crate) fn has_legal_action_in(&self, s: &State, seat: u8, l: &mut [Value]) -> bool {
         if self.offers_pass(s) {
             return true;
         }
         let mut any = false;
-        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_for(s, seat, &mut locals, &mut |_, _| {
+        self.enumerate_for(s, seat, l, &mut |_, _| {
             any = true;
             false
         });

@@ -92,7 +92,7 @@ impl Engine {
                 !s.eliminated[q as usize]
                     && !s.secret.iter().any(|&(c, _)| c == q)
                     && !self.passed_over(s, q, &mut l)
-                    && self.has_legal_action_for(s, q)
+                    && self.has_legal_action_in(s, q, &mut l)
             })
     }
 
