@@ -27,7 +27,7 @@ pub(super) fn read(cx: &Cx, e: &Expr) -> Option<Get> {
     shaped(cx, e, Read)
 }
 
-/// `a op b` judged in one closure where `a` is a path and `b` a local or a constant (or
+/// `a op b` judged in one closure where `a` is a path and `b` a local, `me` or a constant (or
 /// the other way round): the path's end compared where it stands, not made a value.
 /// Charged as `truth` charges the comparison: its node, the path's, the operand's.
 pub(super) fn compare(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
@@ -47,15 +47,17 @@ pub(super) fn truthy(cx: &Cx, e: &Expr) -> Option<Cond> {
     shaped(cx, e, Truthy)
 }
 
-/// A local or a constant that owns no heap storage, as an operand of a comparison.
+/// A local, `me` or a constant that owns no heap storage, as an operand of a comparison.
 enum Operand {
     Local(usize),
+    Me,
     Const(Value),
 }
 
 fn operand(e: &Expr) -> Option<Operand> {
     match e {
         Expr::Local(slot) => Some(Operand::Local(*slot as usize)),
+        Expr::Me => Some(Operand::Me),
         Expr::Const(v) if !v.owns_heap() => Some(Operand::Const(v.clone())),
         _ => None,
     }
@@ -451,8 +453,13 @@ impl Make for Compare {
             if !budget::charge(W::NODES + 2) {
                 return false;
             }
+            let me;
             let b = match &other {
                 Operand::Const(v) => v,
+                Operand::Me => {
+                    me = Value::Seat(ev.me);
+                    &me
+                }
                 Operand::Local(slot) => {
                     let v = &l[*slot];
                     if let Value::List(items) = v {
