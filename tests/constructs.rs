@@ -5,8 +5,8 @@
 //! `attacks`, `require afterwards`, a board written once for every size (`width`,
 //! `height`, `cell(f, r)`, variants that change only the board's size), secret choices
 //! revealed together (`all of ...`), a hex board's geometry, `repetitions`, attributes
-//! changed in play, the end rules judged again as a turn ends, and a part of a rule computed
-//! once per listing of the legal actions. Their scenarios run as `muster test` runs them;
+//! changed in play, the end rules judged again as a turn ends, a part of a rule computed
+//! once per listing of the legal actions, and comparisons written either way round. Their scenarios run as `muster test` runs them;
 //! what a scenario cannot say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
@@ -100,6 +100,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // its new pattern, is labelled anew, counts by its new value, and stops being the
     // twin of the pawn beside it.
     ("attribute_change.scenarios", 3),
+    // Comparisons either way round: a number before or after a piece's value with each
+    // operator, `me` and a chosen seat on either side of an owner, a read through a seat's
+    // attribute, and variables judged as conditions.
+    ("comparisons.scenarios", 3),
 ];
 
 #[test]

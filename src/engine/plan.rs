@@ -42,7 +42,7 @@ use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Stmt, Type,
 use smallvec::SmallVec;
 
 mod bodies;
-mod path;
+mod reads;
 pub(crate) use bodies::{Body, Lets, Op};
 
 /// The rest of an action from one clause on: fills the remaining clauses and passes each
@@ -1111,8 +1111,8 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     ops::compare(op, &Value::Int(n), &Value::Int(k))
                 });
             }
-            // A short read compared with a local or a constant: one closure.
-            if let Some(c) = path::compare(cx, *op, a, b) {
+            // A short read compared with a local, `me` or a constant: one closure.
+            if let Some(c) = reads::compare(cx, *op, a, b) {
                 return c;
             }
             let (op, a, b) = (*op, Arg::new(cx, a), Arg::new(cx, b));
@@ -1276,7 +1276,7 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
         }
         // Any other value, judged as `truth` judges it: by its value's truthiness.
         other => {
-            if let Some(c) = path::truthy(cx, other) {
+            if let Some(c) = reads::truthy(cx, other) {
                 return c;
             }
             let value = get(cx, other);
@@ -1303,7 +1303,7 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
 /// `get` of a node, remembered or not: what computes a remembered node's value the first
 /// time a query asks for it (`Plans::computer`).
 fn get_node(cx: &mut Cx, e: &Expr) -> Get {
-    if let Some(read) = path::read(cx, e) {
+    if let Some(read) = reads::read(cx, e) {
         return read;
     }
     match e {

@@ -1,19 +1,19 @@
-//! Paths: the short reads conditions are mostly made of (`x.piece.owner`,
-//! `from.piece.rank`, `c.rank`, `me.rally_turns`, `p.colour`), compiled into one closure
-//! each rather than a closure per node. A path is a start (a local or `me`) and one or
-//! two hops from it (the piece on a cell, a component's owner, cell, attribute or
-//! variable, a seat's attribute or variable); each shape is its own closure, made from
-//! generic parts (`Walk`), so that the ids in between are never made into values and
-//! nothing is called through a pointer on the way. Three things are made of a path: its
-//! value (`read`), its truthiness (`truthy`: `not r.piece.moved`), and its comparison
-//! with a local or a constant (`compare`: `b.piece.owner == me`, `c.rank == 12`), which
-//! looks at the path's end where it stands.
+//! Short reads: what conditions are mostly made of (`x.piece.owner`, `from.piece.rank`,
+//! `c.rank`, `me.rally_turns`, `p.colour`), compiled into one closure each rather than a
+//! closure per node. A short read is a start (a local or `me`) and one or two hops from
+//! it (the piece on a cell, a component's owner, cell, attribute or variable, a seat's
+//! attribute or variable); each shape is its own closure, made from generic parts
+//! (`Walk`), so that the ids in between are never made into values and nothing is called
+//! through a pointer on the way. Three things are made of a read: its value (`read`), its
+//! truthiness (`truthy`: `not r.piece.moved`), and its comparison with a local, `me` or a
+//! constant (`compare`: `b.piece.owner == me`, `c.rank == 12`), which looks at the read's
+//! end where it stands.
 //!
-//! A path charges the decision's budget what the nodes it stands for charge in `eval`
+//! A read charges the decision's budget what the nodes it stands for charge in `eval`
 //! (one step each, and a list's length where a list is read on the way), all at once. A
-//! path is made only where none of the nodes under its root is remembered within a query
-//! (`memo.rs`); the caller sees to the root. Longer reads, and starts other than a local
-//! or `me`, are compiled a node at a time (`get_node`).
+//! read is compiled so only where none of the nodes under its root is remembered within a
+//! query (`memo.rs`); the caller sees to the root. Longer reads, and starts other than a
+//! local or `me`, are compiled a node at a time (`get_node`).
 
 use super::{copied, Cond, Cx, Get};
 use crate::engine::budget;
@@ -21,28 +21,28 @@ use crate::engine::eval::Eval;
 use crate::engine::state::{Loc, NONE, NO_SEAT};
 use crate::ir::{ops, BinOp, Expr, Value};
 
-/// `e` compiled as a path, if it is a short read from a local or `me` (see the module's
+/// `e` compiled whole, if it is a short read from a local or `me` (see the module's
 /// documentation).
 pub(super) fn read(cx: &Cx, e: &Expr) -> Option<Get> {
     shaped(cx, e, Read)
 }
 
-/// `a op b` judged in one closure where `a` is a path and `b` a local, `me` or a constant (or
-/// the other way round): the path's end compared where it stands, not made a value.
-/// Charged as `truth` charges the comparison: its node, the path's, the operand's.
+/// `a op b` judged in one closure where `a` is a short read and `b` a local, `me` or a constant (or
+/// the other way round): the read's end compared where it stands, not made a value.
+/// Charged as `truth` charges the comparison: its node, the read's, the operand's.
 pub(super) fn compare(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
     if cx.remembered(a) || cx.remembered(b) {
         return None;
     }
-    let (path, other, swapped) = match (operand(b), operand(a)) {
+    let (read, other, swapped) = match (operand(b), operand(a)) {
         (Some(other), _) => (a, other, false),
         (None, Some(other)) => (b, other, true),
         _ => return None,
     };
-    shaped(cx, path, Compare { op, other, swapped })
+    shaped(cx, read, Compare { op, other, swapped })
 }
 
-/// A path's end judged as a condition, by its value's truthiness (`not r.piece.moved`).
+/// A short read's end judged as a condition, by its value's truthiness (`not r.piece.moved`).
 pub(super) fn truthy(cx: &Cx, e: &Expr) -> Option<Cond> {
     shaped(cx, e, Truthy)
 }
@@ -63,14 +63,14 @@ fn operand(e: &Expr) -> Option<Operand> {
     }
 }
 
-/// What is made of a path once its shape is known (`shaped`): its reader or a
+/// What is made of a short read once its shape is known (`shaped`): its reader or a
 /// comparison.
 trait Make {
     type Out;
     fn make<W: Walk>(self, w: W) -> Self::Out;
 }
 
-/// `e` as a path of its shape, handed to `m`; `None` if it is no short read or a node
+/// `e` as a short read of its shape, handed to `m`; `None` if it is no short read or a node
 /// under its root is remembered within a query.
 fn shaped<M: Make>(cx: &Cx, e: &Expr, m: M) -> Option<M::Out> {
     let (outer, inner) = hop_of(e)?;
@@ -114,7 +114,7 @@ fn with_hop<V: WithHop>(kind: Kind, v: V) -> V::Out {
     }
 }
 
-/// A path of one hop, made by `m`.
+/// A read of one hop, made by `m`.
 struct OneHop<M> {
     m: M,
     start: Start,
@@ -156,7 +156,7 @@ impl<M: Make, A: Hop> WithHop for SecondHop<M, A> {
     }
 }
 
-/// Where a path starts.
+/// Where a short read starts.
 #[derive(Clone, Copy)]
 enum Start {
     Local(usize),
@@ -239,7 +239,7 @@ fn passed(v: &Value) -> Option<Id> {
     Some(Id::of(v))
 }
 
-/// Where the path starts, as an id (a local read as `passed` reads it).
+/// Where the read starts, as an id (a local read as `passed` reads it).
 #[inline(always)]
 fn begin(ev: &Eval, l: &[Value], start: Start) -> Option<Id> {
     match start {
@@ -356,11 +356,11 @@ impl Hop for SeatVar {
     }
 }
 
-/// A path of one shape: its nodes, and the walk to its end (the nodes not charged).
+/// A short read of one shape: its nodes, and the walk to its end (the nodes not charged).
 trait Walk: Copy + Send + Sync + 'static {
     /// The steps its nodes charge (a list read on the way aside).
     const NODES: u64;
-    /// The path's end; `None` once the budget is spent (by a list read on the way).
+    /// The read's end; `None` once the budget is spent (by a list read on the way).
     fn walk<'e>(self, ev: &'e Eval, l: &'e [Value]) -> Option<To<'e>>;
 }
 
@@ -391,7 +391,7 @@ impl<A: Hop, B: Hop> Walk for Two<A, B> {
     }
 }
 
-/// A path's value, as `eval` gives it.
+/// A short read's value, as `eval` gives it.
 struct Read;
 
 impl Make for Read {
@@ -409,7 +409,7 @@ impl Make for Read {
     }
 }
 
-/// A path's end judged by its truthiness (see `truthy`).
+/// A short read's end judged by its truthiness (see `truthy`).
 struct Truthy;
 
 impl Make for Truthy {
@@ -436,11 +436,11 @@ impl Make for Truthy {
     }
 }
 
-/// A path compared with a local or a constant (see `compare`).
+/// A short read compared with a local, `me` or a constant (see `compare`).
 struct Compare {
     op: BinOp,
     other: Operand,
-    /// Whether the path stands right of the operator.
+    /// Whether the read stands right of the operator.
     swapped: bool,
 }
 
@@ -449,7 +449,7 @@ impl Make for Compare {
     fn make<W: Walk>(self, w: W) -> Cond {
         let Compare { op, other, swapped } = self;
         Box::new(move |ev, l| {
-            // The comparison's node, the path's and the operand's.
+            // The comparison's node, the read's and the operand's.
             if !budget::charge(W::NODES + 2) {
                 return false;
             }
