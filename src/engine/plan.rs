@@ -140,14 +140,6 @@ impl Arg {
     }
 
     #[inline(always)]
-    fn comp(&self, ev: &Eval, l: &mut [Value]) -> Option<u16> {
-        self.with(ev, l, |v| match *v {
-            Value::Comp(c) => Some(c),
-            _ => None,
-        })
-    }
-
-    #[inline(always)]
     fn seat(&self, ev: &Eval, l: &mut [Value]) -> Option<u8> {
         self.with(ev, l, |v| match *v {
             Value::Seat(p) => Some(p),
@@ -237,16 +229,13 @@ impl Cx<'_> {
                 self.note(theirs[i], e);
                 i += 1;
             });
-            match (r, c) {
-                (Stmt::If(_, a, b), Stmt::If(_, x, y)) => {
-                    self.note_body(a, x);
-                    self.note_body(b, y);
-                }
-                (Stmt::For(_, _, a), Stmt::For(_, _, x)) | (Stmt::Block(a), Stmt::Block(x)) => {
-                    self.note_body(a, x)
-                }
-                _ => {}
-            }
+            let mut bodies = Vec::new();
+            r.each_body(&mut |b| bodies.push(b));
+            let mut i = 0;
+            c.each_body(&mut |b| {
+                self.note_body(bodies[i], b);
+                i += 1;
+            });
         }
     }
 
@@ -1304,8 +1293,12 @@ fn get(cx: &mut Cx, e: &Expr) -> Get {
 /// `get` of a node, remembered or not: what computes a remembered node's value the first
 /// time a query asks for it (`Plans::computer`).
 fn get_node(cx: &mut Cx, e: &Expr) -> Get {
+    // A piece, an owner, an attribute, a variable: a hop, taken by `reads.rs`.
     if let Some(read) = reads::read(cx, e) {
         return read;
+    }
+    if let Some(hop) = reads::hop(cx, e) {
+        return hop;
     }
     match e {
         Expr::Const(v) if !v.owns_heap() => {
@@ -1442,49 +1435,7 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
         }
         Expr::TurnSeat => node(|ev, _| Value::Seat(ev.s.turn_seat)),
         Expr::PhaseTurns => node(|ev, _| Value::Int(ev.s.phase_turns as i64)),
-        Expr::SeatAttr(p, i) => {
-            let (p, i) = (Arg::new(cx, p), *i as usize);
-            node(move |ev, l| {
-                let seats = &ev.eng.game.seats;
-                match p.seat(ev, l) {
-                    Some(p) if (p as usize) < seats.len() => copied(&seats[p as usize].attrs[i]),
-                    _ => Value::None,
-                }
-            })
-        }
         Expr::CurrentPhase => node(|ev, _| Value::Phase(ev.s.phase)),
-        Expr::CellPiece(c) => {
-            let c = Arg::new(cx, c);
-            node(move |ev, l| match c.cell(ev, l) {
-                Some(c) if ev.s.cells[c as usize] != NONE => Value::Comp(ev.s.cells[c as usize]),
-                _ => Value::None,
-            })
-        }
-        Expr::CompOwner(c) => {
-            let c = Arg::new(cx, c);
-            node(move |ev, l| match c.comp(ev, l) {
-                Some(c) if ev.s.owners[c as usize] != NO_SEAT => {
-                    Value::Seat(ev.s.owners[c as usize])
-                }
-                _ => Value::None,
-            })
-        }
-        Expr::CompAttr(c, a) => {
-            let (c, a) = (Arg::new(cx, c), *a);
-            node(move |ev, l| match c.comp(ev, l) {
-                Some(c) if c != NONE => copied(ev.eng.attr(ev.s, c, a)),
-                _ => Value::None,
-            })
-        }
-        Expr::CompVar(c, i) => {
-            let (c, i) = (Arg::new(cx, c), *i as usize);
-            node(move |ev, l| match c.comp(ev, l) {
-                Some(c) if c != NONE => {
-                    copied(&ev.s.comp_vars[c as usize * ev.eng.game.vars.len() + i])
-                }
-                _ => Value::None,
-            })
-        }
         // The small built-ins on numbers and cells, as `Eval::call` computes them.
         Expr::Call(b @ (Builtin::Max2 | Builtin::Min2 | Builtin::Distance), args) => {
             let (b, x, y) = (*b, Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
@@ -1601,15 +1552,6 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                     !first
                 });
                 kept(found)
-            })
-        }
-        Expr::SeatVar(p, i) => {
-            let (p, i) = (Arg::new(cx, p), *i as usize);
-            node(move |ev, l| match p.seat(ev, l) {
-                Some(p) if p < ev.s.players => {
-                    copied(&ev.s.seat_vars[p as usize * ev.eng.game.vars.len() + i])
-                }
-                _ => Value::None,
             })
         }
         other => {

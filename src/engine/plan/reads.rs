@@ -15,7 +15,7 @@
 //! query (`memo.rs`); the caller sees to the root. Longer reads, and starts other than a
 //! local or `me`, are compiled a node at a time (`get_node`).
 
-use super::{copied, Cond, Cx, Get};
+use super::{copied, Arg, Cond, Cx, Get};
 use crate::engine::budget;
 use crate::engine::eval::Eval;
 use crate::engine::state::{Loc, NONE, NO_SEAT};
@@ -25,6 +25,31 @@ use crate::ir::{ops, BinOp, Expr, Value};
 /// documentation).
 pub(super) fn read(cx: &Cx, e: &Expr) -> Option<Get> {
     shaped(cx, e, Read)
+}
+
+/// `e`, one hop from an operand that is no short read's start (`first(hand(me)).owner`,
+/// `top(pile).rank`): the operand as `Arg` takes it, then the hop as a short read takes
+/// it, charged as `eval` charges the node. With `read`, every hop the plans compile is
+/// taken here.
+pub(super) fn hop(cx: &mut Cx, e: &Expr) -> Option<Get> {
+    let (kind, inner) = hop_of(e)?;
+    Some(with_hop(kind, FromArg(Arg::new(cx, inner))))
+}
+
+/// A hop from an operand (see `hop`).
+struct FromArg(Arg);
+
+impl WithHop for FromArg {
+    type Out = Get;
+    fn go<H: Hop>(self, h: H) -> Get {
+        let arg = self.0;
+        Box::new(move |ev, l| {
+            if !budget::charge(1) {
+                return Value::None;
+            }
+            arg.with(ev, l, |v| value(h.take(ev, Id::of(v))))
+        })
+    }
 }
 
 /// `a op b` judged in one closure where `a` is a short read and `b` a local, `me` or a constant (or
