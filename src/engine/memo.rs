@@ -10,8 +10,8 @@
 //! after that.
 //!
 //! Effects are evaluated the same way, one expression at a time: a part of a statement's
-//! expression evaluated again and again (the best card in `[p in seats where power(p) ==
-//! max q in seats: power(q)]`) is remembered while that expression is evaluated
+//! expression evaluated again and again (the best in `[p in seats where f(p) == max q in
+//! seats: f(q)]`) is remembered while that expression is evaluated
 //! (`effect_nodes`); the state changes between statements, so nothing is kept longer.
 //!
 //! Invariant: a value is remembered only for the state, the seat and the engine of the

@@ -14,7 +14,7 @@
 //!   region) hand their items on one at a time, with constant directions read once;
 //! - `and`, `or`, `not`, comparisons, `in` and quantifiers are judged without going back
 //!   through the evaluator's match, and reads such as `distance(a, b)` or `phase` are
-//!   one closure each; a short read (`x.piece.owner`, `p.rally_turns`), and its
+//!   one closure each; a short read (`x.piece.owner`, `p.points`), and its
 //!   comparison with a local, `me` or a constant, is one closure whole (`reads.rs`);
 //! - an operand that is a local or a constant is looked at where it stands (`Arg`), not
 //!   copied and given back; `x in` a local or written list is searched in place, and

@@ -1,11 +1,11 @@
 //! Short reads: what conditions are mostly made of (`x.piece.owner`, `from.piece.rank`,
-//! `c.rank`, `me.rally_turns`, `p.colour`), compiled into one closure each rather than a
+//! `c.rank`, `me.points`, `p.home`), compiled into one closure each rather than a
 //! closure per node. A short read is a start (a local or `me`) and one or two hops from
 //! it (the piece on a cell, a component's owner, cell, attribute or variable, a seat's
 //! attribute or variable); each shape is its own closure, made from generic parts
 //! (`Walk`), so that the ids in between are never made into values and nothing is called
 //! through a pointer on the way. Three things are made of a read: its value (`read`), its
-//! truthiness (`truthy`: `not r.piece.moved`), and its comparison with a local, `me` or a
+//! truthiness (`truthy`: `not x.piece.flag`), and its comparison with a local, `me` or a
 //! constant (`compare`: `b.piece.owner == me`, `c.rank == 12`), which looks at the read's
 //! end where it stands.
 //!
@@ -67,7 +67,7 @@ pub(super) fn compare(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
     shaped(cx, read, Compare { op, other, swapped })
 }
 
-/// A short read's end judged as a condition, by its value's truthiness (`not r.piece.moved`).
+/// A short read's end judged as a condition, by its value's truthiness (`not x.piece.flag`).
 pub(super) fn truthy(cx: &Cx, e: &Expr) -> Option<Cond> {
     shaped(cx, e, Truthy)
 }
