@@ -104,6 +104,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // operator, `me` and a chosen seat on either side of an owner, a read through a seat's
     // attribute, and variables judged as conditions.
     ("comparisons.scenarios", 3),
+    // `shifts`: a run along its line and across it, stopped by the edge and by stones,
+    // chosen with its direction, computed, or shifted in a direction written in the rules.
+    ("shifts.scenarios", 5),
 ];
 
 #[test]

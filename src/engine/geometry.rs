@@ -387,6 +387,11 @@ pub(crate) fn shifts_of<F: FnMut(Value) -> bool + ?Sized>(
     dir: u8,
     f: &mut F,
 ) -> bool {
+    // Most shifts stop at the first step: that is looked at first, a cell of the run at a
+    // time, before the run is laid out.
+    if first_step_blocked(board, occ, run, dir) {
+        return true;
+    }
     // Most runs are short: their cells fit in a small array, set up quickly. (A board
     // side is at most 52 cells, so no run is longer than 64.)
     if run.2 <= 16 {
@@ -394,6 +399,43 @@ pub(crate) fn shifts_of<F: FnMut(Value) -> bool + ?Sized>(
     } else {
         shifts_within::<64, F>(board, occ, run, dir, f)
     }
+}
+
+/// Whether some cell of the run `(start, direction, length)` cannot take one step in
+/// `dir`: off the board, or onto a cell occupied by a component off the run.
+#[inline(always)]
+fn first_step_blocked(
+    board: &Board,
+    occ: &[u16],
+    (start, ld, len): (u16, u8, u8),
+    dir: u8,
+) -> bool {
+    let mut c = start;
+    for i in 0..len {
+        if i > 0 {
+            c = board.step(c, ld);
+        }
+        let h = board.step(c, dir);
+        if h == NO_CELL || (occ[h as usize] != NONE && !on_run(board, (start, ld, len), h)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `x` is one of the cells of the run `(start, direction, length)`.
+#[inline(always)]
+fn on_run(board: &Board, (start, ld, len): (u16, u8, u8), x: u16) -> bool {
+    let mut c = start;
+    for i in 0..len {
+        if i > 0 {
+            c = board.step(c, ld);
+        }
+        if c == x {
+            return true;
+        }
+    }
+    false
 }
 
 /// `shifts_of` for a run of at most `N` cells.

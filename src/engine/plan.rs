@@ -11,7 +11,9 @@
 //! - a `choose` over a list written in the rules (`orthogonal`, `[1, 2, 3]`) is a plain
 //!   loop; the board's walks (`cells`, `occupied`, `cells_of`, `seats`, `adjacent`,
 //!   `slide`, `sight`, `reach`, `shifts`, `runs`, `group`, `destinations`, `attacks`, a
-//!   region) hand their items on one at a time, with constant directions read once;
+//!   region) hand their items on one at a time, with constant directions read once; a
+//!   choice of a written direction straight followed by a choice over `shifts` in that
+//!   direction is one step for both (`dirs_then_shifts`);
 //! - `and`, `or`, `not`, comparisons, `in` and quantifiers are judged without going back
 //!   through the evaluator's match, and reads such as `distance(a, b)` or `phase` are
 //!   one closure each; a short read (`x.piece.owner`, `p.points`), and its
@@ -446,7 +448,21 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             go_on
         })
     };
+    let mut fused: Option<Box<dyn FnOnce(Step) -> Step>> = None;
     for (i, c) in clauses.iter().enumerate().rev() {
+        // A clause fused with the one after it (see `dirs_then_shifts`) takes that one's
+        // place: built here, from the step after both.
+        if let Some(make) = fused.take() {
+            next = make(next);
+            continue;
+        }
+        if let Some(make) = i
+            .checked_sub(1)
+            .and_then(|p| dirs_then_shifts(cx, a, p, clauses))
+        {
+            fused = Some(make);
+            continue;
+        }
         next = match c {
             Clause::Do(_) if after_do.is_empty() => next,
             Clause::Do(body) => {
@@ -575,17 +591,7 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, ty: &Type, domain: &Expr, ne
                     let Some((run, d)) = shifts.read(ev, l) else {
                         return true;
                     };
-                    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                    let mut go_on = true;
-                    geometry::shifts_of(board, occ, run, d, &mut |v| {
-                        if !budget::charge(1) {
-                            return false;
-                        }
-                        pool::set(&mut l[slot], v);
-                        go_on = next(ev, l, args, f);
-                        go_on
-                    });
-                    go_on
+                    shifted(ev, l, args, f, run, d, slot, &next)
                 })
             });
         }
@@ -627,6 +633,119 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, ty: &Type, domain: &Expr, ne
             go_on
         })
     })
+}
+
+/// Each distance the run can shift by in direction `d`, written into the local `slot` in
+/// place, the rest of the action listed for each (each distance charged, as `each` walks
+/// it).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn shifted(
+    ev: &Eval,
+    l: &mut [Value],
+    args: &mut Args,
+    f: &mut dyn FnMut(u16, &[Value]) -> bool,
+    run: (u16, u8, u8),
+    d: u8,
+    slot: usize,
+    next: &Step,
+) -> bool {
+    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+    let mut go_on = true;
+    geometry::shifts_of(board, occ, run, d, &mut |v| {
+        if !budget::charge(1) {
+            return false;
+        }
+        pool::set(&mut l[slot], v);
+        go_on = next(ev, l, args, f);
+        go_on
+    });
+    go_on
+}
+
+/// `choose d in DIRS` (directions written in the rules) straight followed by `choose k in
+/// shifts(run, d)`: one step for both, each direction's shifts walked where the direction
+/// is chosen rather than through the next clause's step. The two clauses are charged and
+/// located as their own steps are. `None` if the clauses are not of that shape.
+fn dirs_then_shifts(
+    cx: &mut Cx,
+    a: u16,
+    i: usize,
+    clauses: &[Clause],
+) -> Option<Box<dyn FnOnce(Step) -> Step>> {
+    let (
+        Clause::Choose {
+            slot: dslot,
+            domain: Expr::Const(Value::List(items)),
+            ..
+        },
+        Clause::Choose {
+            slot: kslot,
+            domain: shifts @ Expr::Call(Builtin::Shifts, sargs),
+            ..
+        },
+    ) = (clauses.get(i)?, clauses.get(i + 1)?)
+    else {
+        return None;
+    };
+    let dirs: Vec<u8> = items
+        .iter()
+        .map(|v| match v {
+            Value::Dir(d) => Some(*d),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let (dslot, kslot) = (*dslot as usize, *kslot as usize);
+    if !matches!(sargs[1], Expr::Local(s) if s as usize == dslot)
+        || matches!(sargs[0], Expr::Local(s) if s as usize == dslot)
+        || cx.remembered(shifts)
+    {
+        return None;
+    }
+    let run = Arg::new(cx, &sargs[0]);
+    Some(Box::new(move |next: Step| -> Step {
+        Box::new(move |ev, l, args, f| {
+            located(ev, (a, i), || {
+                let mut go_on = true;
+                for &d in &dirs {
+                    if !budget::charge(1) {
+                        break;
+                    }
+                    pool::set(&mut l[dslot], Value::Dir(d));
+                    go_on = located(ev, (a, i + 1), || {
+                        // The `shifts` node, its run and its direction (a local), charged
+                        // as `Shifts::read` charges them: a run in a local or a constant
+                        // is one step, as the node and the direction are; a computed one
+                        // is read as `Shifts::read` reads it.
+                        if let &Value::Line { start, dir, len } = run.seen_uncharged(l) {
+                            return !budget::charge(3)
+                                || shifted(ev, l, args, f, (start, dir, len), d, kslot, &next);
+                        }
+                        if !budget::charge(1) {
+                            return true;
+                        }
+                        let line = run.with(ev, l, |v| match *v {
+                            Value::Line { start, dir, len } => Some((start, dir, len)),
+                            _ => None,
+                        });
+                        match line {
+                            Some(line) if budget::charge(1) => {
+                                shifted(ev, l, args, f, line, d, kslot, &next)
+                            }
+                            _ => {
+                                budget::charge(1);
+                                true
+                            }
+                        }
+                    });
+                    if !go_on {
+                        break;
+                    }
+                }
+                go_on
+            })
+        })
+    }))
 }
 
 /// `shifts(run, dir)`: its operands.
