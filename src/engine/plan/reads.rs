@@ -495,7 +495,6 @@ impl Make for Compare {
                     v
                 }
             };
-            let held;
             let a = match w.walk(ev, l) {
                 Some(To::Value(v)) => {
                     // A list is charged as the copy `eval` would make of it.
@@ -506,10 +505,7 @@ impl Make for Compare {
                     }
                     v
                 }
-                Some(To::Id(id)) => {
-                    held = id.value();
-                    &held
-                }
+                Some(To::Id(id)) => return compare_id(op, id, b, swapped),
                 None => return false,
             };
             if swapped {
@@ -518,6 +514,36 @@ impl Make for Compare {
                 ops::compare(op, a, b)
             }
         })
+    }
+}
+
+/// `ops::compare` of an id read at a short read's end (its value, right of the operator
+/// if `swapped`) with `b`: two cells, two seats, or two components for (in)equality are
+/// compared as numbers, without making the id a value.
+#[inline(always)]
+fn compare_id(op: BinOp, id: Id, b: &Value, swapped: bool) -> bool {
+    let ord = match (id, b) {
+        (Id::Cell(x), Value::Cell(y)) => x.cmp(y),
+        (Id::Seat(x), Value::Seat(y)) => x.cmp(y),
+        (Id::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => x.cmp(y),
+        _ => {
+            let a = id.value();
+            return if swapped {
+                ops::compare(op, b, &a)
+            } else {
+                ops::compare(op, &a, b)
+            };
+        }
+    };
+    let ord = if swapped { ord.reverse() } else { ord };
+    match op {
+        BinOp::Eq => ord.is_eq(),
+        BinOp::Ne => ord.is_ne(),
+        BinOp::Lt => ord.is_lt(),
+        BinOp::Le => ord.is_le(),
+        BinOp::Gt => ord.is_gt(),
+        BinOp::Ge => ord.is_ge(),
+        _ => false,
     }
 }
 
