@@ -40,7 +40,7 @@ use super::eval::{emit, Dirs, Eval};
 use super::geometry;
 use super::legal::Args;
 use super::pool;
-use super::state::{NONE, NO_SEAT};
+use super::state::NO_SEAT;
 use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Stmt, Type, Value};
 use smallvec::SmallVec;
 
@@ -1343,15 +1343,6 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             let x = truth(cx, x);
             Box::new(move |ev, l| budget::charge(1) && !x(ev, l))
         }
-        // `x.empty`, judged without making its value (charged as `get` charges it).
-        Expr::CellEmpty(c) => {
-            let c = Arg::new(cx, c);
-            Box::new(move |ev, l| {
-                budget::charge(1)
-                    && c.cell(ev, l)
-                        .is_some_and(|c| ev.s.cells[c as usize] == NONE && ev.eng.present(ev.s, c))
-            })
-        }
         // As `eval` judges a quantifier: a step for the node, then the items.
         Expr::Quant(q, slot, coll, body) => {
             if let Some(cells) = each_cell(cx, coll) {
@@ -1449,15 +1440,6 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             })
         }
         Expr::Me => node(|ev, _| Value::Seat(ev.me)),
-        Expr::CellEmpty(c) => {
-            let c = Arg::new(cx, c);
-            node(move |ev, l| {
-                Value::Bool(match c.cell(ev, l) {
-                    Some(c) => ev.s.cells[c as usize] == NONE && ev.eng.present(ev.s, c),
-                    None => false,
-                })
-            })
-        }
         // As `eval` makes an aggregate: a step for the node, then the items.
         Expr::Agg(agg, slot, coll, body) => {
             let (agg, slot, coll) = (*agg, *slot as usize, each(cx, coll));
@@ -1572,10 +1554,6 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                     })
                 }
             })
-        }
-        Expr::Call(b @ (Builtin::File | Builtin::Rank), args) => {
-            let (rank, c) = (*b == Builtin::Rank, Arg::new(cx, &args[0]));
-            node(move |ev, l| c.with(ev, l, |v| ops::file_or_rank(v, rank, &ev.eng.game.board)))
         }
         // The cells around or along lines from a cell, listed as `Eval::call` lists them.
         Expr::Call(

@@ -2,7 +2,7 @@
 //! `c.rank`, `me.points`, `p.home`), compiled into one closure each rather than a
 //! closure per node. A short read is a start (a local or `me`) and one or two hops from
 //! it (the piece on a cell, a component's owner, cell, attribute or variable, a seat's
-//! attribute or variable); each shape is its own closure, made from generic parts
+//! attribute or variable, a cell's emptiness, file or rank); each shape is its own closure, made from generic parts
 //! (`Walk`), so that the ids in between are never made into values and nothing is called
 //! through a pointer on the way. Three things are made of a read: its value (`read`), its
 //! truthiness (`truthy`: `not x.piece.flag`), and its comparison with a local, `me` or a
@@ -19,7 +19,7 @@ use super::{copied, Arg, Cond, Cx, Get};
 use crate::engine::budget;
 use crate::engine::eval::Eval;
 use crate::engine::state::{Loc, NONE, NO_SEAT};
-use crate::ir::{ops, BinOp, Expr, Value};
+use crate::ir::{ops, BinOp, Builtin, Expr, Value};
 
 /// `e` compiled whole, if it is a short read from a local or `me` (see the module's
 /// documentation).
@@ -136,6 +136,9 @@ fn with_hop<V: WithHop>(kind: Kind, v: V) -> V::Out {
         Kind::CompVar(i) => v.go(CompVar(i)),
         Kind::SeatAttr(i) => v.go(SeatAttr(i)),
         Kind::SeatVar(i) => v.go(SeatVar(i)),
+        Kind::Empty => v.go(Empty),
+        Kind::File => v.go(FileRank(false)),
+        Kind::Rank => v.go(FileRank(true)),
     }
 }
 
@@ -206,6 +209,9 @@ enum Kind {
     CompVar(u16),
     SeatAttr(u16),
     SeatVar(u16),
+    Empty,
+    File,
+    Rank,
 }
 
 fn hop_of(e: &Expr) -> Option<(Kind, &Expr)> {
@@ -217,16 +223,22 @@ fn hop_of(e: &Expr) -> Option<(Kind, &Expr)> {
         Expr::CompVar(c, i) => (Kind::CompVar(*i), c),
         Expr::SeatAttr(p, i) => (Kind::SeatAttr(*i), p),
         Expr::SeatVar(p, i) => (Kind::SeatVar(*i), p),
+        Expr::CellEmpty(c) => (Kind::Empty, c),
+        Expr::Call(Builtin::File, args) => (Kind::File, &args[0]),
+        Expr::Call(Builtin::Rank, args) => (Kind::Rank, &args[0]),
         _ => return None,
     })
 }
 
-/// What stands between two hops: an id, or nothing a hop can go on from.
+/// What stands between two hops: an id, or nothing a hop can go on from; or what a hop
+/// that ends a read gives (a cell's emptiness, its file or rank).
 #[derive(Clone, Copy)]
 enum Id {
     Cell(u16),
     Comp(u16),
     Seat(u8),
+    Int(i64),
+    Bool(bool),
     None,
 }
 
@@ -237,6 +249,8 @@ impl Id {
             Id::Cell(c) => Value::Cell(c),
             Id::Comp(c) => Value::Comp(c),
             Id::Seat(p) => Value::Seat(p),
+            Id::Int(i) => Value::Int(i),
+            Id::Bool(b) => Value::Bool(b),
             Id::None => Value::None,
         }
     }
@@ -298,6 +312,12 @@ struct CompVar(u16);
 struct SeatAttr(u16);
 #[derive(Clone, Copy)]
 struct SeatVar(u16);
+/// `x.empty`.
+#[derive(Clone, Copy)]
+struct Empty;
+/// `file(x)` (false) or `rank(x)` (true).
+#[derive(Clone, Copy)]
+struct FileRank(bool);
 
 impl Hop for Piece {
     #[inline(always)]
@@ -378,6 +398,30 @@ impl Hop for SeatVar {
             }
             _ => To::Id(Id::None),
         }
+    }
+}
+
+impl Hop for Empty {
+    #[inline(always)]
+    fn take<'e>(self, ev: &'e Eval, id: Id) -> To<'e> {
+        To::Id(Id::Bool(match id {
+            Id::Cell(c) => ev.s.cells[c as usize] == NONE && ev.eng.present(ev.s, c),
+            _ => false,
+        }))
+    }
+}
+
+impl Hop for FileRank {
+    #[inline(always)]
+    fn take<'e>(self, ev: &'e Eval, id: Id) -> To<'e> {
+        let board = &ev.eng.game.board;
+        To::Id(match id {
+            Id::Cell(c) if board.cell_area.is_empty() => match board.cells.get(c as usize) {
+                Some(at) => Id::Int(if self.0 { at.y } else { at.x } as i64 + 1),
+                None => Id::None,
+            },
+            _ => Id::None,
+        })
     }
 }
 
@@ -525,6 +569,7 @@ fn compare_id(op: BinOp, id: Id, b: &Value, swapped: bool) -> bool {
     let ord = match (id, b) {
         (Id::Cell(x), Value::Cell(y)) => x.cmp(y),
         (Id::Seat(x), Value::Seat(y)) => x.cmp(y),
+        (Id::Int(x), Value::Int(y)) => x.cmp(y),
         (Id::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => x.cmp(y),
         _ => {
             let a = id.value();
