@@ -1217,7 +1217,7 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                         return false;
                     }
                     let n = if enough > 0 { count(ev, l, enough) } else { 0 };
-                    ops::compare(op, &Value::Int(n), &Value::Int(k))
+                    ops::ordered(op, n.cmp(&k))
                 });
             }
             // A short read compared with a local, `me` or a constant: one closure.

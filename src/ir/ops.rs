@@ -178,7 +178,6 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, board: &Board) -> Value {
 /// in place.
 #[inline]
 pub fn compare(op: BinOp, a: &Value, b: &Value) -> bool {
-    use std::cmp::Ordering;
     let ord = match (a, b) {
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
         (Value::Cell(x), Value::Cell(y)) => Some(x.cmp(y)),
@@ -186,13 +185,27 @@ pub fn compare(op: BinOp, a: &Value, b: &Value) -> bool {
         (Value::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => Some(x.cmp(y)),
         _ => None,
     };
+    match ord {
+        Some(ord) => ordered(op, ord),
+        None => match op {
+            BinOp::Eq => a == b,
+            BinOp::Ne => a != b,
+            _ => false,
+        },
+    }
+}
+
+/// Whether a comparison holds of two values ordered `ord` (false for an operator that
+/// compares nothing).
+#[inline]
+pub fn ordered(op: BinOp, ord: std::cmp::Ordering) -> bool {
     match op {
-        BinOp::Eq => ord.map_or_else(|| a == b, Ordering::is_eq),
-        BinOp::Ne => ord.map_or_else(|| a != b, Ordering::is_ne),
-        BinOp::Lt => ord.is_some_and(Ordering::is_lt),
-        BinOp::Le => ord.is_some_and(Ordering::is_le),
-        BinOp::Gt => ord.is_some_and(Ordering::is_gt),
-        BinOp::Ge => ord.is_some_and(Ordering::is_ge),
+        BinOp::Eq => ord.is_eq(),
+        BinOp::Ne => ord.is_ne(),
+        BinOp::Lt => ord.is_lt(),
+        BinOp::Le => ord.is_le(),
+        BinOp::Gt => ord.is_gt(),
+        BinOp::Ge => ord.is_ge(),
         _ => false,
     }
 }

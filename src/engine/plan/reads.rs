@@ -255,6 +255,17 @@ impl Id {
         }
     }
 
+    /// `Value::truthy` of the id's value, without making it.
+    #[inline(always)]
+    fn truthy(self) -> bool {
+        match self {
+            Id::Bool(b) => b,
+            Id::Int(i) => i != 0,
+            Id::None => false,
+            Id::Cell(_) | Id::Comp(_) | Id::Seat(_) => true,
+        }
+    }
+
     #[inline(always)]
     fn of(v: &Value) -> Id {
         match *v {
@@ -498,7 +509,7 @@ impl Make for Truthy {
                     }
                     v.truthy()
                 }
-                Some(To::Id(id)) => id.value().truthy(),
+                Some(To::Id(id)) => id.truthy(),
                 None => false,
             }
         })
@@ -580,16 +591,7 @@ fn compare_id(op: BinOp, id: Id, b: &Value, swapped: bool) -> bool {
             };
         }
     };
-    let ord = if swapped { ord.reverse() } else { ord };
-    match op {
-        BinOp::Eq => ord.is_eq(),
-        BinOp::Ne => ord.is_ne(),
-        BinOp::Lt => ord.is_lt(),
-        BinOp::Le => ord.is_le(),
-        BinOp::Gt => ord.is_gt(),
-        BinOp::Ge => ord.is_ge(),
-        _ => false,
-    }
+    ops::ordered(op, if swapped { ord.reverse() } else { ord })
 }
 
 /// The last hop's result as `eval` hands it on: an id as its value, a value read where
