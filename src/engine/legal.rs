@@ -499,7 +499,7 @@ impl Engine {
         after.clone_from(ev.s);
         let mut l2 = super::pool::Locals::new(l.len());
         for (to, from) in l2.iter_mut().zip(l) {
-            *to = super::pool::dup(from);
+            super::pool::set(to, super::pool::dup(from));
         }
         let failed = match Runner::new(self, ev.me).run_at(&mut after, at, body, &mut l2) {
             Err(_) => None,
