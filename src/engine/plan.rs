@@ -702,7 +702,10 @@ fn dirs_then_shifts(
     {
         return None;
     }
-    let run = Arg::new(cx, &sargs[0]);
+    let shifts = Shifts {
+        line: Arg::new(cx, &sargs[0]),
+        dir: Arg::Local(dslot),
+    };
     Some(Box::new(move |next: Step| -> Step {
         Box::new(move |ev, l, args, f| {
             located(ev, (a, i), || {
@@ -712,31 +715,9 @@ fn dirs_then_shifts(
                         break;
                     }
                     pool::set(&mut l[dslot], Value::Dir(d));
-                    go_on = located(ev, (a, i + 1), || {
-                        // The `shifts` node, its run and its direction (a local), charged
-                        // as `Shifts::read` charges them: a run in a local or a constant
-                        // is one step, as the node and the direction are; a computed one
-                        // is read as `Shifts::read` reads it.
-                        if let &Value::Line { start, dir, len } = run.seen_uncharged(l) {
-                            return !budget::charge(3)
-                                || shifted(ev, l, args, f, (start, dir, len), d, kslot, &next);
-                        }
-                        if !budget::charge(1) {
-                            return true;
-                        }
-                        let line = run.with(ev, l, |v| match *v {
-                            Value::Line { start, dir, len } => Some((start, dir, len)),
-                            _ => None,
-                        });
-                        match line {
-                            Some(line) if budget::charge(1) => {
-                                shifted(ev, l, args, f, line, d, kslot, &next)
-                            }
-                            _ => {
-                                budget::charge(1);
-                                true
-                            }
-                        }
+                    go_on = located(ev, (a, i + 1), || match shifts.read_run(ev, l) {
+                        Some(run) => shifted(ev, l, args, f, run, d, kslot, &next),
+                        None => true,
                     });
                     if !go_on {
                         break;
@@ -760,6 +741,17 @@ impl Shifts {
             line: Arg::new(cx, &args[0]),
             dir: Arg::new(cx, &args[1]),
         }
+    }
+
+    /// The run, where the direction is a local known to hold one (`dirs_then_shifts`):
+    /// `read`, with a run in a local or written looked at where it stands and the node
+    /// and its two operands charged at once.
+    #[inline(always)]
+    fn read_run(&self, ev: &Eval, l: &mut [Value]) -> Option<(u16, u8, u8)> {
+        if let &Value::Line { start, dir, len } = self.line.seen_uncharged(l) {
+            return budget::charge(3).then_some((start, dir, len));
+        }
+        self.read(ev, l).map(|(run, _)| run)
     }
 
     /// The run (its start, direction and length) and the direction, read as `eval` reads
