@@ -650,12 +650,9 @@ impl<'a> Eval<'a> {
                 }
                 _ => Value::None,
             },
-            Expr::CellEmpty(c) => match self.cell(c, l) {
-                Some(c) => {
-                    Value::Bool(self.s.cells[c as usize] == NONE && self.eng.present(self.s, c))
-                }
-                _ => Value::Bool(false),
-            },
+            Expr::CellEmpty(c) => {
+                Value::Bool(self.cell(c, l).is_some_and(|c| self.eng.empty(self.s, c)))
+            }
             Expr::Zone(z, seat, slot) => {
                 let p = match seat {
                     Some(se) => self.seat_of(se, l),

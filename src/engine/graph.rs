@@ -50,6 +50,12 @@ impl Engine {
         ((ca.index as usize) < def.cell_row.len()).then_some((def, ca.index as usize))
     }
 
+    /// `cell.empty`: no component on it, and the cell exists now (`present`).
+    #[inline]
+    pub fn empty(&self, s: &State, cell: u16) -> bool {
+        s.cells[cell as usize] == NONE && self.present(s, cell)
+    }
+
     /// Whether a cell exists now: grid cells and one-cell areas always do; a shaped
     /// area's cells, while its shape has them.
     #[inline]

@@ -116,12 +116,19 @@ pub fn straight_into(a: &Value, b: &Value, board: &Board, out: &mut Vec<Value>) 
 /// 1; `none` for what is not a cell of a grid.
 pub fn file_or_rank(cell: &Value, rank: bool, board: &Board) -> Value {
     match *cell {
-        Value::Cell(c) if board.cell_area.is_empty() => match board.cells.get(c as usize) {
-            Some(at) => Value::Int(if rank { at.y } else { at.x } as i64 + 1),
-            None => Value::None,
-        },
+        Value::Cell(c) => file_or_rank_of(c, rank, board).map_or(Value::None, Value::Int),
         _ => Value::None,
     }
+}
+
+/// `file_or_rank` of a cell given by its number; `None` off a grid.
+#[inline]
+pub fn file_or_rank_of(c: u16, rank: bool, board: &Board) -> Option<i64> {
+    if !board.cell_area.is_empty() {
+        return None;
+    }
+    let at = board.cells.get(c as usize)?;
+    Some(if rank { at.y } else { at.x } as i64 + 1)
 }
 
 /// The grid cell at file `f` and rank `r` (from 1), or `None` off the board or on a board

@@ -416,7 +416,7 @@ impl Hop for Empty {
     #[inline(always)]
     fn take<'e>(self, ev: &'e Eval, id: Id) -> To<'e> {
         To::Id(Id::Bool(match id {
-            Id::Cell(c) => ev.s.cells[c as usize] == NONE && ev.eng.present(ev.s, c),
+            Id::Cell(c) => ev.eng.empty(ev.s, c),
             _ => false,
         }))
     }
@@ -425,12 +425,10 @@ impl Hop for Empty {
 impl Hop for FileRank {
     #[inline(always)]
     fn take<'e>(self, ev: &'e Eval, id: Id) -> To<'e> {
-        let board = &ev.eng.game.board;
         To::Id(match id {
-            Id::Cell(c) if board.cell_area.is_empty() => match board.cells.get(c as usize) {
-                Some(at) => Id::Int(if self.0 { at.y } else { at.x } as i64 + 1),
-                None => Id::None,
-            },
+            Id::Cell(c) => {
+                ops::file_or_rank_of(c, self.0, &ev.eng.game.board).map_or(Id::None, Id::Int)
+            }
             _ => Id::None,
         })
     }
