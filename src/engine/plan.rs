@@ -178,6 +178,19 @@ pub(crate) struct Plans {
     pub memo_roots: Vec<usize>,
 }
 
+/// The parts `walk` finds in `rules`, each with the part it finds at the same place in
+/// `copy` (a clone of `rules`).
+fn paired<'a, T: ?Sized, P: ?Sized + 'a>(
+    rules: &'a T,
+    copy: &'a T,
+    walk: impl Fn(&'a T, &mut dyn FnMut(&'a P)),
+) -> Vec<(&'a P, &'a P)> {
+    let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+    walk(rules, &mut |p| theirs.push(p));
+    walk(copy, &mut |p| ours.push(p));
+    theirs.into_iter().zip(ours).collect()
+}
+
 /// What building the plans needs to know: the nodes to remember, by address in the rules
 /// (sorted), and where their copies in the plans are (see `Plans::memo_nodes`).
 struct Cx<'a> {
@@ -221,23 +234,15 @@ impl Cx<'_> {
     /// that the evaluator remembers values in it as it does in the rules.
     fn note_body(&mut self, rules: &[Stmt], copy: &[Stmt]) {
         for (r, c) in rules.iter().zip(copy) {
-            let mut theirs = Vec::new();
-            r.each_expr(&mut |e| theirs.push(e));
-            let mut i = 0;
-            c.each_expr(&mut |e| {
-                if self.scoped(theirs[i]) {
+            for (theirs, e) in paired(r, c, Stmt::each_expr) {
+                if self.scoped(theirs) {
                     self.root_copies.push(e as *const Expr as usize);
                 }
-                self.note(theirs[i], e);
-                i += 1;
-            });
-            let mut bodies = Vec::new();
-            r.each_body(&mut |b| bodies.push(b));
-            let mut i = 0;
-            c.each_body(&mut |b| {
-                self.note_body(bodies[i], b);
-                i += 1;
-            });
+                self.note(theirs, e);
+            }
+            for (theirs, b) in paired(r, c, Stmt::each_body) {
+                self.note_body(theirs, b);
+            }
         }
     }
 
@@ -255,13 +260,9 @@ impl Cx<'_> {
                     .push((copy as *const Expr as usize, computer));
             }
         }
-        let mut theirs = Vec::new();
-        rules.each_child(&mut |c| theirs.push(c));
-        let mut i = 0;
-        copy.each_child(&mut |c| {
-            self.note(theirs[i], c);
-            i += 1;
-        });
+        for (theirs, c) in paired(rules, copy, Expr::each_child) {
+            self.note(theirs, c);
+        }
     }
 }
 
