@@ -77,6 +77,16 @@ enum Arg {
     Get(Get),
 }
 
+/// A value read where it stands, charged as `eval` charges the copy it makes of it: a
+/// list its length (false once the budget is spent), anything else nothing more.
+#[inline(always)]
+fn listed(v: &Value) -> bool {
+    match v {
+        Value::List(items) => budget::list(items.len()),
+        _ => true,
+    }
+}
+
 /// What a spent budget makes of a read.
 static NO_VALUE: Value = Value::None;
 
@@ -100,10 +110,8 @@ impl Arg {
         if !budget::charge(1) {
             return &NO_VALUE;
         }
-        if let Value::List(items) = v {
-            if !budget::list(items.len()) {
-                return &NO_VALUE;
-            }
+        if !listed(v) {
+            return &NO_VALUE;
         }
         v
     }
@@ -1690,11 +1698,9 @@ fn node(f: impl Fn(&Eval, &mut [Value]) -> Value + Send + Sync + 'static) -> Get
 /// `MAX_LIST`). Inlined, so that the value is not copied in and out again.
 #[inline(always)]
 fn kept(v: Value) -> Value {
-    if let Value::List(items) = &v {
-        if !budget::list(items.len()) {
-            pool::recycle(v);
-            return Value::None;
-        }
+    if !listed(&v) {
+        pool::recycle(v);
+        return Value::None;
     }
     v
 }

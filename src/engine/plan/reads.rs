@@ -15,7 +15,7 @@
 //! query (`memo.rs`); the caller sees to the root. Longer reads, and starts other than a
 //! local or `me`, are compiled a node at a time (`get_node`).
 
-use super::{copied, Arg, Cond, Cx, Get};
+use super::{copied, listed, Arg, Cond, Cx, Get};
 use crate::engine::budget;
 use crate::engine::eval::Eval;
 use crate::engine::state::{Loc, NONE, NO_SEAT};
@@ -281,12 +281,7 @@ impl Id {
 /// (a list its length); `None` once the budget is spent.
 #[inline(always)]
 fn passed(v: &Value) -> Option<Id> {
-    if let Value::List(items) = v {
-        if !budget::list(items.len()) {
-            return None;
-        }
-    }
-    Some(Id::of(v))
+    listed(v).then(|| Id::of(v))
 }
 
 /// Where the read starts, as an id (a local read as `passed` reads it).
@@ -498,15 +493,7 @@ impl Make for Truthy {
                 return false;
             }
             match w.walk(ev, l) {
-                Some(To::Value(v)) => {
-                    // A list is charged as the copy `eval` would make of it.
-                    if let Value::List(items) = v {
-                        if !budget::list(items.len()) {
-                            return false;
-                        }
-                    }
-                    v.truthy()
-                }
+                Some(To::Value(v)) => listed(v) && v.truthy(),
                 Some(To::Id(id)) => id.truthy(),
                 None => false,
             }
@@ -540,24 +527,15 @@ impl Make for Compare {
                 }
                 Operand::Local(slot) => {
                     let v = &l[*slot];
-                    if let Value::List(items) = v {
-                        if !budget::list(items.len()) {
-                            return false;
-                        }
+                    if !listed(v) {
+                        return false;
                     }
                     v
                 }
             };
             let a = match w.walk(ev, l) {
-                Some(To::Value(v)) => {
-                    // A list is charged as the copy `eval` would make of it.
-                    if let Value::List(items) = v {
-                        if !budget::list(items.len()) {
-                            return false;
-                        }
-                    }
-                    v
-                }
+                Some(To::Value(v)) if listed(v) => v,
+                Some(To::Value(_)) => return false,
                 Some(To::Id(id)) => return compare_id(op, id, b, swapped),
                 None => return false,
             };
