@@ -2,7 +2,7 @@
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
 //! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), indexing,
 //! paths (`along`, `index_of`, `line`, `between`), move-only and capture-only pattern legs with
-//! `attacks`, `require afterwards`, a board written once for every size (`width`,
+//! `attacks`, `require afterwards` (over each kind of variable the `do` writes), a board written once for every size (`width`,
 //! `height`, `cell(f, r)`, variants that change only the board's size), secret choices
 //! revealed together (`all of ...`), a hex board's geometry, `repetitions`, attributes
 //! changed in play, the end rules judged again as a turn ends, a part of a rule computed
@@ -82,6 +82,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `require afterwards`: a king that may not end a move attacked; pins, mate and
     // stalemate follow.
     ("afterwards.scenarios", 5),
+    // `require afterwards` over variables the `do` writes (a game's, a seat's set and
+    // transferred, a piece's, a list): each try judged on its own copy, never on what the
+    // try before it wrote.
+    ("afterwards_vars.scenarios", 1),
     // A board written once for every size: `width`, `height`, `cell(f, r)`; variants that
     // change only the size keep the base's regions, a restated region replaces its own.
     ("board_sizes.scenarios", 6),

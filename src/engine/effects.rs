@@ -5,7 +5,7 @@ use super::eval::Eval;
 use super::memo;
 use super::plan::Op;
 use super::pool;
-use super::state::{Loc, Outcome, Seats, State, NONE};
+use super::state::{Loc, Outcome, Seats, State, Vars, NONE};
 use super::{code, Engine, EngineError};
 use crate::ir::{AssignOp, Stmt, Target, Value, ZoneId, NO_CELL};
 use rand::seq::SliceRandom;
@@ -28,6 +28,9 @@ pub(crate) struct Runner<'a> {
     pub budget: u32,
     /// Triggers running, one inside the other.
     depth: u32,
+    /// Where kept, each variable slot this runner writes, before it writes it (see
+    /// `Engine::judged_afterwards`, which puts back only those).
+    pub written: Option<Vec<(Vars, u32)>>,
 }
 
 /// The variable an assignment changes: a global, a seat's or a piece's (by its index).
@@ -107,6 +110,7 @@ impl<'a> Runner<'a> {
             me,
             budget: MAX_STEPS_PER_ACTION,
             depth: 0,
+            written: None,
         }
     }
 
@@ -398,6 +402,8 @@ impl<'a> Runner<'a> {
                     a as usize * vars + *var as usize,
                     b as usize * vars + *var as usize,
                 );
+                self.note(Vars::Seats, ia);
+                self.note(Vars::Seats, ib);
                 // Never more than the payer has: the total is conserved.
                 let paid = n.min(s.seat_vars[ia].as_int().max(0));
                 s.seat_vars[ia] = Value::Int(s.seat_vars[ia].as_int() - paid);
@@ -546,10 +552,10 @@ impl<'a> Runner<'a> {
         v: Value,
     ) -> Result<(), EngineError> {
         let vars = self.eng.game.vars.len();
-        let slot = match (var, who) {
-            (VarTarget::Global(i), _) => &mut s.globals[i as usize],
+        let (which, at) = match (var, who) {
+            (VarTarget::Global(i), _) => (Vars::Globals, i as usize),
             (VarTarget::Seat(i), Value::Seat(p)) if p < s.players => {
-                &mut s.seat_vars[p as usize * vars + i as usize]
+                (Vars::Seats, p as usize * vars + i as usize)
             }
             // No seat to change (`c.owner.points += 1` where `c` lies in a shared zone):
             // said, not skipped in silence.
@@ -557,7 +563,7 @@ impl<'a> Runner<'a> {
                 return Err(no_seat_to_assign(self.eng, i, op, &v))
             }
             (VarTarget::Piece(i), Value::Comp(c)) if c != NONE => {
-                &mut s.comp_vars[c as usize * vars + i as usize]
+                (Vars::Pieces, c as usize * vars + i as usize)
             }
             (_, who) => {
                 pool::recycle(who);
@@ -565,6 +571,8 @@ impl<'a> Runner<'a> {
                 return Ok(());
             }
         };
+        self.note(which, at);
+        let slot = &mut s.vars_mut(which)[at];
         let v = match op {
             AssignOp::Set => v,
             AssignOp::Add => Value::Int(slot.as_int().saturating_add(v.as_int())),
@@ -572,6 +580,14 @@ impl<'a> Runner<'a> {
         };
         pool::store(slot, v);
         Ok(())
+    }
+
+    /// Notes a variable slot about to be written, where the runner keeps them (`written`).
+    #[inline(always)]
+    fn note(&mut self, which: Vars, at: usize) {
+        if let Some(w) = &mut self.written {
+            w.push((which, at as u32));
+        }
     }
 
     /// Moves one component, then runs the triggers of the zone it left and the zone it

@@ -4,7 +4,7 @@
 use super::budget::{self, Decision};
 use super::effects::Runner;
 use super::eval::Eval;
-use super::state::State;
+use super::state::{State, Vars};
 use super::{code, Engine, EngineError};
 use crate::ir::{Clause, StepMode, Value};
 use serde::{Deserialize, Serialize};
@@ -32,9 +32,45 @@ fn at(place: &str) -> String {
 /// four.
 pub type Args = SmallVec<[Value; 4]>;
 
+/// The state `require afterwards` tries actions on, kept for its storage (see
+/// `Engine::judged_afterwards`).
+struct After {
+    state: State,
+    /// The state `state` is a copy of, by its address, and the action listing that copied
+    /// it (see `Listing`), but for the variable slots in `written`: those the last try
+    /// wrote. `None` when the copy is of nothing known.
+    synced: Option<(usize, u64)>,
+    written: Vec<(Vars, u32)>,
+}
+
 thread_local! {
-    /// The state `require afterwards` tries an action on, kept for its storage.
-    static AFTER: std::cell::RefCell<Option<State>> = const { std::cell::RefCell::new(None) };
+    static AFTER: std::cell::RefCell<Option<After>> = const { std::cell::RefCell::new(None) };
+    /// The action listing under way (0 for none), by a number no other listing had.
+    static LISTING: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static LISTINGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// One action's listing, from its first clause to its last action: the state it lists
+/// from is borrowed throughout, so it cannot change. A listing inside another (a `do`
+/// that lists actions) has a number of its own; the outer one's comes back with it.
+struct Listing {
+    outer: u64,
+}
+
+impl Listing {
+    fn begin() -> Listing {
+        let n = LISTINGS.get() + 1;
+        LISTINGS.set(n);
+        Listing {
+            outer: LISTING.replace(n),
+        }
+    }
+}
+
+impl Drop for Listing {
+    fn drop(&mut self) {
+        LISTING.set(self.outer);
+    }
 }
 
 /// Gives the lists among an action's arguments back to the pool (see `pool::dup`).
@@ -271,6 +307,7 @@ impl Engine {
             .flatten();
         for &a in actions {
             let mut args = Args::new();
+            let _listing = Listing::begin();
             let go_on =
                 super::profile::listing(a, f, |f| match self.plans.actions.get(a as usize) {
                     Some(Some(plan)) => plan(&ev, locals, &mut args, f),
@@ -495,18 +532,41 @@ impl Engine {
         // storage is reused; one inside another (a `do` that lists actions) makes its own.
         let mut after = AFTER
             .with_borrow_mut(Option::take)
-            .unwrap_or_else(|| ev.s.clone());
-        after.clone_from(ev.s);
+            .unwrap_or_else(|| After {
+                state: ev.s.clone(),
+                synced: None,
+                written: Vec::new(),
+            });
+        // Within one action's listing, the copy made for the last try is of this same
+        // state but for the variables that try wrote: those are put back, and the rest
+        // (the board, the zones: plain numbers) copied whole. Any other time, everything.
+        let listing = LISTING.get();
+        let here = (ev.s as *const State as usize, listing);
+        if listing != 0 && after.synced == Some(here) {
+            after.state.copy_from(ev.s, false);
+            for &(which, i) in &after.written {
+                let i = i as usize;
+                super::pool::copy_value(&mut after.state.vars_mut(which)[i], &ev.s.vars(which)[i]);
+            }
+        } else {
+            after.state.clone_from(ev.s);
+        }
+        after.written.clear();
+        after.synced = (listing != 0).then_some(here);
         let mut l2 = super::pool::Locals::new(l.len());
         for (to, from) in l2.iter_mut().zip(l) {
             super::pool::set(to, super::pool::dup(from));
         }
-        let failed = match Runner::new(self, ev.me).run_at(&mut after, at, body, &mut l2) {
+        let mut runner = Runner::new(self, ev.me);
+        runner.written = Some(std::mem::take(&mut after.written));
+        let ran = runner.run_at(&mut after.state, at, body, &mut l2);
+        after.written = runner.written.take().unwrap_or_default();
+        let failed = match ran {
             Err(_) => None,
             Ok(()) => {
                 let then = Eval {
                     eng: self,
-                    s: &after,
+                    s: &after.state,
                     me: ev.me,
                 };
                 judge(&then, &mut l2)

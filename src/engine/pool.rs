@@ -212,16 +212,31 @@ pub(crate) fn copy_values(to: &mut Vec<Value>, from: &[Value]) {
     }
     let (common, rest) = from.split_at(to.len());
     for (t, f) in to.iter_mut().zip(common) {
-        if t.set_payload(f) {
-            continue;
-        }
-        match (&mut *t, f) {
-            (Value::List(t), Value::List(f)) => copy_values(t, f),
-            (Value::Route(t), Value::Route(f)) => t.clone_from(f),
-            (t, f) => set(t, dup(f)),
-        }
+        copy_value(t, f);
     }
-    to.extend(rest.iter().map(dup));
+    // Rare (a list longer than before). A loop of its own: sharing `dup_list`'s `extend`
+    // made the compiler stop inlining that one (Battaglione +1.4% instructions).
+    for f in rest {
+        to.push(dup(f));
+    }
+}
+
+/// Copies `from` over `to`, as `copy_values` copies each value: a scalar over a scalar of
+/// its kind in place, anything else out of line (`copy_unlike`).
+#[inline(always)]
+pub(crate) fn copy_value(to: &mut Value, from: &Value) {
+    if !to.set_payload(from) {
+        copy_unlike(to, from);
+    }
+}
+
+#[inline(never)]
+fn copy_unlike(to: &mut Value, from: &Value) {
+    match (&mut *to, from) {
+        (Value::List(t), Value::List(f)) => copy_values(t, f),
+        (Value::Route(t), Value::Route(f)) => t.clone_from(f),
+        (t, f) => set(t, dup(f)),
+    }
 }
 
 /// `v` with its list storage (if any) its own rather than the pool's, which gets its

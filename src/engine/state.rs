@@ -151,6 +151,40 @@ impl Clone for State {
     }
 
     fn clone_from(&mut self, source: &State) {
+        self.copy_from(source, true);
+    }
+}
+
+/// Which of a state's variable lists: the globals, the seats' or the pieces'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Vars {
+    Globals,
+    Seats,
+    Pieces,
+}
+
+impl State {
+    /// One of the state's variable lists (see `Vars`).
+    pub(crate) fn vars(&self, which: Vars) -> &Vec<Value> {
+        match which {
+            Vars::Globals => &self.globals,
+            Vars::Seats => &self.seat_vars,
+            Vars::Pieces => &self.comp_vars,
+        }
+    }
+
+    pub(crate) fn vars_mut(&mut self, which: Vars) -> &mut Vec<Value> {
+        match which {
+            Vars::Globals => &mut self.globals,
+            Vars::Seats => &mut self.seat_vars,
+            Vars::Pieces => &mut self.comp_vars,
+        }
+    }
+
+    /// `clone_from`, with the variables copied too (`vars`) or left as they are: for a
+    /// state that already holds `source`'s variables but for a few, which the caller
+    /// copies itself (see `Engine::judged_afterwards`).
+    pub(crate) fn copy_from(&mut self, source: &State, vars: bool) {
         let State {
             players,
             cells,
@@ -185,10 +219,12 @@ impl Clone for State {
         self.locs.clone_from(locs);
         self.owners.clone_from(owners);
         self.face_up.clone_from(face_up);
-        // Lists and routes in and out of the pool (see `pool::copy_values`).
-        super::pool::copy_values(&mut self.globals, globals);
-        super::pool::copy_values(&mut self.seat_vars, seat_vars);
-        super::pool::copy_values(&mut self.comp_vars, comp_vars);
+        if vars {
+            // Lists and routes in and out of the pool (see `pool::copy_values`).
+            super::pool::copy_values(&mut self.globals, globals);
+            super::pool::copy_values(&mut self.seat_vars, seat_vars);
+            super::pool::copy_values(&mut self.comp_vars, comp_vars);
+        }
         self.attr_over.clone_from(attr_over);
         self.ending_turn = *ending_turn;
         self.eliminated.clone_from(eliminated);
