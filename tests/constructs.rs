@@ -1,13 +1,15 @@
 //! Language constructs tested on small rules files of their own (`tests/constructs/`): a
 //! next phase computed as a phase ends (`next if COND then PHASE else PHASE`), a cell's
-//! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`), indexing,
-//! paths (`along`, `index_of`, `line`, `between`), move-only and capture-only pattern legs with
-//! `attacks`, `require afterwards` (over each kind of variable the `do` writes), a board written once for every size (`width`,
-//! `height`, `cell(f, r)`, variants that change only the board's size), secret choices
-//! revealed together (`all of ...`), a hex board's geometry, `repetitions`, attributes
-//! changed in play, the end rules judged again as a turn ends, a part of a rule computed
-//! once per listing of the legal actions, and comparisons written either way round. Their scenarios run as `muster test` runs them;
-//! what a scenario cannot say (the IR's shape, a nested `then if`) is asserted here.
+//! `file` and `rank`, a stuck seat's result chosen by the position (`on stuck if`),
+//! indexing, paths (`along`, `index_of`, `line`, `between`), move-only and capture-only
+//! pattern legs with `attacks`, `require afterwards` (over each kind of variable the `do`
+//! writes), a board written once for every size (`width`, `height`, `cell(f, r)`, variants
+//! that change only the board's size), secret choices revealed together (`all of ...`), a
+//! hex board's geometry, `repetitions`, attributes changed in play, the end rules judged
+//! again as a turn ends, a cell among a pattern's ends (`t in destinations(...)`), a part
+//! of a rule computed once per listing of the legal actions, and comparisons written
+//! either way round. Their scenarios run as `muster test` runs them; what a scenario
+//! cannot say (the IR's shape, a nested `then if`) is asserted here.
 
 use muster::check::compile_source;
 use muster::diagnostic::render;
@@ -534,4 +536,59 @@ fn a_hex_board_has_six_directions_in_order() {
     assert!(!grid.board.hex);
     let text = ron::ser::to_string_pretty(&grid, ron::ser::PrettyConfig::default()).unwrap();
     assert!(!text.contains("hex"), "a grid's IR says nothing of hexes");
+}
+
+/// The probes' listings in one position, by action: each `(from, cell)` pair, sorted.
+fn probe_pairs(engine: &Engine, s: &muster::engine::State, action: &str) -> Vec<String> {
+    let mut pairs: Vec<String> = engine
+        .legal_actions(s)
+        .iter()
+        .map(|a| engine.action_text(s, a))
+        .filter_map(|t| t.strip_prefix(&format!("{action} ")).map(str::to_string))
+        .collect();
+    pairs.sort();
+    pairs
+}
+
+// `t in destinations(x, P)` and `t in attacks(x, P)` follow only the rays that point at
+// `t` for a pattern of legs (a rider, a limited rider, leapers, `m` and `c` legs), and walk
+// a pattern with a continuation whole: in every position of seeded random games, asking
+// of every cell lists exactly the cells the walk gives, for either side's pieces.
+#[test]
+fn a_cell_is_reached_when_the_walk_gives_it() {
+    use rand::{Rng, SeedableRng};
+    let engine = Engine::new(compile("reaching.muster", &read("reaching.muster")));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let (mut positions, mut reached) = (0, 0);
+    for seed in 1..=12 {
+        let mut s = engine.start(2, seed).unwrap();
+        for _ in 0..40 {
+            for (walked, asked) in [
+                ("dests_walked", "dests_asked"),
+                ("attacks_walked", "attacks_asked"),
+            ] {
+                let want = probe_pairs(&engine, &s, walked);
+                assert_eq!(
+                    probe_pairs(&engine, &s, asked),
+                    want,
+                    "seed {seed}: {asked}"
+                );
+                reached += want.len();
+            }
+            positions += 1;
+            let moves: Vec<_> = engine
+                .legal_actions(&s)
+                .into_iter()
+                .filter(|a| engine.action_text(&s, a).starts_with("go "))
+                .collect();
+            if moves.is_empty() {
+                break;
+            }
+            let m = &moves[rng.gen_range(0..moves.len())];
+            engine.apply(&mut s, m).unwrap();
+        }
+    }
+    // Many positions, with pieces that reach far and near.
+    assert!(positions > 300, "only {positions} positions");
+    assert!(reached > 10_000, "only {reached} cells reached");
 }

@@ -886,7 +886,9 @@ impl<'a> Eval<'a> {
     /// `item in coll` without walking `coll` item by item where a quicker way gives the
     /// same answer: a list held in a local or written out is searched in place (each item
     /// looked at is still charged), and a cell is looked for among a pattern's
-    /// destinations (or attacks) only if the pattern can reach that far, stopping at it.
+    /// destinations (or attacks) only if the pattern can reach that far: along the rays
+    /// that point at it for a pattern of legs (`Walk::reaches`, each cell on them a step),
+    /// else by the walk, stopping at it.
     /// `None` where `coll` is of another form: the caller walks it.
     fn find(&self, item: &Value, coll: &Expr, l: &mut [Value]) -> Option<bool> {
         let items = match coll {
@@ -925,6 +927,13 @@ impl<'a> Eval<'a> {
                     return Some(false);
                 }
                 let moves = self.eng.moves(p);
+                // A pattern of legs: only the rays that point at the cell, each cell on
+                // them looked at a step.
+                if let Some((found, looked)) =
+                    walk.reaches(*b == Builtin::Attacks, c, target, moves.pat)
+                {
+                    return Some(budget::charge(looked as u64) && found);
+                }
                 let mut found = false;
                 let mut look = |x: u16| {
                     found = x == target;

@@ -128,6 +128,86 @@ impl Walk<'_> {
         })
     }
 
+    /// Whether `each_cell` would give `target`, for a pattern of legs and choices between
+    /// them (`None` for one with a continuation: the caller walks it): only the rays that
+    /// point at `target` are followed, each up to it at most. With the cells looked at.
+    pub fn reaches(&self, attacks: bool, from: u16, target: u16, pat: &Pat) -> Option<(bool, u32)> {
+        if from == target {
+            return Some((false, 0));
+        }
+        let (a, b) = (
+            &self.board.cells[from as usize],
+            &self.board.cells[target as usize],
+        );
+        let (dx, dy) = (b.x as i32 - a.x as i32, b.y as i32 - a.y as i32);
+        let mut looked = 0;
+        let found = self.reaches_by(attacks, target, from, (dx, dy), pat, &mut looked)?;
+        Some((found, looked))
+    }
+
+    fn reaches_by(
+        &self,
+        attacks: bool,
+        target: u16,
+        from: u16,
+        (dx, dy): (i32, i32),
+        pat: &Pat,
+        looked: &mut u32,
+    ) -> Option<bool> {
+        let leg = match pat {
+            Pat::Leg(leg) => leg,
+            Pat::Alt(alts) => {
+                for a in alts {
+                    if self.reaches_by(attacks, target, from, (dx, dy), a, looked)? {
+                        return Some(true);
+                    }
+                }
+                return Some(false);
+            }
+            Pat::Seq { .. } => return None,
+        };
+        for &v in &leg.vectors {
+            let v = self.orient(v);
+            let (vx, vy) = (v.0 as i32, v.1 as i32);
+            // Only a ray along the target's direction can reach it.
+            if vx * dy != vy * dx || vx * dx + vy * dy <= 0 {
+                continue;
+            }
+            let mut t = from;
+            let mut k = 0u32;
+            loop {
+                t = offset(self.board, t, v);
+                if t == NO_CELL {
+                    break;
+                }
+                k += 1;
+                *looked += 1;
+                if t == target {
+                    let ends = if attacks {
+                        leg.lands != Lands::Move
+                    } else {
+                        let there = self.occ[t as usize];
+                        let empty = there == NONE;
+                        (empty || self.owners[there as usize] != self.mover)
+                            && leg.lands.allows(empty)
+                    };
+                    if ends {
+                        return Some(true);
+                    }
+                    break;
+                }
+                // A leaper lands once; a rider stops at the first occupied cell.
+                if leg.range == 1
+                    || self.occ[t as usize] != NONE
+                    || (leg.range > 0 && k >= leg.range as u32)
+                {
+                    break;
+                }
+            }
+        }
+        Some(false)
+    }
+
     /// Whether `target` may be within a pattern's reach from `from`: false when it is
     /// farther along either axis than the pattern's `extent` goes.
     pub fn within(&self, from: u16, target: u16, extent: u16) -> bool {
