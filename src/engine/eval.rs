@@ -886,9 +886,7 @@ impl<'a> Eval<'a> {
     /// `item in coll` without walking `coll` item by item where a quicker way gives the
     /// same answer: a list held in a local or written out is searched in place (each item
     /// looked at is still charged), and a cell is looked for among a pattern's
-    /// destinations (or attacks) only if the pattern can reach that far: along the rays
-    /// that point at it for a pattern of legs (`Walk::reaches`, each cell on them a step),
-    /// else by the walk, stopping at it.
+    /// destinations (or attacks) as `reaches` says.
     /// `None` where `coll` is of another form: the caller walks it.
     fn find(&self, item: &Value, coll: &Expr, l: &mut [Value]) -> Option<bool> {
         let items = match coll {
@@ -922,25 +920,7 @@ impl<'a> Eval<'a> {
                 else {
                     return Some(false);
                 };
-                let walk = self.walk(c);
-                if !walk.within(c, target, self.eng.steps[p as usize].extent) {
-                    return Some(false);
-                }
-                let moves = self.eng.moves(p);
-                // A pattern of legs: only the rays that point at the cell, each cell on
-                // them looked at a step.
-                if let Some((found, looked)) =
-                    walk.reaches(*b == Builtin::Attacks, c, target, moves.pat)
-                {
-                    return Some(budget::charge(looked as u64) && found);
-                }
-                let mut found = false;
-                let mut look = |x: u16| {
-                    found = x == target;
-                    budget::charge(1) && !found
-                };
-                walk.each_cell(*b == Builtin::Attacks, c, moves, &mut look);
-                return Some(found);
+                return Some(self.reaches(*b == Builtin::Attacks, c, p, target));
             }
             _ => return None,
         };
@@ -948,6 +928,28 @@ impl<'a> Eval<'a> {
         // Each item looked at is a step, as if the list were walked up to the item.
         let looked = at.map_or(items.len(), |i| i + 1);
         Some(budget::charge(looked as u64) && at.is_some())
+    }
+
+    /// Whether `target` is among the destinations (or the attacks, `attacks`) of the
+    /// piece on `c` by pattern `p`: looked for only if the pattern can reach that far,
+    /// along the rays that point at it for a pattern of legs (`Walk::reaches`, each cell on
+    /// them a step), else by the walk, stopping at it (each cell given a step).
+    pub(crate) fn reaches(&self, attacks: bool, c: u16, p: u16, target: u16) -> bool {
+        let walk = self.walk(c);
+        if !walk.within(c, target, self.eng.steps[p as usize].extent) {
+            return false;
+        }
+        let moves = self.eng.moves(p);
+        if let Some((found, looked)) = walk.reaches(attacks, c, target, moves.pat) {
+            return budget::charge(looked as u64) && found;
+        }
+        let mut found = false;
+        let mut look = |x: u16| {
+            found = x == target;
+            budget::charge(1) && !found
+        };
+        walk.each_cell(attacks, c, moves, &mut look);
+        found
     }
 
     /// `size(coll) <op> k` (or `k <op> size(coll)`) for a number `k`: `coll` is walked only

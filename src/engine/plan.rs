@@ -20,7 +20,10 @@
 //!   comparison with a local, `me` or a constant, is one closure whole (`reads.rs`);
 //! - an operand that is a local or a constant is looked at where it stands (`Arg`), not
 //!   copied and given back; `x in` a local or written list is searched in place, and
-//!   `x in` a region looked up (its place on the region's list: `Engine::region_place`); `size(x)` of a local compared with a number is counted in place;
+//!   `x in` a region looked up (its place on the region's list: `Engine::region_place`);
+//!   `size(x)` of a local compared with a number is counted in place; `x in
+//!   destinations(a, p)` (or `attacks`) reads its operands compiled and asks
+//!   `Eval::reaches`, which follows only the rays that point at the cell;
 //! - an action's arguments are read from its choices' slots when the action is complete
 //!   (the checker never binds a chosen local again), handed on where they stand when the
 //!   slots are consecutive.
@@ -33,8 +36,8 @@
 //! `Engine::judged_afterwards` as in the tree walk, with its conditions compiled. A part
 //! remembered within a query (`memo.rs`, which knows it by its address) is handed to the
 //! evaluator whole, as a copy whose remembered nodes are added to the engine's
-//! (`Plans::memo_nodes`); so are `size(...)` compared with a number when the size is
-//! remembered, and `x in destinations(...)`, which the evaluator stops early.
+//! (`Plans::memo_nodes`); so are `size(...)` compared with a number, and `x in
+//! destinations(...)`, when the size or the destinations are remembered.
 use super::budget;
 use super::eval::{emit, Dirs, Eval};
 use super::geometry;
@@ -1261,9 +1264,47 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
         Expr::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => {
             // A cell among a piece's destinations or attacks: the evaluator walks the
             // pattern only when the cell is within its reach (see `Eval::find`).
-            if let Expr::Call(Builtin::Destinations | Builtin::Attacks, _) = **b {
-                let e = cx.copy(e);
-                return Box::new(move |ev, l| ev.truth(&e, l));
+            if let Expr::Call(call @ (Builtin::Destinations | Builtin::Attacks), args) = &**b {
+                if cx.remembered(b) {
+                    let e = cx.copy(e);
+                    return Box::new(move |ev, l| ev.truth(&e, l));
+                }
+                let (attacks, want) = (*call == Builtin::Attacks, *op == BinOp::In);
+                let (item, from, pat) = (get(cx, a), get(cx, &args[0]), get(cx, &args[1]));
+                // Anything but a cell is looked for by walking the collection, as `eval`
+                // does when `Eval::find` passes.
+                let coll = cx.copy(b);
+                return Box::new(move |ev, l| {
+                    // The node's step; then as `Eval::find` charges: the call's, its two
+                    // arguments', the cells looked at.
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let x = item(ev, l);
+                    let found = if let Value::Cell(target) = x {
+                        budget::charge(1)
+                            && match (from(ev, l), pat(ev, l)) {
+                                (Value::Cell(c), Value::Pattern(p)) => {
+                                    ev.reaches(attacks, c, p, target)
+                                }
+                                (c, p) => {
+                                    pool::recycle(c);
+                                    pool::recycle(p);
+                                    false
+                                }
+                            }
+                    } else {
+                        let mut found = false;
+                        ev.for_each(&coll, l, &mut |v, _| {
+                            found = v == x;
+                            pool::recycle(v);
+                            !found
+                        });
+                        pool::recycle(x);
+                        found
+                    };
+                    found == want
+                });
             }
             let want = *op == BinOp::In;
             // A cell in a region: its place on the region's list looked up, charged as the
