@@ -307,7 +307,7 @@ impl Engine {
             .flatten();
         for &a in actions {
             let mut args = Args::new();
-            let _listing = Listing::begin();
+            let _listing = self.judges_afterwards.then(Listing::begin);
             let go_on =
                 super::profile::listing(a, f, |f| match self.plans.actions.get(a as usize) {
                     Some(Some(plan)) => plan(&ev, locals, &mut args, f),

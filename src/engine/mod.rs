@@ -161,6 +161,9 @@ pub struct Engine {
     pub(crate) query_memo: bool,
     /// The bits of `memo_nodes` (see `memo::filter_bit`).
     pub(crate) memo_filter: u64,
+    /// Whether an action has a `require afterwards`: listings are then numbered, so that
+    /// each try is made on a copy kept in step (see `judged_afterwards`).
+    pub(crate) judges_afterwards: bool,
 }
 
 /// Per clause of an action: whether applying it must compute that `let`, because its `do`
@@ -290,6 +293,17 @@ impl Engine {
         // when `game` moves into its `Arc`), and in the plans' copies of them.
         let mut memo_nodes = memo::nodes(&game);
         let query_memo = !memo_nodes.is_empty();
+        let judges_afterwards = game.actions.iter().any(|a| {
+            a.clauses.iter().any(|c| {
+                matches!(
+                    c,
+                    Clause::Require {
+                        afterwards: true,
+                        ..
+                    }
+                )
+            })
+        });
         let (effect_nodes, memo_roots) = memo::effect_nodes(&game);
         memo_nodes.extend(effect_nodes);
         memo_nodes.sort_unstable();
@@ -321,6 +335,7 @@ impl Engine {
             memo_roots,
             query_memo,
             memo_filter: 0,
+            judges_afterwards,
         };
         engine.memo_filter = engine
             .memo_nodes
