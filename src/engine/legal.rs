@@ -44,7 +44,8 @@ struct After {
 }
 
 thread_local! {
-    static AFTER: std::cell::RefCell<Option<After>> = const { std::cell::RefCell::new(None) };
+    /// Boxed, so that taking it out and putting it back moves a pointer, not a state.
+    static AFTER: std::cell::RefCell<Option<Box<After>>> = const { std::cell::RefCell::new(None) };
     /// The action listing under way (0 for none), by a number no other listing had.
     static LISTING: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static LISTINGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
@@ -530,13 +531,13 @@ impl Engine {
     ) -> Option<u16> {
         // The copy goes into a state kept from the last time (per thread), so that its
         // storage is reused; one inside another (a `do` that lists actions) makes its own.
-        let mut after = AFTER
-            .with_borrow_mut(Option::take)
-            .unwrap_or_else(|| After {
+        let mut after = AFTER.with_borrow_mut(Option::take).unwrap_or_else(|| {
+            Box::new(After {
                 state: ev.s.clone(),
                 synced: None,
                 written: Vec::new(),
-            });
+            })
+        });
         // Within one action's listing, the copy made for the last try is of this same
         // state but for the variables that try wrote: those are put back, and the rest
         // (the board, the zones: plain numbers) copied whole. Any other time, everything.
