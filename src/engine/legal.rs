@@ -41,6 +41,8 @@ struct After {
     /// wrote. `None` when the copy is of nothing known.
     synced: Option<(usize, u64)>,
     written: Vec<(Vars, u32)>,
+    /// The locals of the try, copied over those of the last one.
+    locals: Vec<Value>,
 }
 
 thread_local! {
@@ -536,6 +538,7 @@ impl Engine {
                 state: ev.s.clone(),
                 synced: None,
                 written: Vec::new(),
+                locals: Vec::new(),
             })
         });
         // Within one action's listing, the copy made for the last try is of this same
@@ -554,13 +557,11 @@ impl Engine {
         }
         after.written.clear();
         after.synced = (listing != 0).then_some(here);
-        let mut l2 = super::pool::Locals::new(l.len());
-        for (to, from) in l2.iter_mut().zip(l) {
-            super::pool::set(to, super::pool::dup(from));
-        }
+        super::pool::copy_values(&mut after.locals, l);
+        let l2 = &mut after.locals;
         let mut runner = Runner::new(self, ev.me);
         runner.written = Some(std::mem::take(&mut after.written));
-        let ran = runner.run_at(&mut after.state, at, body, &mut l2);
+        let ran = runner.run_at(&mut after.state, at, body, l2);
         after.written = runner.written.take().unwrap_or_default();
         let failed = match ran {
             Err(_) => None,
@@ -570,7 +571,7 @@ impl Engine {
                     s: &after.state,
                     me: ev.me,
                 };
-                judge(&then, &mut l2)
+                judge(&then, l2)
             }
         };
         AFTER.with_borrow_mut(|kept| *kept = Some(after));

@@ -181,10 +181,11 @@ impl State {
         }
     }
 
-    /// `clone_from`, with the variables copied too (`vars`) or left as they are: for a
-    /// state that already holds `source`'s variables but for a few, which the caller
-    /// copies itself (see `Engine::judged_afterwards`).
-    pub(crate) fn copy_from(&mut self, source: &State, vars: bool) {
+    /// `clone_from`, or (`all` false) without the variables and the positions seen: for
+    /// a state that already holds `source`'s variables but for a few, which the caller
+    /// copies itself, and its history, which effects never write (see
+    /// `Engine::judged_afterwards`).
+    pub(crate) fn copy_from(&mut self, source: &State, all: bool) {
         let State {
             players,
             cells,
@@ -219,7 +220,7 @@ impl State {
         self.locs.clone_from(locs);
         self.owners.clone_from(owners);
         self.face_up.clone_from(face_up);
-        if vars {
+        if all {
             // Lists and routes in and out of the pool (see `pool::copy_values`).
             super::pool::copy_values(&mut self.globals, globals);
             super::pool::copy_values(&mut self.seat_vars, seat_vars);
@@ -240,7 +241,9 @@ impl State {
         self.shapes.clone_from(shapes);
         self.links.clone_from(links);
         self.secret.clone_from(secret);
-        self.history.clone_from(history);
+        if all {
+            self.history.clone_from(history);
+        }
         self.rng.clone_from(rng);
     }
 }
