@@ -215,7 +215,8 @@ pub(crate) fn copy_values(to: &mut Vec<Value>, from: &[Value]) {
         copy_value(t, f);
     }
     // Rare (a list longer than before). A loop of its own: sharing `dup_list`'s `extend`
-    // made the compiler stop inlining that one (Battaglione +1.4% instructions).
+    // made the compiler stop inlining that one (+1.4% instructions where lists are copied
+    // often).
     for f in rest {
         to.push(dup(f));
     }
