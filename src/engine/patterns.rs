@@ -111,14 +111,7 @@ impl Walk<'_> {
             if c == from || given.as_ref().is_some_and(|g| g.contains(c)) {
                 return true;
             }
-            let ends = if attacks {
-                lands != Lands::Move
-            } else {
-                let there = self.occ[c as usize];
-                let empty = there == NONE;
-                (empty || self.owners[there as usize] != self.mover) && lands.allows(empty)
-            };
-            if !ends {
+            if !self.ends(attacks, c, lands) {
                 return true;
             }
             if let Some(g) = &mut given {
@@ -173,39 +166,61 @@ impl Walk<'_> {
             if vx * dy != vy * dx || vx * dx + vy * dy <= 0 {
                 continue;
             }
-            let mut t = from;
-            let mut k = 0u32;
-            loop {
-                t = offset(self.board, t, v);
-                if t == NO_CELL {
-                    break;
-                }
-                k += 1;
+            let mut found = false;
+            self.ray(leg, from, v, &mut |t| {
                 *looked += 1;
-                if t == target {
-                    let ends = if attacks {
-                        leg.lands != Lands::Move
-                    } else {
-                        let there = self.occ[t as usize];
-                        let empty = there == NONE;
-                        (empty || self.owners[there as usize] != self.mover)
-                            && leg.lands.allows(empty)
-                    };
-                    if ends {
-                        return Some(true);
-                    }
-                    break;
-                }
-                // A leaper lands once; a rider stops at the first occupied cell.
-                if leg.range == 1
-                    || self.occ[t as usize] != NONE
-                    || (leg.range > 0 && k >= leg.range as u32)
-                {
-                    break;
-                }
+                found = t == target && self.ends(attacks, t, leg.lands);
+                t != target
+            });
+            if found {
+                return Some(true);
             }
         }
         Some(false)
+    }
+
+    /// Whether a way that lands on `c` by a leg landing as `lands` gives it: as an attack,
+    /// a leg that may capture; as a destination, an empty cell or another owner's piece,
+    /// as the leg's `m` or `c` allows.
+    #[inline(always)]
+    fn ends(&self, attacks: bool, c: u16, lands: Lands) -> bool {
+        if attacks {
+            return lands != Lands::Move;
+        }
+        let there = self.occ[c as usize];
+        let empty = there == NONE;
+        (empty || self.owners[there as usize] != self.mover) && lands.allows(empty)
+    }
+
+    /// The cells a leg lands on along vector `v` (oriented) from `at`, in order, while `f`
+    /// says to go on (false if it stopped): a leaper's one, a rider's up to the first
+    /// occupied cell, the board's edge or its range.
+    #[inline(always)]
+    fn ray<F: FnMut(u16) -> bool + ?Sized>(
+        &self,
+        leg: &Leg,
+        at: u16,
+        v: (i8, i8),
+        f: &mut F,
+    ) -> bool {
+        let mut t = at;
+        let mut k = 0u32;
+        loop {
+            t = offset(self.board, t, v);
+            if t == NO_CELL {
+                return true;
+            }
+            k += 1;
+            if !f(t) {
+                return false;
+            }
+            if leg.range == 1
+                || self.occ[t as usize] != NONE
+                || (leg.range > 0 && k >= leg.range as u32)
+            {
+                return true;
+            }
+        }
     }
 
     /// Whether `target` may be within a pattern's reach from `from`: false when it is
@@ -257,24 +272,8 @@ impl Walk<'_> {
             if same.is_some_and(|s| s != d) {
                 continue;
             }
-            let mut t = at;
-            let mut k = 0u32;
-            loop {
-                t = offset(self.board, t, v);
-                if t == NO_CELL {
-                    break;
-                }
-                k += 1;
-                if !f(t, d, leg.lands) {
-                    return false;
-                }
-                // A leaper lands once; a rider stops at the first occupied cell.
-                if leg.range == 1
-                    || self.occ[t as usize] != NONE
-                    || (leg.range > 0 && k >= leg.range as u32)
-                {
-                    break;
-                }
+            if !self.ray(leg, at, v, &mut |t| f(t, d, leg.lands)) {
+                return false;
             }
         }
         true
