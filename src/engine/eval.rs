@@ -687,18 +687,7 @@ impl<'a> Eval<'a> {
                 BinOp::Or => Value::Bool(self.truth(a, l) || self.truth(b, l)),
                 BinOp::In | BinOp::NotIn => {
                     let item = self.eval(a, l);
-                    let found = match self.find(&item, b, l) {
-                        Some(found) => found,
-                        None => {
-                            let mut found = false;
-                            self.for_each(b, l, &mut |v, _| {
-                                found = v == item;
-                                super::pool::recycle(v);
-                                !found
-                            });
-                            found
-                        }
-                    };
+                    let found = self.member(&item, b, l);
                     super::pool::recycle(item);
                     Value::Bool(found == (*op == BinOp::In))
                 }
@@ -928,6 +917,21 @@ impl<'a> Eval<'a> {
         // Each item looked at is a step, as if the list were walked up to the item.
         let looked = at.map_or(items.len(), |i| i + 1);
         Some(budget::charge(looked as u64) && at.is_some())
+    }
+
+    /// `item in coll`: `find`'s quicker way where there is one, else `coll` walked until
+    /// the item comes (each item charged as the walk charges it).
+    pub(crate) fn member(&self, item: &Value, coll: &Expr, l: &mut [Value]) -> bool {
+        if let Some(found) = self.find(item, coll, l) {
+            return found;
+        }
+        let mut found = false;
+        self.for_each(coll, l, &mut |v, _| {
+            found = v == *item;
+            super::pool::recycle(v);
+            !found
+        });
+        found
     }
 
     /// Whether `target` is among the destinations (or the attacks, `attacks`) of the

@@ -1262,8 +1262,8 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
         }
         // As `eval` judges `in`: a step for the node, then the items until one is equal.
         Expr::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => {
-            // A cell among a piece's destinations or attacks: the evaluator walks the
-            // pattern only when the cell is within its reach (see `Eval::find`).
+            // A cell among a piece's destinations or attacks: its operands read compiled,
+            // the pattern asked as `Eval::find` asks it (`Eval::reaches`).
             if let Expr::Call(call @ (Builtin::Destinations | Builtin::Attacks), args) = &**b {
                 if cx.remembered(b) {
                     let e = cx.copy(e);
@@ -1271,8 +1271,7 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                 }
                 let (attacks, want) = (*call == Builtin::Attacks, *op == BinOp::In);
                 let (item, from, pat) = (get(cx, a), get(cx, &args[0]), get(cx, &args[1]));
-                // Anything but a cell is looked for by walking the collection, as `eval`
-                // does when `Eval::find` passes.
+                // Anything but a cell is looked for as `eval` looks (`Eval::member`).
                 let coll = cx.copy(b);
                 return Box::new(move |ev, l| {
                     // The node's step; then as `Eval::find` charges: the call's, its two
@@ -1294,12 +1293,7 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                                 }
                             }
                     } else {
-                        let mut found = false;
-                        ev.for_each(&coll, l, &mut |v, _| {
-                            found = v == x;
-                            pool::recycle(v);
-                            !found
-                        });
+                        let found = ev.member(&x, &coll, l);
                         pool::recycle(x);
                         found
                     };
