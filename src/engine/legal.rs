@@ -494,15 +494,7 @@ impl Engine {
         body: &[crate::ir::Stmt],
         l: &[Value],
     ) -> Option<u16> {
-        if !rest.iter().any(|c| {
-            matches!(
-                c,
-                Clause::Require {
-                    afterwards: true,
-                    ..
-                }
-            )
-        }) {
+        if !rest.iter().any(Clause::is_afterwards) {
             return None;
         }
         self.judged_afterwards(ev, body.as_ptr() as usize, body, l, &mut |then, l2| {

@@ -293,17 +293,8 @@ impl Engine {
         // when `game` moves into its `Arc`), and in the plans' copies of them.
         let mut memo_nodes = memo::nodes(&game);
         let query_memo = !memo_nodes.is_empty();
-        let judges_afterwards = game.actions.iter().any(|a| {
-            a.clauses.iter().any(|c| {
-                matches!(
-                    c,
-                    Clause::Require {
-                        afterwards: true,
-                        ..
-                    }
-                )
-            })
-        });
+        let judges_afterwards =
+            (game.actions.iter()).any(|a| a.clauses.iter().any(Clause::is_afterwards));
         let (effect_nodes, memo_roots) = memo::effect_nodes(&game);
         memo_nodes.extend(effect_nodes);
         memo_nodes.sort_unstable();

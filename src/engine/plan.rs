@@ -421,15 +421,7 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
     // of the state (see `Engine::fails_afterwards`); the checker writes nothing else there.
     let do_at = clauses.iter().position(|c| matches!(c, Clause::Do(_)));
     let after_do = do_at.map_or(&[][..], |d| &clauses[d + 1..]);
-    if !after_do.iter().all(|c| {
-        matches!(
-            c,
-            Clause::Require {
-                afterwards: true,
-                ..
-            }
-        )
-    }) {
+    if !after_do.iter().all(Clause::is_afterwards) {
         return None;
     }
     // The action's arguments are its choices, read from their slots once the action is

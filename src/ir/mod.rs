@@ -486,6 +486,19 @@ pub enum Clause {
     Do(Vec<Stmt>),
 }
 
+impl Clause {
+    /// Whether this is a `require afterwards`.
+    pub fn is_afterwards(&self) -> bool {
+        matches!(
+            self,
+            Clause::Require {
+                afterwards: true,
+                ..
+            }
+        )
+    }
+}
+
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub enum StuckRule {
     Draw,
