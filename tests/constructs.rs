@@ -11,6 +11,8 @@
 //! either way round. Their scenarios run as `muster test` runs them; what a scenario
 //! cannot say (the IR's shape, a nested `then if`) is asserted here.
 
+mod common;
+
 use muster::check::compile_source;
 use muster::diagnostic::render;
 use muster::engine::Engine;
@@ -538,18 +540,6 @@ fn a_hex_board_has_six_directions_in_order() {
     assert!(!text.contains("hex"), "a grid's IR says nothing of hexes");
 }
 
-/// The probes' listings in one position, by action: each `(from, cell)` pair, sorted.
-fn probe_pairs(engine: &Engine, s: &muster::engine::State, action: &str) -> Vec<String> {
-    let mut pairs: Vec<String> = engine
-        .legal_actions(s)
-        .iter()
-        .map(|a| engine.action_text(s, a))
-        .filter_map(|t| t.strip_prefix(&format!("{action} ")).map(str::to_string))
-        .collect();
-    pairs.sort();
-    pairs
-}
-
 // `t in destinations(x, P)` and `t in attacks(x, P)` follow only the rays that point at
 // `t` for a pattern of legs (a rider, a limited rider, leapers, `m` and `c` legs), and walk
 // a pattern with a continuation whole: in every position of seeded random games, asking
@@ -567,9 +557,9 @@ fn a_cell_is_reached_when_the_walk_gives_it() {
                 ("dests_walked", "dests_asked"),
                 ("attacks_walked", "attacks_asked"),
             ] {
-                let want = probe_pairs(&engine, &s, walked);
+                let want = common::args_of(&engine, &s, walked);
                 assert_eq!(
-                    probe_pairs(&engine, &s, asked),
+                    common::args_of(&engine, &s, asked),
                     want,
                     "seed {seed}: {asked}"
                 );

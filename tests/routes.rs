@@ -4,6 +4,9 @@
 //! `destinations` says; a move paused on a waypoint and then finished ends only where the
 //! whole move could; and `passed` gives the squares a rider crosses.
 
+mod common;
+
+use common::args_of;
 use muster::check::compile_source;
 use muster::engine::{Engine, Loc, State, NONE};
 use rand::seq::SliceRandom;
@@ -119,26 +122,14 @@ fn position(e: &Engine, seed: u64, fill: usize) -> State {
     s
 }
 
-/// The `(from, dest)` texts of the actions named `name`, sorted.
-fn moves(e: &Engine, s: &State, name: &str) -> Vec<String> {
-    let mut v: Vec<String> = e
-        .legal_actions(s)
-        .iter()
-        .map(|a| e.action_text(s, a))
-        .filter_map(|t| t.strip_prefix(&format!("{name} ")).map(str::to_string))
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn a_whole_move_by_a_route_ends_where_destinations_says() {
     let e = engine();
     let mut compared = 0;
     for seed in 0..300u64 {
         let s = position(&e, seed, 6 + (seed as usize % 17));
-        let whole = moves(&e, &s, "whole");
-        assert_eq!(moves(&e, &s, "by_route"), whole, "seed {seed}");
+        let whole = args_of(&e, &s, "whole");
+        assert_eq!(args_of(&e, &s, "by_route"), whole, "seed {seed}");
         compared += whole.len();
     }
     assert!(compared > 5_000, "only {compared} moves compared");
@@ -153,8 +144,8 @@ fn a_paused_move_finishes_only_where_the_whole_move_could() {
     let mut paused = 0;
     for seed in 0..120u64 {
         let s = position(&e, seed, 8 + (seed as usize % 9));
-        let whole = moves(&e, &s, "whole");
-        for p in moves(&e, &s, "pause") {
+        let whole = args_of(&e, &s, "whole");
+        for p in args_of(&e, &s, "pause") {
             let (from, via) = p.split_once(' ').unwrap();
             let mut t = s.clone();
             let a = e.parse_action(&t, &format!("pause {from} {via}")).unwrap();
@@ -162,7 +153,7 @@ fn a_paused_move_finishes_only_where_the_whole_move_could() {
             // Hand the turn back to the same seat to finish the move.
             t.turn_seat = s.turn_seat;
             t.step = 0;
-            for f in moves(&e, &t, "finish") {
+            for f in args_of(&e, &t, "finish") {
                 let (at, dest) = f.split_once(' ').unwrap();
                 assert_eq!(at, via, "seed {seed}");
                 let occupied_by_mover = s.cells[cell(&e, dest) as usize] != NONE
@@ -210,7 +201,7 @@ fn a_paused_rider_goes_on_in_its_line_for_what_is_left() {
     s.locs[colonel as usize] = Loc::Cell(e5);
     s.owners[colonel as usize] = 0;
     s.turn_seat = 0;
-    let mut pauses = moves(&e, &s, "pause");
+    let mut pauses = args_of(&e, &s, "pause");
     pauses.retain(|p| p.starts_with("e5 "));
     // Each of 8 lines: the first 2 squares may be paused on (the 3rd ends the move).
     assert_eq!(pauses.len(), 16, "{pauses:?}");
@@ -218,5 +209,5 @@ fn a_paused_rider_goes_on_in_its_line_for_what_is_left() {
     e.apply(&mut s, &a).unwrap();
     s.turn_seat = 0;
     s.step = 0;
-    assert_eq!(moves(&e, &s, "finish"), vec!["f6 g7", "f6 h8"]);
+    assert_eq!(args_of(&e, &s, "finish"), vec!["f6 g7", "f6 h8"]);
 }

@@ -242,6 +242,18 @@ pub fn legal_texts(engine: &Engine, s: &State) -> Vec<String> {
         .collect()
 }
 
+/// The argument texts of the legal actions named `name` (`name a1 a2` gives `a1 a2`),
+/// sorted.
+pub fn args_of(engine: &Engine, s: &State, name: &str) -> Vec<String> {
+    let prefix = format!("{name} ");
+    let mut args: Vec<String> = legal_texts(engine, s)
+        .into_iter()
+        .filter_map(|t| t.strip_prefix(&prefix).map(str::to_string))
+        .collect();
+    args.sort();
+    args
+}
+
 /// Whether `text` is among the legal actions.
 pub fn is_legal(engine: &Engine, s: &State, text: &str) -> bool {
     legal_texts(engine, s).iter().any(|t| t == text)
