@@ -14,13 +14,20 @@ use std::cell::{Cell, RefCell};
 /// Evaluation steps one decision may take: each expression evaluated, each item a
 /// collection yields, each item of a list built.
 pub const MAX_WORK: u64 = 20_000_000;
+/// What `LEFT` is set to once the budget is spent: far enough below zero that no
+/// charges after it come back above.
+const SPENT: i64 = i64::MIN / 2;
+
 /// Items in one list value (a list variable, a comprehension, a list a built-in returns).
 pub const MAX_LIST: usize = 1_000_000;
 /// Legal actions one decision may offer.
 pub const MAX_LEGAL_ACTIONS: usize = 1_000_000;
 
 thread_local! {
-    static WORK: Cell<u64> = const { Cell::new(0) };
+    /// The steps the open decision may still take: `MAX_WORK` less the steps charged. It
+    /// counts down, so that a charge is one subtraction whose sign says whether the budget
+    /// holds; once the budget is spent it is set far below zero (see `exceeded`).
+    static LEFT: Cell<i64> = const { Cell::new(MAX_WORK as i64) };
     static DEPTH: Cell<u32> = const { Cell::new(0) };
     static OVER: Cell<bool> = const { Cell::new(false) };
     /// What went over, then where it was (innermost first).
@@ -36,7 +43,7 @@ impl Decision {
     pub fn begin() -> Decision {
         let outer = DEPTH.get() == 0;
         if outer {
-            WORK.set(0);
+            LEFT.set(MAX_WORK as i64);
             OVER.set(false);
             REASON.with_borrow_mut(Vec::clear);
         }
@@ -73,13 +80,14 @@ fn error_text() -> String {
 
 /// Charges `n` steps of work; false once the budget is spent (the caller stops).
 ///
-/// The fast path is one thread-local add and compare: `WORK` is set past `MAX_WORK` once
-/// the budget is spent (see `exceeded`), so every charge after that takes the slow path.
+/// The fast path is one thread-local subtraction and a test of its sign: `LEFT` is set
+/// far below zero once the budget is spent (see `exceeded`), so every charge after that
+/// takes the slow path.
 #[inline]
 pub(crate) fn charge(n: u64) -> bool {
-    let w = WORK.get().saturating_add(n);
-    WORK.set(w);
-    w <= MAX_WORK || over_work()
+    let left = LEFT.get().wrapping_sub(n as i64);
+    LEFT.set(left);
+    left >= 0 || over_work()
 }
 
 /// The slow path of `charge`: the work went past `MAX_WORK`, or the budget is already
@@ -100,15 +108,18 @@ fn over_work() -> bool {
 /// `Eval::remembered_place`). Nothing once the budget is spent.
 #[inline]
 pub(crate) fn refund(n: u64) {
-    let w = WORK.get();
-    if w <= MAX_WORK {
-        WORK.set(w.saturating_sub(n));
+    let left = LEFT.get();
+    if left >= 0 {
+        LEFT.set(left.saturating_add(n as i64).min(MAX_WORK as i64));
     }
 }
 
-/// The steps the open decision has taken so far.
+/// The steps the open decision has taken so far (`u64::MAX` once the budget is spent).
 pub(crate) fn work() -> u64 {
-    WORK.get()
+    if OVER.get() {
+        return u64::MAX;
+    }
+    (MAX_WORK as i64).abs_diff(LEFT.get())
 }
 
 /// Whether the budget is spent: evaluation stops as soon as it is.
@@ -121,7 +132,7 @@ pub(crate) fn spent() -> bool {
 pub(crate) fn exceeded(what: String) {
     if !OVER.get() {
         OVER.set(true);
-        WORK.set(u64::MAX);
+        LEFT.set(SPENT);
         REASON.with_borrow_mut(|r| {
             r.clear();
             r.push(what);

@@ -20,6 +20,7 @@ use crate::engine::budget;
 use crate::engine::eval::Eval;
 use crate::engine::state::{Loc, NONE, NO_SEAT};
 use crate::ir::{ops, BinOp, Builtin, Expr, Value};
+use std::mem::ManuallyDrop;
 
 /// `e` compiled whole, if it is a short read from a local or `me` (see the module's
 /// documentation).
@@ -518,12 +519,13 @@ impl Make for Compare {
             if !budget::charge(W::NODES + 2) {
                 return false;
             }
+            // A seat holds nothing to drop: kept out of the drop glue.
             let me;
             let b = match &other {
                 Operand::Const(v) => v,
                 Operand::Me => {
-                    me = Value::Seat(ev.me);
-                    &me
+                    me = ManuallyDrop::new(Value::Seat(ev.me));
+                    &*me
                 }
                 Operand::Local(slot) => {
                     let v = &l[*slot];
@@ -559,11 +561,13 @@ fn compare_id(op: BinOp, id: Id, b: &Value, swapped: bool) -> bool {
         (Id::Int(x), Value::Int(y)) => x.cmp(y),
         (Id::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => x.cmp(y),
         _ => {
-            let a = id.value();
+            // An id's value holds nothing to drop (see `Id::value`).
+            let a = ManuallyDrop::new(id.value());
+            let a = &*a;
             return if swapped {
-                ops::compare(op, b, &a)
+                ops::compare(op, b, a)
             } else {
-                ops::compare(op, &a, b)
+                ops::compare(op, a, b)
             };
         }
     };
