@@ -198,16 +198,22 @@ fn plans_walk_joins_as_the_tree_walk_does() {
 
 /// Rules whose listing goes over a limit of the decision's budget, each in a clause a
 /// plan compiles: a quantifier in a `require`, a walk in a `choose`, a `let`, and a part
-/// remembered within the query (`memo`) that a plan hands to the evaluator.
-const RUNAWAY: [&str; 4] = [
-    r#"game "Quant" { players 2 }
+/// remembered within the query (`memo`) that a plan hands to the evaluator, and the
+/// directions and shifts of a run taken as one step (`dirs_then_shifts`).
+/// Each with the clause its error names.
+const RUNAWAY: [(&str, &str); 5] = [
+    (
+        r#"game "Quant" { players 2 }
        board grid 26 x 52
        phase p { turn { one of go } }
        action go {
          require all a in cells: all b in cells: all c in cells: a == b or a != b or c == c
          do { end turn }
        }"#,
-    r#"game "Pairs" { players 2 }
+        "`require all a in cells: all b in cells: all c in cells: ((a == b) or (a != b)) or (c == c)`",
+    ),
+    (
+        r#"game "Pairs" { players 2 }
        board grid 26 x 52
        phase p { turn { one of go } }
        action go {
@@ -216,7 +222,10 @@ const RUNAWAY: [&str; 4] = [
          choose k in [1, 2, 3, 4, 5, 6, 7, 8]
          do { end turn }
        }"#,
-    r#"game "Counts" { players 2 }
+        "`choose k`",
+    ),
+    (
+        r#"game "Counts" { players 2 }
        board grid 26 x 52
        phase p { turn { one of go } }
        action go {
@@ -225,7 +234,10 @@ const RUNAWAY: [&str; 4] = [
          require n > 0
          do { end turn }
        }"#,
-    r#"game "Remembered" { players 2 }
+        "a `let`",
+    ),
+    (
+        r#"game "Remembered" { players 2 }
        board grid 26 x 52
        phase p { turn { one of go } }
        action go {
@@ -233,13 +245,34 @@ const RUNAWAY: [&str; 4] = [
          require (sum b in cells: sum c in cells: count d in cells: b != c) > 0
          do { end turn }
        }"#,
+        "`require sum b in cells: sum c in cells: count d in cells: b != c > 0`",
+    ),
+    // A board full of stones: every run is blocked but at the board's edge, and the
+    // budget runs out while the shifts of one are looked at.
+    (
+        r#"game "Marches" { players 2 }
+       board grid 26 x 51 { region everywhere = a1..z51 }
+       kind Stone { label "S" }
+       deck stones of Stone { 1326 x card { } }
+       zone box shared public { holds stones }
+       setup { place box onto everywhere }
+       phase p { turn { one of go } }
+       action go {
+         choose k in 1..30
+         choose run in runs(cells, orthogonal)
+         choose dir in orthogonal
+         choose steps in shifts(run, dir)
+         do { end turn }
+       }"#,
+        "`choose steps`",
+    ),
 ];
 
 // A runaway rule stops with the same rules error, naming the same clause, whichever
 // lists the actions.
 #[test]
 fn plans_stop_runaway_rules_as_the_tree_walk_does() {
-    for rules in RUNAWAY {
+    for (rules, clause) in RUNAWAY {
         let game = muster::check::compile_source("runaway.muster", rules, None)
             .expect("the rules check")
             .game;
@@ -256,7 +289,7 @@ fn plans_stop_runaway_rules_as_the_tree_walk_does() {
         };
         let (p, w) = (first_error(&planned), first_error(&walked));
         assert_eq!(p, w);
-        assert!(p.contains("of action `go`"), "{p}");
+        assert!(p.contains(&format!("in {clause} of action `go`")), "{p}");
     }
 }
 

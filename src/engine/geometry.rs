@@ -404,7 +404,7 @@ pub(crate) fn shifts_of<F: FnMut(Value) -> bool + ?Sized>(
 /// Whether some cell of the run `(start, direction, length)` cannot take one step in
 /// `dir`: off the board, or onto a cell occupied by a component off the run.
 #[inline(always)]
-fn first_step_blocked(
+pub(crate) fn first_step_blocked(
     board: &Board,
     occ: &[u16],
     (start, ld, len): (u16, u8, u8),

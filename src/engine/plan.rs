@@ -714,6 +714,33 @@ fn dirs_then_shifts(
         Box::new(move |ev, l, args, f| {
             located(ev, (a, i), || {
                 let mut go_on = true;
+                // A run in a local (the common case): read once for every direction, and a
+                // direction it cannot take a step in passed over before anything is written.
+                // The charges and the clause named if they run out are `read_run`'s.
+                if let Some(run) = shifts.local_run(l) {
+                    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                    for &d in &dirs {
+                        if !budget::charge(1) {
+                            break;
+                        }
+                        if !budget::charge(3) {
+                            budget::locate_innermost(|| ev.eng.clause_text(a, i + 1));
+                            continue;
+                        }
+                        if geometry::first_step_blocked(board, occ, run, d) {
+                            continue;
+                        }
+                        pool::set(&mut l[dslot], Value::Dir(d));
+                        go_on = shifted(ev, l, args, f, run, d, kslot, &next);
+                        if budget::spent() {
+                            budget::locate_innermost(|| ev.eng.clause_text(a, i + 1));
+                        }
+                        if !go_on {
+                            break;
+                        }
+                    }
+                    return go_on;
+                }
                 for &d in &dirs {
                     if !budget::charge(1) {
                         break;
@@ -744,6 +771,19 @@ impl Shifts {
         Shifts {
             line: Arg::new(cx, &args[0]),
             dir: Arg::new(cx, &args[1]),
+        }
+    }
+
+    /// The run, if it is a local holding one: its start, direction and length, nothing
+    /// charged.
+    #[inline(always)]
+    fn local_run(&self, l: &[Value]) -> Option<(u16, u8, u8)> {
+        match (&self.line, l) {
+            (Arg::Local(slot), l) => match l[*slot] {
+                Value::Line { start, dir, len } => Some((start, dir, len)),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
