@@ -453,6 +453,9 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
         })
     };
     let mut fused: Option<Box<dyn FnOnce(Step) -> Step>> = None;
+    // A `require` straight after a `choose`, compiled, waiting for the choice: judged in
+    // its loop (see `Guarded`) rather than behind a step of its own.
+    let mut guard: Option<((u16, usize), Cond)> = None;
     for (i, c) in clauses.iter().enumerate().rev() {
         // A clause fused with the one after it (see `dirs_then_shifts`) takes that one's
         // place: built here, from the step after both.
@@ -464,8 +467,38 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             .checked_sub(1)
             .and_then(|p| dirs_then_shifts(cx, a, p, clauses))
         {
+            if let Some((at, cond)) = guard.take() {
+                next = require_step(at, cond, next);
+            }
             fused = Some(make);
             continue;
+        }
+        if let Clause::Choose {
+            slot, ty, domain, ..
+        } = c
+        {
+            next = match guard.take() {
+                Some((at, cond)) => {
+                    let then = Guarded { at, cond, next };
+                    choose(cx, (a, i), *slot, ty, domain, then)
+                }
+                None => choose(cx, (a, i), *slot, ty, domain, Plain(next)),
+            };
+            continue;
+        }
+        if let Some((at, cond)) = guard.take() {
+            next = require_step(at, cond, next);
+        }
+        if let Clause::Require {
+            cond,
+            afterwards: false,
+            ..
+        } = c
+        {
+            if i > 0 && matches!(clauses[i - 1], Clause::Choose { .. }) {
+                guard = Some(((a, i), truth(cx, cond)));
+                continue;
+            }
         }
         next = match c {
             Clause::Do(_) if after_do.is_empty() => next,
@@ -497,9 +530,7 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                     next(ev, l, args, f)
                 })
             }
-            Clause::Choose {
-                slot, ty, domain, ..
-            } => choose(cx, (a, i), *slot, ty, domain, next),
+            Clause::Choose { .. } => unreachable!("a choice is built above"),
             Clause::Let { slot, value } => let_(cx, (a, i), *slot, value, next),
             // Judged at the `do`; here only a step, as in the tree walk.
             Clause::Require {
@@ -539,14 +570,76 @@ fn let_(cx: &mut Cx, at: (u16, usize), slot: u16, value: &Expr, next: Step) -> S
 }
 
 fn require(cx: &mut Cx, at: (u16, usize), cond: &Expr, next: Step) -> Step {
-    let cond = truth(cx, cond);
+    require_step(at, truth(cx, cond), next)
+}
+
+/// `require`, its condition compiled.
+fn require_step(at: (u16, usize), cond: Cond, next: Step) -> Step {
     Box::new(move |ev, l, args, f| located(ev, at, || !cond(ev, l) || next(ev, l, args, f)))
+}
+
+/// What a `choose` hands each choice to: the rest of the action's step, or a `require`
+/// straight after it judged first, in the choice's loop (`Guarded`): the same condition,
+/// charged and named as its own step would be, without a call to a step of its own.
+trait Then: Send + Sync + 'static {
+    fn go(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        args: &mut Args,
+        f: &mut dyn FnMut(u16, &[Value]) -> bool,
+    ) -> bool;
+}
+
+/// The rest of the action's step.
+struct Plain(Step);
+
+impl Then for Plain {
+    #[inline(always)]
+    fn go(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        args: &mut Args,
+        f: &mut dyn FnMut(u16, &[Value]) -> bool,
+    ) -> bool {
+        (self.0)(ev, l, args, f)
+    }
+}
+
+/// A `require` (where it stands in the rules, and its condition), then the rest.
+struct Guarded {
+    at: (u16, usize),
+    cond: Cond,
+    next: Step,
+}
+
+impl Then for Guarded {
+    #[inline(always)]
+    fn go(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        args: &mut Args,
+        f: &mut dyn FnMut(u16, &[Value]) -> bool,
+    ) -> bool {
+        located(ev, self.at, || {
+            !(self.cond)(ev, l) || (self.next)(ev, l, args, f)
+        })
+    }
 }
 
 /// `choose`: each item of the domain in turn, as the tree walk offers it. Twin
 /// components in one place are one choice: only the first is offered. `ty` is the type
 /// of the chosen local.
-fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, ty: &Type, domain: &Expr, next: Step) -> Step {
+fn choose<T: Then>(
+    cx: &mut Cx,
+    at: (u16, usize),
+    slot: u16,
+    ty: &Type,
+    domain: &Expr,
+    next: T,
+) -> Step {
     let slot = slot as usize;
     // A list written in the rules, with no components: a plain loop.
     if let Expr::Const(Value::List(items)) = domain {
@@ -561,7 +654,7 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, ty: &Type, domain: &Expr, ne
                         }
                         // A direction or number over the last one, in place.
                         pool::assign(&mut l[slot], v);
-                        go_on = next(ev, l, args, f);
+                        go_on = next.go(ev, l, args, f);
                         if !go_on {
                             break;
                         }
@@ -578,7 +671,7 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, ty: &Type, domain: &Expr, ne
                 let mut go_on = true;
                 cells(ev, l, &mut |c, l| {
                     pool::set(&mut l[slot], Value::Cell(c));
-                    go_on = next(ev, l, args, f);
+                    go_on = next.go(ev, l, args, f);
                     go_on
                 });
                 go_on
@@ -609,7 +702,7 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, ty: &Type, domain: &Expr, ne
                 let mut go_on = true;
                 each(ev, l, &mut |v, l| {
                     pool::set(&mut l[slot], v);
-                    go_on = next(ev, l, args, f);
+                    go_on = next.go(ev, l, args, f);
                     go_on
                 });
                 go_on
@@ -631,7 +724,7 @@ fn choose(cx: &mut Cx, at: (u16, usize), slot: u16, ty: &Type, domain: &Expr, ne
                     offered.push(c);
                 }
                 pool::set(&mut l[slot], v);
-                go_on = next(ev, l, args, f);
+                go_on = next.go(ev, l, args, f);
                 go_on
             });
             go_on
@@ -652,7 +745,7 @@ fn shifted(
     run: (u16, u8, u8),
     d: u8,
     slot: usize,
-    next: &Step,
+    next: &impl Then,
 ) -> bool {
     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
     let mut go_on = true;
@@ -661,7 +754,7 @@ fn shifted(
             return false;
         }
         pool::set(&mut l[slot], v);
-        go_on = next(ev, l, args, f);
+        go_on = next.go(ev, l, args, f);
         go_on
     });
     go_on
@@ -711,6 +804,7 @@ fn dirs_then_shifts(
         dir: Arg::Local(dslot),
     };
     Some(Box::new(move |next: Step| -> Step {
+        let next = Plain(next);
         Box::new(move |ev, l, args, f| {
             located(ev, (a, i), || {
                 let mut go_on = true;
