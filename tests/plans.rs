@@ -198,10 +198,11 @@ fn plans_walk_joins_as_the_tree_walk_does() {
 
 /// Rules whose listing goes over a limit of the decision's budget, each in a clause a
 /// plan compiles: a quantifier in a `require`, a walk in a `choose`, a `let`, and a part
-/// remembered within the query (`memo`) that a plan hands to the evaluator, and the
-/// directions and shifts of a run taken as one step (`dirs_then_shifts`).
+/// remembered within the query (`memo`) that a plan hands to the evaluator, the
+/// directions and shifts of a run taken as one step (`dirs_then_shifts`), and a short
+/// read looked for in a list written in the rules (`reads::in_list`).
 /// Each with the clause its error names.
-const RUNAWAY: [(&str, &str); 5] = [
+const RUNAWAY: [(&str, &str); 6] = [
     (
         r#"game "Quant" { players 2 }
        board grid 26 x 52
@@ -265,6 +266,17 @@ const RUNAWAY: [(&str, &str); 5] = [
          do { end turn }
        }"#,
         "`choose steps`",
+    ),
+    (
+        r#"game "Ranks" { players 2 }
+       board grid 26 x 52
+       phase p { turn { one of go } }
+       action go {
+         choose a in cells
+         require all b in cells: all c in cells: rank(c) not in [100, 200] or a == b
+         do { end turn }
+       }"#,
+        "`require all b in cells: all c in cells: (rank(c) not in [100, 200]) or (a == b)`",
     ),
 ];
 

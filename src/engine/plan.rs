@@ -1427,6 +1427,10 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                 });
             }
             let want = *op == BinOp::In;
+            // A short read in a list written in the rules: one closure.
+            if let Some(c) = reads::in_list(cx, want, a, b) {
+                return c;
+            }
             // A cell in a region: its place on the region's list looked up, charged as the
             // walk up to it would be (see `Engine::region_place`).
             if let Expr::Region(r, seat) = &**b {

@@ -68,6 +68,21 @@ pub(super) fn compare(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
     shaped(cx, read, Compare { op, other, swapped })
 }
 
+/// `a in [...]` (or `not in`) judged in one closure where `a` is a short read and the list
+/// is written in the rules (`rank_of(x) in [king, captain]`): the read's end looked for
+/// where it stands, not made a value. Charged as `truth` charges it: the node, the read's
+/// nodes, then each item looked at.
+pub(super) fn in_list(cx: &Cx, want: bool, a: &Expr, b: &Expr) -> Option<Cond> {
+    let Expr::Const(Value::List(items)) = b else {
+        return None;
+    };
+    if cx.remembered(a) || cx.remembered(b) {
+        return None;
+    }
+    let items = items.clone();
+    shaped(cx, a, InList { want, items })
+}
+
 /// A short read's end judged as a condition, by its value's truthiness (`not x.piece.flag`).
 pub(super) fn truthy(cx: &Cx, e: &Expr) -> Option<Cond> {
     shaped(cx, e, Truthy)
@@ -541,6 +556,10 @@ impl Make for Compare {
                 Some(To::Id(id)) => return compare_id(op, id, b, swapped),
                 None => return false,
             };
+            // Two enum values (`x.piece.rank == king`): equal or not without a call.
+            if let (Value::Enum(e, x), Value::Enum(f, y), BinOp::Eq | BinOp::Ne) = (a, b, op) {
+                return (e == f && x == y) == (op == BinOp::Eq);
+            }
             if swapped {
                 ops::compare(op, b, a)
             } else {
@@ -548,6 +567,45 @@ impl Make for Compare {
             }
         })
     }
+}
+
+/// A short read looked for in a list written in the rules (see `in_list`).
+struct InList {
+    want: bool,
+    items: Vec<Value>,
+}
+
+impl Make for InList {
+    type Out = Cond;
+    fn make<W: Walk>(self, w: W) -> Cond {
+        let InList { want, items } = self;
+        Box::new(move |ev, l| {
+            // The node's step; then the read's, as its own closure charges them (what it
+            // gives once the budget is spent is `none`).
+            if !budget::charge(1) {
+                return false;
+            }
+            let found = if !budget::charge(W::NODES) {
+                among(&items, &Value::None)
+            } else {
+                match w.walk(ev, l) {
+                    Some(To::Value(v)) if listed(v) => among(&items, v),
+                    Some(To::Id(id)) => among(&items, &ManuallyDrop::new(id.value())),
+                    Some(To::Value(_)) | None => among(&items, &Value::None),
+                }
+            };
+            found == want
+        })
+    }
+}
+
+/// Whether `x` is among `items`, each looked at up to it charged (as `Eval::find` charges
+/// a list searched where it stands).
+#[inline(always)]
+fn among(items: &[Value], x: &Value) -> bool {
+    let at = crate::engine::eval::position(items, x);
+    let looked = at.map_or(items.len(), |i| i + 1);
+    budget::charge(looked as u64) && at.is_some()
 }
 
 /// `ops::compare` of an id read at a short read's end (its value, right of the operator
