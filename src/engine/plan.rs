@@ -1308,6 +1308,17 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
     })
 }
 
+/// `ops::compare`, with two cells or two numbers (most comparisons the rules make)
+/// compared here rather than in a call.
+#[inline(always)]
+fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
+    match (x, y) {
+        (Value::Cell(p), Value::Cell(q)) => ops::ordered(op, p.cmp(q)),
+        (Value::Int(p), Value::Int(q)) => ops::ordered(op, p.cmp(q)),
+        _ => ops::compare(op, x, y),
+    }
+}
+
 /// Whether a condition holds, as `Eval::truth` judges it.
 fn truth(cx: &mut Cx, e: &Expr) -> Cond {
     if cx.remembered(e) {
@@ -1365,24 +1376,24 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                         // Each made where it stays: a pair would copy them again.
                         let x = a(ev, l);
                         let y = b(ev, l);
-                        let t = ops::compare(op, &x, &y);
+                        let t = compared(op, &x, &y);
                         pool::recycle(x);
                         pool::recycle(y);
                         t
                     }
                     (Arg::Get(a), b) => {
                         let x = a(ev, l);
-                        let t = ops::compare(op, &x, b.seen(l));
+                        let t = compared(op, &x, b.seen(l));
                         pool::recycle(x);
                         t
                     }
                     (a, Arg::Get(b)) => {
                         let y = b(ev, l);
-                        let t = ops::compare(op, a.seen(l), &y);
+                        let t = compared(op, a.seen(l), &y);
                         pool::recycle(y);
                         t
                     }
-                    (a, b) => ops::compare(op, a.seen(l), b.seen(l)),
+                    (a, b) => compared(op, a.seen(l), b.seen(l)),
                 }
             })
         }
