@@ -62,6 +62,9 @@ pub(crate) type Cond = Box<dyn Fn(&Eval, &mut [Value]) -> bool + Send + Sync>;
 /// Compiled parts of the rules by the address of what they were compiled from, sorted.
 pub(crate) type ByAddress<T> = Vec<(usize, T)>;
 pub(crate) type Get = Box<dyn Fn(&Eval, &mut [Value]) -> Value + Send + Sync>;
+/// A number computed without being made a value, where the rules compare numbers (see
+/// `int`): `Err` holds the value `get` gives where it is no number.
+pub(crate) type Int = Box<dyn Fn(&Eval, &mut [Value]) -> Result<i64, Value> + Send + Sync>;
 /// Walks a domain: each item is handed to the callback, which says whether to go on.
 pub(crate) type Each =
     Box<dyn Fn(&Eval, &mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool) + Send + Sync>;
@@ -216,6 +219,10 @@ struct Cx<'a> {
     computers: ByAddress<Get>,
     /// The remembered nodes (by address in the rules) whose computers are being compiled.
     compiling: Vec<usize>,
+    /// Which component attributes hold numbers, by index.
+    number_attrs: Vec<bool>,
+    /// Which variables hold numbers (those that start as one), by index.
+    number_vars: Vec<bool>,
 }
 
 impl Cx<'_> {
@@ -295,6 +302,12 @@ impl Plans {
             copies: Vec::new(),
             computers: Vec::new(),
             compiling: Vec::new(),
+            number_attrs: (game.attrs.iter())
+                .map(|a| matches!(a.ty, crate::ir::AttrType::Int { .. }))
+                .collect(),
+            number_vars: (game.vars.iter())
+                .map(|v| matches!(v.init, Expr::Const(Value::Int(_))))
+                .collect(),
         };
         let actions = (0..game.actions.len())
             .map(|a| action(&mut cx, a as u16, &game.actions[a].clauses))
@@ -1308,6 +1321,98 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
     })
 }
 
+/// `e` compiled to give a number where it can (see `Int`): a short read or `distance`,
+/// charged as `get` charges them. `None` for anything else, or a remembered node.
+fn int(cx: &mut Cx, e: &Expr) -> Option<Int> {
+    if cx.remembered(e) {
+        return None;
+    }
+    if let Some(read) = reads::int(cx, e) {
+        return Some(read);
+    }
+    let Expr::Call(Builtin::Distance, args) = e else {
+        return None;
+    };
+    let (x, y) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+    Some(Box::new(move |ev, l| {
+        if !budget::charge(1) {
+            return Err(Value::None);
+        }
+        match (x.cell(ev, l), y.cell(ev, l)) {
+            (Some(a), Some(c)) => Ok(geometry::distance(&ev.eng.game.board, a, c)),
+            _ => Err(Value::None),
+        }
+    }))
+}
+
+/// `a op b` where one side is a number `int` computes and the other another, a local or
+/// a constant: compared as numbers when both are, else as `ops::compare` compares the
+/// values. The operands are computed and charged in the order of the closure `truth`
+/// makes otherwise (a computed operand before one seen in place).
+fn numbers(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
+    let in_place =
+        |e: &Expr| matches!(e, Expr::Local(_)) || matches!(e, Expr::Const(v) if !v.owns_heap());
+    let number = |r: Result<i64, Value>| r.map_or_else(|v| v, Value::Int);
+    let judged = move |x: Result<i64, Value>, y: &Value| match (x, y) {
+        (Ok(p), Value::Int(q)) => ops::ordered(op, p.cmp(q)),
+        (x, y) => {
+            let x = number(x);
+            let t = compared(op, &x, y);
+            pool::recycle(x);
+            t
+        }
+    };
+    if in_place(b) && !in_place(a) {
+        let (a, b) = (int(cx, a)?, Arg::new(cx, b));
+        return Some(Box::new(move |ev, l| {
+            if !budget::charge(1) {
+                return false;
+            }
+            let x = a(ev, l);
+            judged(x, b.seen(l))
+        }));
+    }
+    if in_place(a) && !in_place(b) {
+        let (a, b) = (Arg::new(cx, a), int(cx, b)?);
+        return Some(Box::new(move |ev, l| {
+            if !budget::charge(1) {
+                return false;
+            }
+            let y = b(ev, l);
+            match (a.seen(l), y) {
+                (Value::Int(p), Ok(q)) => ops::ordered(op, p.cmp(&q)),
+                (x, y) => {
+                    let y = number(y);
+                    let t = compared(op, x, &y);
+                    pool::recycle(y);
+                    t
+                }
+            }
+        }));
+    }
+    if in_place(a) || in_place(b) {
+        return None;
+    }
+    let (a, b) = (int(cx, a)?, int(cx, b)?);
+    Some(Box::new(move |ev, l| {
+        if !budget::charge(1) {
+            return false;
+        }
+        let x = a(ev, l);
+        let y = b(ev, l);
+        match (x, y) {
+            (Ok(p), Ok(q)) => ops::ordered(op, p.cmp(&q)),
+            (x, y) => {
+                let (x, y) = (number(x), number(y));
+                let t = compared(op, &x, &y);
+                pool::recycle(x);
+                pool::recycle(y);
+                t
+            }
+        }
+    }))
+}
+
 /// `ops::compare`, with two cells or two numbers (most comparisons the rules make)
 /// compared here rather than in a call.
 #[inline(always)]
@@ -1363,6 +1468,10 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             }
             // A short read compared with a local, `me` or a constant: one closure.
             if let Some(c) = reads::compare(cx, *op, a, b) {
+                return c;
+            }
+            // Numbers compared as numbers (`distance(a, b) <= 10`).
+            if let Some(c) = numbers(cx, *op, a, b) {
                 return c;
             }
             let (op, a, b) = (*op, Arg::new(cx, a), Arg::new(cx, b));

@@ -15,7 +15,7 @@
 //! query (`memo.rs`); the caller sees to the root. Longer reads, and starts other than a
 //! local or `me`, are compiled a node at a time (`get_node`).
 
-use super::{copied, listed, Arg, Cond, Cx, Get};
+use super::{copied, listed, Arg, Cond, Cx, Get, Int};
 use crate::engine::budget;
 use crate::engine::eval::Eval;
 use crate::engine::state::{Loc, NONE, NO_SEAT};
@@ -81,6 +81,22 @@ pub(super) fn in_list(cx: &Cx, want: bool, a: &Expr, b: &Expr) -> Option<Cond> {
     }
     let items = items.clone();
     shaped(cx, a, InList { want, items })
+}
+
+/// `e` compiled whole as a number (see `Int`), if it is a short read from a local or `me`
+/// that ends in a number: a file or rank, an attribute declared a range of numbers, or a
+/// variable that starts as a number.
+pub(super) fn int(cx: &Cx, e: &Expr) -> Option<Int> {
+    let numbers = match hop_of(e)?.0 {
+        Kind::File | Kind::Rank => true,
+        Kind::Attr(a) => cx.number_attrs.get(a as usize) == Some(&true),
+        Kind::CompVar(i) | Kind::SeatVar(i) => cx.number_vars.get(i as usize) == Some(&true),
+        _ => false,
+    };
+    if !numbers {
+        return None;
+    }
+    shaped(cx, e, AsInt)
 }
 
 /// A short read's end judged as a condition, by its value's truthiness (`not x.piece.flag`).
@@ -493,6 +509,26 @@ impl Make for Read {
             match w.walk(ev, l) {
                 Some(to) => value(to),
                 None => Value::None,
+            }
+        })
+    }
+}
+
+/// A short read's number, or the value `Read` gives where it is none.
+struct AsInt;
+
+impl Make for AsInt {
+    type Out = Int;
+    fn make<W: Walk>(self, w: W) -> Int {
+        Box::new(move |ev, l| {
+            if !budget::charge(W::NODES) {
+                return Err(Value::None);
+            }
+            match w.walk(ev, l) {
+                Some(To::Id(Id::Int(i))) => Ok(i),
+                Some(To::Value(&Value::Int(i))) => Ok(i),
+                Some(to) => Err(value(to)),
+                None => Err(Value::None),
             }
         })
     }
