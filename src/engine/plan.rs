@@ -706,10 +706,50 @@ fn choose<T: Then>(
             });
         }
     }
-    let each = each(cx, domain);
     // Twins are components: a choice of any other type (numbers, runs, seats, lists) has
     // none to pass over.
-    if !matches!(ty, Type::Comp | Type::Nothing | Type::Unknown) {
+    let twins = matches!(ty, Type::Comp | Type::Nothing | Type::Unknown);
+    // A list in a local: its items written into the choice's local one at a time, each
+    // charged as `for_each` charges it (a cell in place); anything but a list is walked
+    // as `for_each` walks it.
+    if let (Expr::Local(from), false) = (domain, twins) {
+        let (from, domain) = (*from as usize, domain.clone());
+        return Box::new(move |ev, l, args, f| {
+            located(ev, at, || {
+                let mut go_on = true;
+                let Value::List(items) = &l[from] else {
+                    ev.for_each(&domain, l, &mut |v, l| {
+                        pool::set(&mut l[slot], v);
+                        go_on = next.go(ev, l, args, f);
+                        go_on
+                    });
+                    return go_on;
+                };
+                for i in 0..items.len() {
+                    if !budget::charge(1) {
+                        break;
+                    }
+                    let Value::List(items) = &l[from] else {
+                        break;
+                    };
+                    match items[i] {
+                        Value::Cell(c) => pool::set(&mut l[slot], Value::Cell(c)),
+                        ref v => {
+                            let v = pool::dup(v);
+                            pool::set(&mut l[slot], v);
+                        }
+                    }
+                    go_on = next.go(ev, l, args, f);
+                    if !go_on {
+                        break;
+                    }
+                }
+                go_on
+            })
+        });
+    }
+    let each = each(cx, domain);
+    if !twins {
         return Box::new(move |ev, l, args, f| {
             located(ev, at, || {
                 let mut go_on = true;
