@@ -717,33 +717,10 @@ fn choose<T: Then>(
         return Box::new(move |ev, l, args, f| {
             located(ev, at, || {
                 let mut go_on = true;
-                let Value::List(items) = &l[from] else {
-                    ev.for_each(&domain, l, &mut |v, l| {
-                        pool::set(&mut l[slot], v);
-                        go_on = next.go(ev, l, args, f);
-                        go_on
-                    });
-                    return go_on;
-                };
-                for i in 0..items.len() {
-                    if !budget::charge(1) {
-                        break;
-                    }
-                    let Value::List(items) = &l[from] else {
-                        break;
-                    };
-                    match items[i] {
-                        Value::Cell(c) => pool::set(&mut l[slot], Value::Cell(c)),
-                        ref v => {
-                            let v = pool::dup(v);
-                            pool::set(&mut l[slot], v);
-                        }
-                    }
+                local_items(ev, l, (from, &domain), slot, |l| {
                     go_on = next.go(ev, l, args, f);
-                    if !go_on {
-                        break;
-                    }
-                }
+                    go_on
+                });
                 go_on
             })
         });
@@ -783,6 +760,45 @@ fn choose<T: Then>(
             go_on
         })
     })
+}
+
+/// The items of a collection held in the local `from` (`domain`, the local's expression),
+/// each written into the local `slot` in turn, then `go` called, while it says to go on.
+/// A list is walked in place, each item charged as `for_each` charges it (a cell written
+/// as a number); anything else is walked by `for_each`.
+#[inline(always)]
+fn local_items(
+    ev: &Eval,
+    l: &mut [Value],
+    (from, domain): (usize, &Expr),
+    slot: usize,
+    mut go: impl FnMut(&mut [Value]) -> bool,
+) {
+    let Value::List(items) = &l[from] else {
+        ev.for_each(domain, l, &mut |v, l| {
+            pool::set(&mut l[slot], v);
+            go(l)
+        });
+        return;
+    };
+    for i in 0..items.len() {
+        if !budget::charge(1) {
+            return;
+        }
+        let Value::List(items) = &l[from] else {
+            return;
+        };
+        match items[i] {
+            Value::Cell(c) => pool::set(&mut l[slot], Value::Cell(c)),
+            ref v => {
+                let v = pool::dup(v);
+                pool::set(&mut l[slot], v);
+            }
+        }
+        if !go(l) {
+            return;
+        }
+    }
 }
 
 /// Each distance the run can shift by in direction `d`, written into the local `slot` in
@@ -1680,6 +1696,22 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     let mut result = q != Quant::Any;
                     cells(ev, l, &mut |c, l| {
                         pool::set(&mut l[slot], Value::Cell(c));
+                        let t = body(ev, l);
+                        ops::quantify(q, t, &mut result)
+                    });
+                    result
+                });
+            }
+            // Over a list in a local: walked in place (see `local_items`).
+            if let Expr::Local(from) = **coll {
+                let (q, slot, body) = (*q, *slot as usize, truth(cx, body));
+                let (from, domain) = (from as usize, (**coll).clone());
+                return Box::new(move |ev, l| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let mut result = q != Quant::Any;
+                    local_items(ev, l, (from, &domain), slot, |l| {
                         let t = body(ev, l);
                         ops::quantify(q, t, &mut result)
                     });
