@@ -1476,6 +1476,10 @@ fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
     match (x, y) {
         (Value::Cell(p), Value::Cell(q)) => ops::ordered(op, p.cmp(q)),
         (Value::Int(p), Value::Int(q)) => ops::ordered(op, p.cmp(q)),
+        // Phases are equal or not (`phase != rally`).
+        (Value::Phase(p), Value::Phase(q)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
+            (p == q) == (op == BinOp::Eq)
+        }
         _ => ops::compare(op, x, y),
     }
 }
