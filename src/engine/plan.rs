@@ -1476,7 +1476,7 @@ fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
     match (x, y) {
         (Value::Cell(p), Value::Cell(q)) => ops::ordered(op, p.cmp(q)),
         (Value::Int(p), Value::Int(q)) => ops::ordered(op, p.cmp(q)),
-        // Phases are equal or not (`phase != rally`).
+        // Phases are equal or not (`phase != p`).
         (Value::Phase(p), Value::Phase(q)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
             (p == q) == (op == BinOp::Eq)
         }

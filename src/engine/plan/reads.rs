@@ -69,7 +69,7 @@ pub(super) fn compare(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
 }
 
 /// `a in [...]` (or `not in`) judged in one closure where `a` is a short read and the list
-/// is written in the rules (`rank_of(x) in [king, captain]`): the read's end looked for
+/// is written in the rules (`x.piece.kind in [a, b]`): the read's end looked for
 /// where it stands, not made a value. Charged as `truth` charges it: the node, the read's
 /// nodes, then each item looked at.
 pub(super) fn in_list(cx: &Cx, want: bool, a: &Expr, b: &Expr) -> Option<Cond> {
@@ -592,7 +592,7 @@ impl Make for Compare {
                 Some(To::Id(id)) => return compare_id(op, id, b, swapped),
                 None => return false,
             };
-            // Two enum values (`x.piece.rank == king`): equal or not without a call.
+            // Two enum values (an attribute and a name it may have): equal or not without a call.
             if let (Value::Enum(e, x), Value::Enum(f, y), BinOp::Eq | BinOp::Ne) = (a, b, op) {
                 return (e == f && x == y) == (op == BinOp::Eq);
             }
