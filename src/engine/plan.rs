@@ -13,11 +13,14 @@
 //!   `slide`, `sight`, `reach`, `shifts`, `runs`, `group`, `destinations`, `attacks`, a
 //!   region) hand their items on one at a time, with constant directions read once; a
 //!   choice of a written direction straight followed by a choice over `shifts` in that
-//!   direction is one step for both (`dirs_then_shifts`);
+//!   direction is one step for both (`dirs_then_shifts`); a `require` straight after a
+//!   `choose` is judged in the choice's loop (`Guarded`); a `choose` or a quantifier over
+//!   a list held in a local walks it in place (`local_items`);
 //! - `and`, `or`, `not`, comparisons, `in` and quantifiers are judged without going back
 //!   through the evaluator's match, and reads such as `distance(a, b)` or `phase` are
-//!   one closure each; a short read (`x.piece.owner`, `p.points`), and its
-//!   comparison with a local, `me` or a constant, is one closure whole (`reads.rs`);
+//!   one closure each; a short read (`x.piece.owner`, `p.points`), its comparison with
+//!   a local, `me` or a constant, and its search in a written list, is one closure whole
+//!   (`reads.rs`); numbers are compared as numbers (`Int`, `numbers`);
 //! - an operand that is a local or a constant is looked at where it stands (`Arg`), not
 //!   copied and given back; `x in` a local or written list is searched in place, and
 //!   `x in` a region looked up (its place on the region's list: `Engine::region_place`);
