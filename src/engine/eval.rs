@@ -913,10 +913,7 @@ impl<'a> Eval<'a> {
             }
             _ => return None,
         };
-        let at = position(items, item);
-        // Each item looked at is a step, as if the list were walked up to the item.
-        let looked = at.map_or(items.len(), |i| i + 1);
-        Some(budget::charge(looked as u64) && at.is_some())
+        Some(among(items, item))
     }
 
     /// `item in coll`: `find`'s quicker way where there is one, else `coll` walked until
@@ -1478,6 +1475,15 @@ fn scalar_eq(x: &Value, y: &Value) -> Option<bool> {
         (Value::Enum(e, a), Value::Enum(f, b)) => Some(e == f && a == b),
         _ => None,
     }
+}
+
+/// Whether `item` is among `items`, searched where they stand: each item looked at is a
+/// step, as if the list were walked up to the item.
+#[inline(always)]
+pub(crate) fn among(items: &[Value], item: &Value) -> bool {
+    let at = position(items, item);
+    let looked = at.map_or(items.len(), |i| i + 1);
+    budget::charge(looked as u64) && at.is_some()
 }
 
 /// Where `item` first stands in `items`; scalars are compared without a call per item.

@@ -1662,13 +1662,9 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             };
             let item = Arg::new(cx, a);
             Box::new(move |ev, l| {
-                let in_place = |items: &Value, x: &Value| {
-                    let Value::List(items) = items else {
-                        return false;
-                    };
-                    let at = super::eval::position(items, x);
-                    let looked = at.map_or(items.len(), |i| i + 1);
-                    budget::charge(looked as u64) && at.is_some()
+                let in_place = |items: &Value, x: &Value| match items {
+                    Value::List(items) => super::eval::among(items, x),
+                    _ => false,
                 };
                 if !matches!(list.seen_uncharged(l), Value::List(_)) {
                     return walked(ev, l);

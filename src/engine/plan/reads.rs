@@ -17,7 +17,7 @@
 
 use super::{copied, listed, Arg, Cond, Cx, Get, Int};
 use crate::engine::budget;
-use crate::engine::eval::Eval;
+use crate::engine::eval::{among, Eval};
 use crate::engine::state::{Loc, NONE, NO_SEAT};
 use crate::ir::{ops, BinOp, Builtin, Expr, Value};
 use std::mem::ManuallyDrop;
@@ -633,15 +633,6 @@ impl Make for InList {
             found == want
         })
     }
-}
-
-/// Whether `x` is among `items`, each looked at up to it charged (as `Eval::find` charges
-/// a list searched where it stands).
-#[inline(always)]
-fn among(items: &[Value], x: &Value) -> bool {
-    let at = crate::engine::eval::position(items, x);
-    let looked = at.map_or(items.len(), |i| i + 1);
-    budget::charge(looked as u64) && at.is_some()
 }
 
 /// `ops::compare` of an id read at a short read's end (its value, right of the operator
