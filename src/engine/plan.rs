@@ -589,9 +589,10 @@ fn require(cx: &mut Cx, at: (u16, usize), cond: &Expr, next: Step) -> Step {
     require_step(at, truth(cx, cond), next)
 }
 
-/// `require`, its condition compiled.
+/// `require`, its condition compiled: a step of its own, judged as `Guarded` judges it.
 fn require_step(at: (u16, usize), cond: Cond, next: Step) -> Step {
-    Box::new(move |ev, l, args, f| located(ev, at, || !cond(ev, l) || next(ev, l, args, f)))
+    let guarded = Guarded { at, cond, next };
+    Box::new(move |ev, l, args, f| guarded.go(ev, l, args, f))
 }
 
 /// What a `choose` hands each choice to: the rest of the action's step, or a `require`
