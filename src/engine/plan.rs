@@ -881,10 +881,12 @@ fn dirs_then_shifts(
         Box::new(move |ev, l, args, f| {
             located(ev, (a, i), || {
                 let mut go_on = true;
-                // A run in a local (the common case): read once for every direction, and a
-                // direction it cannot take a step in passed over before anything is written.
-                // The charges and the clause named if they run out are `read_run`'s.
-                if let Some(run) = shifts.local_run(l) {
+                // A run where it stands (a local: the common case): read once for every
+                // direction, and a direction it cannot take a step in passed over before
+                // anything is written; the node and its two operands charged at once, as
+                // `read` charges them. A computed run, which may read the direction, is read
+                // for each direction after it is written (below).
+                if let Some(run) = shifts.run_in_place(l) {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
                     for &d in &dirs {
                         if !budget::charge(1) {
@@ -913,9 +915,11 @@ fn dirs_then_shifts(
                         break;
                     }
                     pool::set(&mut l[dslot], Value::Dir(d));
-                    go_on = located(ev, (a, i + 1), || match shifts.read_run(ev, l) {
-                        Some(run) => shifted(ev, l, args, f, run, d, kslot, &next),
-                        None => true,
+                    go_on = located(ev, (a, i + 1), || {
+                        match shifts.read(ev, l).map(|(run, _)| run) {
+                            Some(run) => shifted(ev, l, args, f, run, d, kslot, &next),
+                            None => true,
+                        }
                     });
                     if !go_on {
                         break;
@@ -941,28 +945,14 @@ impl Shifts {
         }
     }
 
-    /// The run, if it is a local holding one: its start, direction and length, nothing
-    /// charged.
+    /// The run where it stands (a local or a constant holding one): its start, direction
+    /// and length, nothing charged. It is the same for every direction.
     #[inline(always)]
-    fn local_run(&self, l: &[Value]) -> Option<(u16, u8, u8)> {
-        match (&self.line, l) {
-            (Arg::Local(slot), l) => match l[*slot] {
-                Value::Line { start, dir, len } => Some((start, dir, len)),
-                _ => None,
-            },
+    fn run_in_place(&self, l: &[Value]) -> Option<(u16, u8, u8)> {
+        match *self.line.seen_uncharged(l) {
+            Value::Line { start, dir, len } => Some((start, dir, len)),
             _ => None,
         }
-    }
-
-    /// The run, where the direction is a local known to hold one (`dirs_then_shifts`):
-    /// `read`, with a run in a local or written looked at where it stands and the node
-    /// and its two operands charged at once.
-    #[inline(always)]
-    fn read_run(&self, ev: &Eval, l: &mut [Value]) -> Option<(u16, u8, u8)> {
-        if let &Value::Line { start, dir, len } = self.line.seen_uncharged(l) {
-            return budget::charge(3).then_some((start, dir, len));
-        }
-        self.read(ev, l).map(|(run, _)| run)
     }
 
     /// The run (its start, direction and length) and the direction, read as `eval` reads
