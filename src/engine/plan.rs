@@ -1422,23 +1422,9 @@ fn numbers(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
             judged(x, b.seen(l))
         }));
     }
+    // `3 < x` as `x > 3`: the computed side first either way.
     if in_place(a) && !in_place(b) {
-        let (a, b) = (Arg::new(cx, a), int(cx, b)?);
-        return Some(Box::new(move |ev, l| {
-            if !budget::charge(1) {
-                return false;
-            }
-            let y = b(ev, l);
-            match (a.seen(l), y) {
-                (Value::Int(p), Ok(q)) => ops::ordered(op, p.cmp(&q)),
-                (x, y) => {
-                    let y = number(y);
-                    let t = compared(op, x, &y);
-                    pool::recycle(y);
-                    t
-                }
-            }
-        }));
+        return numbers(cx, mirrored(op), b, a);
     }
     if in_place(a) || in_place(b) {
         return None;
@@ -1461,6 +1447,17 @@ fn numbers(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
             }
         }
     }))
+}
+
+/// The comparison that holds of `b` and `a` where `op` holds of `a` and `b`.
+fn mirrored(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
 }
 
 /// `ops::compare`, with two cells or two numbers (most comparisons the rules make)
