@@ -233,8 +233,9 @@ impl Walk<'_> {
         a.x.abs_diff(b.x) <= extent && a.y.abs_diff(b.y) <= extent
     }
 
-    /// Calls `f` on where each way through `pat` from `at` lands, with the direction of
-    /// its last leg and what may stand there; stops when `f` returns false (and returns
+    /// Calls `f` on where each way through `pat` from `at` lands, with the vector of its
+    /// last leg (oriented: its direction is `direction` of it, found only by a caller that
+    /// needs it) and what may stand there; stops when `f` returns false (and returns
     /// false then). `same` restricts the first leg to the direction given.
     ///
     /// Legs and choices between them call `f` directly (it is inlined into their loops);
@@ -268,11 +269,10 @@ impl Walk<'_> {
     ) -> bool {
         for &v in &leg.vectors {
             let v = self.orient(v);
-            let d = direction(v);
-            if same.is_some_and(|s| s != d) {
+            if same.is_some_and(|s| s != direction(v)) {
                 continue;
             }
-            if !self.ray(leg, at, v, &mut |t| f(t, d, leg.lands)) {
+            if !self.ray(leg, at, v, &mut |t| f(t, v, leg.lands)) {
                 return false;
             }
         }
@@ -295,13 +295,13 @@ impl Walk<'_> {
                 optional,
                 same: keep,
                 then,
-            } => self.ends_each(first, at, same, &mut |c, d, lands| {
-                if *optional && !f(c, d, lands) {
+            } => self.ends_each(first, at, same, &mut |c, v, lands| {
+                if *optional && !f(c, v, lands) {
                     return false;
                 }
                 // A leg ends on an empty cell to go on from it.
                 if self.occ[c as usize] == NONE {
-                    return self.ends_each(then, c, keep.then_some(d), f);
+                    return self.ends_each(then, c, keep.then_some(direction(v)), f);
                 }
                 true
             }),
