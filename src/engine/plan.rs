@@ -226,6 +226,8 @@ struct Cx<'a> {
     number_attrs: Vec<bool>,
     /// Which variables hold numbers (those that start as one), by index.
     number_vars: Vec<bool>,
+    /// Which seat attributes are numbers for every seat, by index.
+    number_seat_attrs: Vec<bool>,
 }
 
 impl Cx<'_> {
@@ -310,6 +312,9 @@ impl Plans {
                 .collect(),
             number_vars: (game.vars.iter())
                 .map(|v| matches!(v.init, Expr::Const(Value::Int(_))))
+                .collect(),
+            number_seat_attrs: (0..game.seat_attrs.len())
+                .map(|i| (game.seats.iter()).all(|p| matches!(p.attrs.get(i), Some(Value::Int(_)))))
                 .collect(),
         };
         let actions = (0..game.actions.len())

@@ -84,13 +84,14 @@ pub(super) fn in_list(cx: &Cx, want: bool, a: &Expr, b: &Expr) -> Option<Cond> {
 }
 
 /// `e` compiled whole as a number (see `Int`), if it is a short read from a local or `me`
-/// that ends in a number: a file or rank, an attribute declared a range of numbers, or a
-/// variable that starts as a number.
+/// that ends in a number: a file or rank, an attribute declared a range of numbers, a
+/// seat attribute that is a number for every seat, or a variable that starts as a number.
 pub(super) fn int(cx: &Cx, e: &Expr) -> Option<Int> {
     let numbers = match hop_of(e)?.0 {
         Kind::File | Kind::Rank => true,
         Kind::Attr(a) => cx.number_attrs.get(a as usize) == Some(&true),
         Kind::CompVar(i) | Kind::SeatVar(i) => cx.number_vars.get(i as usize) == Some(&true),
+        Kind::SeatAttr(i) => cx.number_seat_attrs.get(i as usize) == Some(&true),
         _ => false,
     };
     if !numbers {
