@@ -231,3 +231,27 @@ fn army_ants_seats_exactly_two() {
     assert!(e.start(3, 0).is_err());
     assert!(e.start(2, 0).is_ok());
 }
+
+// A buffer reused from query to query (as `bench`, `simulate` and the search agents reuse
+// theirs) lists what a fresh list holds: its actions are overwritten in place, with more or
+// fewer arguments than the last query's there (a march has three, a swap two, Queen's
+// Favor one), and the buffer grows and shrinks with the number of legal actions.
+#[test]
+fn a_reused_buffer_lists_what_a_fresh_one_lists() {
+    let e = engine();
+    let mut buf = Vec::new();
+    let (mut positions, mut arities) = (0, std::collections::BTreeSet::new());
+    for seed in [1u64, 2] {
+        random_game(&e, seed, |s, _| {
+            if s.outcome.is_some() {
+                return;
+            }
+            positions += 1;
+            e.legal_into(s, &mut buf);
+            assert_eq!(buf, e.legal_actions(s), "seed {seed}, position {positions}");
+            arities.extend(buf.iter().map(|a| a.args.len()));
+        });
+    }
+    assert!(positions > 100, "only {positions} positions checked");
+    assert_eq!(arities.into_iter().collect::<Vec<_>>(), vec![1, 2, 3]);
+}

@@ -76,6 +76,27 @@ impl Drop for Listing {
     }
 }
 
+/// A legal action past those of the buffer's last query: a new `Action`, kept out of the
+/// listing's loop (a buffer reused query after query rarely grows).
+#[inline(never)]
+fn push_action(out: &mut Vec<Action>, action: u16, args: &[Value]) {
+    out.push(Action {
+        action,
+        args: args.iter().map(super::pool::dup).collect(),
+    });
+}
+
+/// The budget's error for a listing of more than `MAX_LEGAL_ACTIONS`: false, to stop it.
+#[cold]
+#[inline(never)]
+fn too_many_actions() -> bool {
+    budget::exceeded(format!(
+        "more than {} legal actions (`MAX_LEGAL_ACTIONS`)",
+        budget::thousands(budget::MAX_LEGAL_ACTIONS as u64)
+    ));
+    false
+}
+
 /// Gives the lists among an action's arguments back to the pool (see `pool::dup`).
 fn recycle_args(a: Action) {
     for v in a.args {
@@ -93,9 +114,24 @@ pub struct Action {
 impl Action {
     /// Makes this action `action` with `args`, reusing its storage: values it held are
     /// overwritten in place, their lists given back to the pool (see `pool::set`).
-    #[inline]
+    #[inline(always)]
     fn set(&mut self, action: u16, args: &[Value]) {
         self.action = action;
+        // As many arguments as it held (the common case: the same action's, or another's
+        // of as many): each overwritten where it stands.
+        let mine = self.args.as_mut_slice();
+        if mine.len() == args.len() {
+            for (slot, v) in mine.iter_mut().zip(args) {
+                super::pool::assign(slot, v);
+            }
+            return;
+        }
+        self.resize_set(args);
+    }
+
+    /// `set`'s arguments, where there are more or fewer than it held.
+    #[inline(never)]
+    fn resize_set(&mut self, args: &[Value]) {
         let keep = self.args.len().min(args.len());
         for (slot, v) in self.args.iter_mut().zip(&args[..keep]) {
             super::pool::assign(slot, v);
@@ -171,19 +207,12 @@ impl Engine {
         let mut n = 0;
         self.enumerate_step(s, &mut locals, &mut |a, args| {
             if n >= budget::MAX_LEGAL_ACTIONS {
-                budget::exceeded(format!(
-                    "more than {} legal actions (`MAX_LEGAL_ACTIONS`)",
-                    budget::thousands(budget::MAX_LEGAL_ACTIONS as u64)
-                ));
-                return false;
+                return too_many_actions();
             }
             let go_on = budget::charge(1 + args.len() as u64);
             match out.get_mut(n) {
                 Some(slot) => slot.set(a, args),
-                None => out.push(Action {
-                    action: a,
-                    args: args.iter().map(super::pool::dup).collect(),
-                }),
+                None => push_action(out, a, args),
             }
             n += 1;
             go_on
