@@ -1476,6 +1476,10 @@ fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
         (Value::Phase(p), Value::Phase(q)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
             (p == q) == (op == BinOp::Eq)
         }
+        (Value::Seat(p), Value::Seat(q)) => ops::ordered(op, p.cmp(q)),
+        // No seat (an empty cell's owner) against a seat: unequal and unordered, as
+        // `ops::compare` has them.
+        (Value::None, Value::Seat(_)) | (Value::Seat(_), Value::None) => op == BinOp::Ne,
         _ => ops::compare(op, x, y),
     }
 }
