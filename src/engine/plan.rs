@@ -1576,7 +1576,12 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     return Box::new(move |ev, l| ev.truth(&e, l));
                 }
                 let (attacks, want) = (*call == Builtin::Attacks, *op == BinOp::In);
-                let (item, from, pat) = (get(cx, a), get(cx, &args[0]), get(cx, &args[1]));
+                // Operands held in locals (the common case) are seen where they stand.
+                let (item, from, pat) = (
+                    Arg::new(cx, a),
+                    Arg::new(cx, &args[0]),
+                    Arg::new(cx, &args[1]),
+                );
                 // Anything but a cell is looked for as `eval` looks (`Eval::member`).
                 let coll = cx.copy(b);
                 return Box::new(move |ev, l| {
@@ -1585,23 +1590,29 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     if !budget::charge(1) {
                         return false;
                     }
-                    let x = item(ev, l);
-                    let found = if let Value::Cell(target) = x {
-                        budget::charge(1)
-                            && match (from(ev, l), pat(ev, l)) {
-                                (Value::Cell(c), Value::Pattern(p)) => {
-                                    ev.reaches(attacks, c, p, target)
-                                }
-                                (c, p) => {
-                                    pool::recycle(c);
-                                    pool::recycle(p);
-                                    false
+                    let x = item.with(ev, l, |x| match *x {
+                        Value::Cell(target) => Ok(target),
+                        ref other => Err(pool::dup(other)),
+                    });
+                    let found = match x {
+                        Ok(target) => {
+                            budget::charge(1) && {
+                                let c = from.cell(ev, l);
+                                let p = pat.with(ev, l, |v| match *v {
+                                    Value::Pattern(p) => Some(p),
+                                    _ => None,
+                                });
+                                match (c, p) {
+                                    (Some(c), Some(p)) => ev.reaches(attacks, c, p, target),
+                                    _ => false,
                                 }
                             }
-                    } else {
-                        let found = ev.member(&x, &coll, l);
-                        pool::recycle(x);
-                        found
+                        }
+                        Err(x) => {
+                            let found = ev.member(&x, &coll, l);
+                            pool::recycle(x);
+                            found
+                        }
                     };
                     found == want
                 });
