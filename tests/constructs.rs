@@ -112,6 +112,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // operator, `me` and a chosen seat on either side of an owner, a read through a seat's
     // attribute, and variables judged as conditions.
     ("comparisons.scenarios", 3),
+    // `next(...)` and `prev(...)` of `me` and of a chosen seat, on either side of a
+    // comparison with an owner, among three seats; an empty cell's owner is neither.
+    ("seat_turns.scenarios", 3),
     // `shifts`: a run along its line and across it, stopped by the edge and by stones,
     // chosen with its direction, computed, or shifted in a direction written in the rules.
     ("shifts.scenarios", 5),

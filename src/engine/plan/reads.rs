@@ -105,11 +105,27 @@ pub(super) fn truthy(cx: &Cx, e: &Expr) -> Option<Cond> {
     shaped(cx, e, Truthy)
 }
 
-/// A local, `me` or a constant that owns no heap storage, as an operand of a comparison.
+/// A local, `me` or a constant that owns no heap storage, as an operand of a comparison;
+/// or the seat after or before one held in a local or `me` (`next(p)`, `prev(me)`).
 enum Operand {
     Local(usize),
     Me,
     Const(Value),
+    /// `next(...)` (`next` true) or `prev(...)` of a local (its slot) or of `me` (`None`).
+    Turn {
+        of: Option<usize>,
+        next: bool,
+    },
+}
+
+impl Operand {
+    /// The nodes the operand stands for, each a step as `eval` charges them.
+    fn nodes(&self) -> u64 {
+        match self {
+            Operand::Turn { .. } => 2,
+            _ => 1,
+        }
+    }
 }
 
 fn operand(e: &Expr) -> Option<Operand> {
@@ -117,6 +133,15 @@ fn operand(e: &Expr) -> Option<Operand> {
         Expr::Local(slot) => Some(Operand::Local(*slot as usize)),
         Expr::Me => Some(Operand::Me),
         Expr::Const(v) if !v.owns_heap() => Some(Operand::Const(v.clone())),
+        Expr::Call(b @ (Builtin::NextSeat | Builtin::PrevSeat), args) => {
+            let of = match args[0] {
+                Expr::Local(slot) => Some(slot as usize),
+                Expr::Me => None,
+                _ => return None,
+            };
+            let next = *b == Builtin::NextSeat;
+            Some(Operand::Turn { of, next })
+        }
         _ => None,
     }
 }
@@ -568,16 +593,16 @@ impl Make for Compare {
         let Compare { op, other, swapped } = self;
         Box::new(move |ev, l| {
             // The comparison's node, the read's and the operand's.
-            if !budget::charge(W::NODES + 2) {
+            if !budget::charge(W::NODES + 1 + other.nodes()) {
                 return false;
             }
             // A seat holds nothing to drop: kept out of the drop glue.
-            let me;
+            let seat;
             let b = match &other {
                 Operand::Const(v) => v,
                 Operand::Me => {
-                    me = ManuallyDrop::new(Value::Seat(ev.me));
-                    &*me
+                    seat = ManuallyDrop::new(Value::Seat(ev.me));
+                    &*seat
                 }
                 Operand::Local(slot) => {
                     let v = &l[*slot];
@@ -585,6 +610,33 @@ impl Make for Compare {
                         return false;
                     }
                     v
+                }
+                // As `Eval` turns: from anything but a seat, no seat.
+                Operand::Turn { of, next } => {
+                    let from = match of {
+                        Some(slot) => {
+                            let v = &l[*slot];
+                            if !listed(v) {
+                                return false;
+                            }
+                            match *v {
+                                Value::Seat(p) => p,
+                                _ => NO_SEAT,
+                            }
+                        }
+                        None => ev.me,
+                    };
+                    let p = if *next {
+                        ev.next_seat(from)
+                    } else {
+                        ev.prev_seat(from)
+                    };
+                    seat = ManuallyDrop::new(if p == NO_SEAT {
+                        Value::None
+                    } else {
+                        Value::Seat(p)
+                    });
+                    &*seat
                 }
             };
             let a = match w.walk(ev, l) {
