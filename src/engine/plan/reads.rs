@@ -591,9 +591,10 @@ impl Make for Compare {
     type Out = Cond;
     fn make<W: Walk>(self, w: W) -> Cond {
         let Compare { op, other, swapped } = self;
+        // The comparison's node, the read's and the operand's.
+        let steps = W::NODES + 1 + other.nodes();
         Box::new(move |ev, l| {
-            // The comparison's node, the read's and the operand's.
-            if !budget::charge(W::NODES + 1 + other.nodes()) {
+            if !budget::charge(steps) {
                 return false;
             }
             // A seat holds nothing to drop: kept out of the drop glue.
