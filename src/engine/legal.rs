@@ -80,10 +80,11 @@ impl Drop for Listing {
 /// listing's loop (a buffer reused query after query rarely grows).
 #[inline(never)]
 fn push_action(out: &mut Vec<Action>, action: u16, args: &[Value]) {
-    out.push(Action {
-        action,
-        args: args.iter().map(super::pool::dup).collect(),
-    });
+    let mut kept = Args::new();
+    for v in args {
+        kept.push(super::pool::dup(v));
+    }
+    out.push(Action { action, args: kept });
 }
 
 /// The budget's error for a listing of more than `MAX_LEGAL_ACTIONS`: false, to stop it.
@@ -99,8 +100,11 @@ fn too_many_actions() -> bool {
 
 /// Gives the lists among an action's arguments back to the pool (see `pool::dup`).
 fn recycle_args(a: Action) {
-    for v in a.args {
-        super::pool::recycle(v);
+    // Scalars (the common case) are dropped with the action, nothing to give back.
+    if a.args.iter().any(Value::owns_heap) {
+        for v in a.args {
+            super::pool::recycle(v);
+        }
     }
 }
 
