@@ -686,6 +686,20 @@ fn choose<T: Then>(
             });
         }
     }
+    // The commonest walks of cells, taken into the choice's own loop.
+    if let Some(walk) = CellWalk::new(cx, domain) {
+        return Box::new(move |ev, l, args, f| {
+            located(ev, at, || {
+                let mut go_on = true;
+                walk.each(ev, l, &mut |c, l: &mut [Value]| {
+                    pool::set(&mut l[slot], Value::Cell(c));
+                    go_on = next.go(ev, l, args, f);
+                    go_on
+                });
+                go_on
+            })
+        });
+    }
     // Cells: each written into the local in place (no twins among cells).
     if let Some(cells) = each_cell(cx, domain) {
         return Box::new(move |ev, l, args, f| {
@@ -1252,19 +1266,48 @@ fn cells_in(cx: &mut Cx, coll: &Expr) -> EachCell {
     })
 }
 
-/// The walks that give only cells, as `Eval::for_each` walks them: the cells around or
-/// along lines from a cell, the board's cells, those with a piece or a seat's pieces, a
-/// piece's destinations or attacks, and a comprehension over any of these.
-fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
-    if cx.remembered(coll) {
-        return None;
+/// The commonest walks of cells, which a `choose` takes into its own loop (the cells
+/// handed to it without a call through a pointer each): the cells around or along lines
+/// from a cell (`adjacent`, `slide`, `sight` in directions written in the rules), those
+/// reached through empty cells (`reach`), and the cells with a piece, or with a seat's
+/// piece (`occupied`, `cells_of`). Each charged as
+/// `Eval::for_each` charges it.
+enum CellWalk {
+    From(Builtin, Arg, Vec<u8>),
+    Reach(Arg, Vec<u8>),
+    Occupied(Option<Arg>),
+}
+
+impl CellWalk {
+    fn new(cx: &mut Cx, coll: &Expr) -> Option<CellWalk> {
+        if cx.remembered(coll) {
+            return None;
+        }
+        Some(match coll {
+            Expr::Call(b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight), args)
+                if matches!(args[1], Expr::Const(_)) =>
+            {
+                CellWalk::From(*b, Arg::new(cx, &args[0]), const_dirs(&args[1]))
+            }
+            Expr::Call(Builtin::Reach, args) if matches!(args[1], Expr::Const(_)) => {
+                CellWalk::Reach(Arg::new(cx, &args[0]), const_dirs(&args[1]))
+            }
+            Expr::Occupied => CellWalk::Occupied(None),
+            Expr::CellsOf(p) => CellWalk::Occupied(Some(Arg::new(cx, p))),
+            _ => return None,
+        })
     }
-    Some(match coll {
-        Expr::Call(b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight), args)
-            if matches!(args[1], Expr::Const(_)) =>
-        {
-            let (b, cell, dirs) = (*b, Arg::new(cx, &args[0]), const_dirs(&args[1]));
-            Box::new(move |ev, l, f| {
+
+    /// Hands each cell to `f` (after its step), while `f` says to go on.
+    #[inline(always)]
+    fn each<F: FnMut(u16, &mut [Value]) -> bool + ?Sized>(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        f: &mut F,
+    ) {
+        match self {
+            CellWalk::From(b, cell, dirs) => {
                 if !budget::charge(1) {
                     return;
                 }
@@ -1272,33 +1315,54 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
                     return;
                 };
                 let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                geometry::from_cell(b, board, occ, c, &dirs, &mut |x| emit_cell(f, x, l));
-            })
-        }
-        // The cells reached by steps through empty cells, found as numbers and handed on
-        // one at a time, charged as `get` lists them and `Eval::each_of` walks the list:
-        // the node, the cell, the list's length, then each item.
-        Expr::Call(Builtin::Reach, args) if matches!(args[1], Expr::Const(_)) => {
-            let (cell, dirs) = (Arg::new(cx, &args[0]), const_dirs(&args[1]));
-            Box::new(move |ev, l, f| {
+                geometry::from_cell(*b, board, occ, c, dirs, &mut |x| {
+                    budget::charge(1) && f(x, l)
+                });
+            }
+            // The cells reached by steps through empty cells, found as numbers and handed
+            // on one at a time, charged as `get` lists them and `Eval::each_of` walks the
+            // list: the node, the cell, the list's length, then each item.
+            CellWalk::Reach(cell, dirs) => {
                 if !budget::charge(1) {
                     return;
                 }
                 let mut found = pool::Ids::new();
                 if let Some(c) = cell.cell(ev, l) {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                    geometry::reach_cells(board, occ, c, &dirs, &mut found);
+                    geometry::reach_cells(board, occ, c, dirs, &mut found);
                 }
                 if !budget::list(found.len()) {
                     return;
                 }
                 for &c in found.iter() {
-                    if !emit_cell(f, c, l) {
+                    if !(budget::charge(1) && f(c, l)) {
                         return;
                     }
                 }
-            })
+            }
+            CellWalk::Occupied(seat) => {
+                // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
+                let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
+                ev.s.each_occupied(|c, comp| {
+                    only.is_some_and(|p| ev.s.owners[comp as usize] != p)
+                        || (budget::charge(1) && f(c, l))
+                });
+            }
         }
+    }
+}
+
+/// The walks that give only cells, as `Eval::for_each` walks them: the cells around or
+/// along lines from a cell, the board's cells, those with a piece or a seat's pieces, a
+/// piece's destinations or attacks, and a comprehension over any of these.
+fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
+    if cx.remembered(coll) {
+        return None;
+    }
+    if let Some(walk) = CellWalk::new(cx, coll) {
+        return Some(Box::new(move |ev, l, f| walk.each(ev, l, f)));
+    }
+    Some(match coll {
         // The board's cells, those with a piece, or those with a seat's piece, in cell
         // order, as `for_each` walks them.
         Expr::Cells => Box::new(|ev, l, f| {
@@ -1308,19 +1372,6 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
                 }
             }
         }),
-        Expr::Occupied | Expr::CellsOf(_) => {
-            let seat = match coll {
-                Expr::CellsOf(p) => Some(Arg::new(cx, p)),
-                _ => None,
-            };
-            Box::new(move |ev, l, f| {
-                // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
-                let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
-                ev.s.each_occupied(|c, comp| {
-                    only.is_some_and(|p| ev.s.owners[comp as usize] != p) || emit_cell(f, c, l)
-                });
-            })
-        }
         // A region's cells in its order (a seat's, for a region per seat), as `for_each`
         // walks them.
         Expr::Region(r, seat) => {
