@@ -1269,13 +1269,15 @@ fn cells_in(cx: &mut Cx, coll: &Expr) -> EachCell {
 /// The commonest walks of cells, which a `choose` takes into its own loop (the cells
 /// handed to it without a call through a pointer each): the cells around or along lines
 /// from a cell (`adjacent`, `slide`, `sight` in directions written in the rules), those
-/// reached through empty cells (`reach`), and the cells with a piece, or with a seat's
-/// piece (`occupied`, `cells_of`). Each charged as
+/// reached through empty cells (`reach`), the cells with a piece, or with a seat's piece
+/// (`occupied`, `cells_of`), and a piece's destinations or attacks. Each charged as
 /// `Eval::for_each` charges it.
 enum CellWalk {
     From(Builtin, Arg, Vec<u8>),
     Reach(Arg, Vec<u8>),
     Occupied(Option<Arg>),
+    /// A piece's destinations (false) or attacks (true): the cell, the pattern.
+    Moves(bool, Arg, Arg),
 }
 
 impl CellWalk {
@@ -1294,6 +1296,11 @@ impl CellWalk {
             }
             Expr::Occupied => CellWalk::Occupied(None),
             Expr::CellsOf(p) => CellWalk::Occupied(Some(Arg::new(cx, p))),
+            Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => CellWalk::Moves(
+                *b == Builtin::Attacks,
+                Arg::new(cx, &args[0]),
+                Arg::new(cx, &args[1]),
+            ),
             _ => return None,
         })
     }
@@ -1339,6 +1346,24 @@ impl CellWalk {
                         return;
                     }
                 }
+            }
+            // Found one at a time, as `for_each` finds them.
+            CellWalk::Moves(attacks, from, pattern) => {
+                if !budget::charge(1) {
+                    return;
+                }
+                let c = from.cell(ev, l);
+                let p = pattern.with(ev, l, |v| match *v {
+                    Value::Pattern(p) => Some(p),
+                    _ => None,
+                });
+                let (Some(c), Some(p)) = (c, p) else {
+                    return;
+                };
+                ev.walk(c)
+                    .each_cell(*attacks, c, ev.eng.moves(p), &mut |x| {
+                        budget::charge(1) && f(x, l)
+                    });
             }
             CellWalk::Occupied(seat) => {
                 // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
@@ -1388,27 +1413,6 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
                         }
                     }
                 }
-            })
-        }
-        // A piece's destinations or attacks, found one at a time, as `for_each` finds them.
-        Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
-            let (b, from, pattern) = (*b, Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
-            Box::new(move |ev, l, f| {
-                if !budget::charge(1) {
-                    return;
-                }
-                let c = from.cell(ev, l);
-                let p = pattern.with(ev, l, |v| match *v {
-                    Value::Pattern(p) => Some(p),
-                    _ => None,
-                });
-                let (Some(c), Some(p)) = (c, p) else {
-                    return;
-                };
-                ev.walk(c)
-                    .each_cell(b == Builtin::Attacks, c, ev.eng.moves(p), &mut |x| {
-                        emit_cell(f, x, l)
-                    });
             })
         }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
@@ -1749,6 +1753,22 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
         }
         // As `eval` judges a quantifier: a step for the node, then the items.
         Expr::Quant(q, slot, coll, body) => {
+            // The commonest walks of cells, taken into the quantifier's own loop.
+            if let Some(walk) = CellWalk::new(cx, coll) {
+                let (q, slot, body) = (*q, *slot as usize, truth(cx, body));
+                return Box::new(move |ev, l| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let mut result = q != Quant::Any;
+                    walk.each(ev, l, &mut |c, l: &mut [Value]| {
+                        pool::set(&mut l[slot], Value::Cell(c));
+                        let t = body(ev, l);
+                        ops::quantify(q, t, &mut result)
+                    });
+                    result
+                });
+            }
             if let Some(cells) = each_cell(cx, coll) {
                 let (q, slot, body) = (*q, *slot as usize, truth(cx, body));
                 return Box::new(move |ev, l| {
