@@ -1418,6 +1418,16 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
         // Filtered as it is walked, as `for_each` does, the condition compiled.
         Expr::Comprehension(slot, inner, cond) => {
             let slot = *slot as usize;
+            // Over one of the commonest walks of cells: taken into the loop that filters.
+            if let Some(walk) = CellWalk::new(cx, inner) {
+                let cond = cond.as_deref().map(|c| truth(cx, c));
+                return Some(Box::new(move |ev, l, f| {
+                    walk.each(ev, l, &mut |c, l: &mut [Value]| {
+                        pool::set(&mut l[slot], Value::Cell(c));
+                        !cond.as_ref().is_none_or(|t| t(ev, l)) || emit_cell(f, c, l)
+                    })
+                }));
+            }
             let inner = each_cell(cx, inner)?;
             let cond = cond.as_deref().map(|c| truth(cx, c));
             Box::new(move |ev, l, f| {
@@ -1909,6 +1919,22 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
         // A comprehension made as a list, as `eval` makes it: filtered as it is walked.
         // (The items are charged as the collection walks them, not again as they are kept.)
         Expr::Comprehension(slot, coll, cond) => {
+            // Over one of the commonest walks of cells: taken into the loop that filters.
+            if let Some(walk) = CellWalk::new(cx, coll) {
+                let slot = *slot as usize;
+                let cond = cond.as_deref().map(|c| truth(cx, c));
+                return node(move |ev, l| {
+                    let mut out = pool::take();
+                    walk.each(ev, l, &mut |c, l: &mut [Value]| {
+                        pool::set(&mut l[slot], Value::Cell(c));
+                        if cond.as_ref().is_none_or(|t| t(ev, l)) {
+                            out.push(Value::Cell(c));
+                        }
+                        true
+                    });
+                    kept(Value::List(out))
+                });
+            }
             let (slot, coll) = (*slot as usize, each(cx, coll));
             let cond = cond.as_deref().map(|c| truth(cx, c));
             node(move |ev, l| {
