@@ -1270,7 +1270,8 @@ fn cells_in(cx: &mut Cx, coll: &Expr) -> EachCell {
 /// handed to it without a call through a pointer each): the cells around or along lines
 /// from a cell (`adjacent`, `slide`, `sight` in directions written in the rules), those
 /// reached through empty cells (`reach`), the cells with a piece, or with a seat's piece
-/// (`occupied`, `cells_of`), and a piece's destinations or attacks. Each charged as
+/// (`occupied`, `cells_of`), a piece's destinations or attacks, the board's cells and a
+/// region's. Each charged as
 /// `Eval::for_each` charges it.
 enum CellWalk {
     From(Builtin, Arg, Vec<u8>),
@@ -1278,6 +1279,10 @@ enum CellWalk {
     Occupied(Option<Arg>),
     /// A piece's destinations (false) or attacks (true): the cell, the pattern.
     Moves(bool, Arg, Arg),
+    /// The board's cells (those its areas' shapes lay out now).
+    Board,
+    /// A region's cells in its order (the seat's, for a region per seat).
+    Region(usize, Option<Arg>),
 }
 
 impl CellWalk {
@@ -1293,6 +1298,10 @@ impl CellWalk {
             }
             Expr::Call(Builtin::Reach, args) if matches!(args[1], Expr::Const(_)) => {
                 CellWalk::Reach(Arg::new(cx, &args[0]), const_dirs(&args[1]))
+            }
+            Expr::Cells => CellWalk::Board,
+            Expr::Region(r, seat) => {
+                CellWalk::Region(*r as usize, seat.as_deref().map(|p| Arg::new(cx, p)))
             }
             Expr::Occupied => CellWalk::Occupied(None),
             Expr::CellsOf(p) => CellWalk::Occupied(Some(Arg::new(cx, p))),
@@ -1347,6 +1356,26 @@ impl CellWalk {
                     }
                 }
             }
+            CellWalk::Board => {
+                for c in 0..ev.eng.game.board.cells.len() as u16 {
+                    if ev.eng.present(ev.s, c) && !(budget::charge(1) && f(c, l)) {
+                        return;
+                    }
+                }
+            }
+            CellWalk::Region(r, seat) => {
+                let at = match seat {
+                    Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT) as usize,
+                    None => 0,
+                };
+                if let Some(cells) = ev.eng.game.board.regions[*r].cells.get(at) {
+                    for &c in cells {
+                        if !(budget::charge(1) && f(c, l)) {
+                            return;
+                        }
+                    }
+                }
+            }
             // Found one at a time, as `for_each` finds them.
             CellWalk::Moves(attacks, from, pattern) => {
                 if !budget::charge(1) {
@@ -1388,33 +1417,6 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
         return Some(Box::new(move |ev, l, f| walk.each(ev, l, f)));
     }
     Some(match coll {
-        // The board's cells, those with a piece, or those with a seat's piece, in cell
-        // order, as `for_each` walks them.
-        Expr::Cells => Box::new(|ev, l, f| {
-            for c in 0..ev.eng.game.board.cells.len() as u16 {
-                if ev.eng.present(ev.s, c) && !emit_cell(f, c, l) {
-                    return;
-                }
-            }
-        }),
-        // A region's cells in its order (a seat's, for a region per seat), as `for_each`
-        // walks them.
-        Expr::Region(r, seat) => {
-            let (r, seat) = (*r as usize, seat.as_deref().map(|p| Arg::new(cx, p)));
-            Box::new(move |ev, l, f| {
-                let at = match &seat {
-                    Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT) as usize,
-                    None => 0,
-                };
-                if let Some(cells) = ev.eng.game.board.regions[r].cells.get(at) {
-                    for &c in cells {
-                        if !emit_cell(f, c, l) {
-                            return;
-                        }
-                    }
-                }
-            })
-        }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
         Expr::Comprehension(slot, inner, cond) => {
             let slot = *slot as usize;
