@@ -22,7 +22,7 @@
 //! else runs while a call is counted (the count is global), so the figures are exact.
 
 use muster::check::compile_file;
-use muster::engine::Engine;
+use muster::engine::{Engine, Listed};
 use rand::{Rng, SeedableRng};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -101,7 +101,7 @@ fn measure_here(name: &str, players: u8, cap: u32) {
     let game = compile_file(format!("games/{name}.muster").as_ref(), None)
         .expect("a shipped game compiles");
     let engine = Engine::new(game.game);
-    let mut buf = Vec::new();
+    let mut buf = Listed::new();
     let first = engine.start(players, 0).expect("the game starts");
     let (mut s, mut next) = (first.clone(), first);
     for warm in [false, true] {
@@ -115,7 +115,7 @@ fn pass(
     name: &str,
     players: u8,
     cap: u32,
-    buf: &mut Vec<muster::engine::Action>,
+    buf: &mut Listed,
     s: &mut muster::engine::State,
     next: &mut muster::engine::State,
 ) {

@@ -3,7 +3,7 @@
 //! (Targets live here, never in timed tests.)
 
 use muster::check::compile_file;
-use muster::engine::Engine;
+use muster::engine::{Engine, Listed};
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
@@ -17,7 +17,7 @@ fn measure(name: &str, players: u8) {
     // Listing the legal actions at the start position and applying the first.
     let mut n = 0u32;
     let t = Instant::now();
-    let mut legal = Vec::new();
+    let mut legal = Listed::new();
     engine.legal_into(&start, &mut legal);
     let at_start = legal.len();
     while t.elapsed() < Duration::from_secs(1) {

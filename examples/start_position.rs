@@ -13,7 +13,7 @@ fn main() {
     let start = engine
         .start(engine.game.min_players, 1)
         .expect("the game starts");
-    let mut legal = Vec::new();
+    let mut legal = muster::engine::Listed::new();
     for _ in 0..n {
         let mut s = start.clone();
         engine.legal_into(&s, &mut legal);

@@ -12,7 +12,7 @@
 
 mod common;
 
-use muster::engine::{Action, Engine, State};
+use muster::engine::{Engine, Listed, State};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -74,7 +74,7 @@ const CAP: usize = 200;
 fn worst(name: &str) -> (u64, u64) {
     let e = Engine::new(common::compile_file_or_panic(&format!("games/{name}.muster"), None).game);
     let players = e.game.min_players;
-    let mut buf: Vec<Action> = Vec::new();
+    let mut buf = Listed::new();
     // The states a search would keep and copy positions into.
     let first = e.start(players, 0).expect("the game starts");
     let (mut s, mut next): (State, State) = (first.clone(), first);

@@ -365,14 +365,14 @@ fn profiled_queries_count_what_each_action_lists() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut s = engine.start(2, 7).expect("the game starts");
     let mut costs = Vec::new();
-    let mut listed = Vec::new();
+    let mut listed = muster::engine::Listed::new();
     for _ in 0..60 {
         let before = costs.clone();
         let (legal, work) = engine.legal_actions_and_work(&s);
         engine
             .try_legal_into_profiled(&s, &mut listed, &mut costs)
             .expect("a query");
-        assert_eq!(listed, legal);
+        assert_eq!(&listed[..], &legal[..]);
         let added = |f: fn(&muster::engine::ActionCost) -> u64| -> u64 {
             costs.iter().map(f).sum::<u64>() - before.iter().map(f).sum::<u64>()
         };

@@ -25,7 +25,7 @@
 
 use super::reward::rewards;
 use super::Agent;
-use crate::engine::{Action, Engine, Outcome, State, View};
+use crate::engine::{Action, Engine, Listed, Outcome, State, View};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
@@ -126,7 +126,7 @@ pub struct SearchAgent {
     name: String,
     // Buffers reused across iterations.
     tree: Vec<Node>,
-    legal: Vec<Action>,
+    legal: Listed,
     /// The edges whose actions are legal in this iteration.
     on_offer: Vec<usize>,
     path: Vec<(u32, usize, u8)>,
@@ -151,7 +151,7 @@ impl SearchAgent {
             settings,
             name,
             tree: Vec::new(),
-            legal: Vec::new(),
+            legal: Listed::new(),
             on_offer: Vec::new(),
             path: Vec::new(),
             reward: Vec::new(),

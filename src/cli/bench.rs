@@ -2,7 +2,7 @@
 //! thread and on all of them.
 
 use super::{GameOpts, EXIT_INVALID, EXIT_OK};
-use crate::engine::{ActionCost, Engine};
+use crate::engine::{ActionCost, Engine, Listed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -28,7 +28,7 @@ fn playouts(
 ) -> Result<Counts, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut c = Counts::default();
-    let mut legal = Vec::new();
+    let mut legal = Listed::new();
     let end = Instant::now() + Duration::from_secs_f64(secs);
     while Instant::now() < end {
         let mut s = engine

@@ -5,7 +5,7 @@
 
 use super::{agent_list, GameOpts, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::agents;
-use crate::engine::{Action, Engine, Outcome};
+use crate::engine::{Action, Engine, Listed, Outcome};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -80,7 +80,7 @@ pub fn play_one(
         action_counts: vec![0; n_actions + 2],
         scores: None,
     };
-    let mut legal = Vec::new();
+    let mut legal = Listed::new();
     while let Some(seat) = engine.decider(&state) {
         if let Err(e) = engine.try_legal_into(&state, &mut legal) {
             return Err(Failure {

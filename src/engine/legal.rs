@@ -98,13 +98,38 @@ fn too_many_actions() -> bool {
     false
 }
 
-/// Gives the lists among an action's arguments back to the pool (see `pool::dup`).
-fn recycle_args(a: Action) {
-    // Scalars (the common case) are dropped with the action, nothing to give back.
-    if a.args.iter().any(Value::owns_heap) {
-        for v in a.args {
-            super::pool::recycle(v);
-        }
+/// A buffer of legal actions reused from query to query (`Engine::legal_into`): it reads
+/// as the slice of the last query's actions. Beyond them it keeps the spare actions of
+/// longer queries before, whose storage the next query overwrites in place: a query into
+/// it, once it has grown, makes and drops no `Action`, however the number of legal
+/// actions goes up and down from one decision to the next.
+#[derive(Clone, Debug, Default)]
+pub struct Listed {
+    actions: Vec<Action>,
+    len: usize,
+}
+
+impl Listed {
+    pub fn new() -> Listed {
+        Listed::default()
+    }
+
+    /// Lists nothing (the actions' storage stays for the next query).
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The listed actions, as a list of their own.
+    pub fn into_vec(mut self) -> Vec<Action> {
+        self.actions.truncate(self.len);
+        self.actions
+    }
+}
+
+impl std::ops::Deref for Listed {
+    type Target = [Action];
+    fn deref(&self) -> &[Action] {
+        &self.actions[..self.len]
     }
 }
 
@@ -154,9 +179,9 @@ impl Action {
 impl Engine {
     /// Every legal action of the seat that must decide now, in a fixed order.
     pub fn legal_actions(&self, s: &State) -> Vec<Action> {
-        let mut out = Vec::new();
+        let mut out = Listed::new();
         self.legal_into(s, &mut out);
-        out
+        out.into_vec()
     }
 
     /// Perft: the leaves of the legal-action tree `depth` actions deep from `s` (a position
@@ -180,10 +205,10 @@ impl Engine {
         Ok(leaves)
     }
 
-    /// `legal_actions` into a caller's buffer (cleared first), to avoid allocating. If
-    /// listing them goes over the budget of a decision (see `try_legal_into`), the list is
-    /// left empty.
-    pub fn legal_into(&self, s: &State, out: &mut Vec<Action>) {
+    /// `legal_actions` into a caller's buffer, reused from query to query to avoid
+    /// allocating (see `Listed`). If listing them goes over the budget of a decision (see
+    /// `try_legal_into`), the list is left empty.
+    pub fn legal_into(&self, s: &State, out: &mut Listed) {
         if self.try_legal_into(s, out).is_err() {
             out.clear();
         }
@@ -193,38 +218,37 @@ impl Engine {
     /// `MAX_WORK`, more than `MAX_LEGAL_ACTIONS` actions, a list over `MAX_LIST` items, a
     /// range over `MAX_RANGE` numbers.
     pub fn try_legal_actions(&self, s: &State) -> Result<Vec<Action>, EngineError> {
-        let mut out = Vec::new();
+        let mut out = Listed::new();
         self.try_legal_into(s, &mut out)?;
-        Ok(out)
+        Ok(out.into_vec())
     }
 
-    /// `try_legal_actions` into a caller's buffer (cleared first).
-    pub fn try_legal_into(&self, s: &State, out: &mut Vec<Action>) -> Result<(), EngineError> {
+    /// `try_legal_actions` into a caller's buffer, reused from query to query (see
+    /// `Listed`).
+    pub fn try_legal_into(&self, s: &State, out: &mut Listed) -> Result<(), EngineError> {
         if s.outcome.is_some() {
             out.clear();
             return Ok(());
         }
         let decision = Decision::begin();
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        // The buffer's actions are overwritten in place, then the rest cut off: a query
-        // into a buffer reused from the last one makes no new `Action`.
+        // The buffer's actions are overwritten in place, those beyond kept as spares (see
+        // `Listed`): a query into a buffer reused from the last ones makes no new `Action`.
         let mut n = 0;
+        let actions = &mut out.actions;
         self.enumerate_step(s, &mut locals, &mut |a, args| {
             if n >= budget::MAX_LEGAL_ACTIONS {
                 return too_many_actions();
             }
             let go_on = budget::charge(1 + args.len() as u64);
-            match out.get_mut(n) {
+            match actions.get_mut(n) {
                 Some(slot) => slot.set(a, args),
-                None => push_action(out, a, args),
+                None => push_action(actions, a, args),
             }
             n += 1;
             go_on
         });
-        // The last query's actions beyond this one's give their lists back to the pool.
-        for a in out.drain(n..) {
-            recycle_args(a);
-        }
+        out.len = n;
         budget::locate(|| self.deciding_text(s));
         decision.result()
     }
@@ -233,13 +257,13 @@ impl Engine {
     /// budget (`budget::MAX_WORK`): the plans charge the budget where the tree walk does,
     /// and `tests/plans.rs` checks that the two agree on it.
     pub fn legal_actions_and_work(&self, s: &State) -> (Vec<Action>, u64) {
-        let mut out = Vec::new();
+        let mut out = Listed::new();
         let _outer = Decision::begin();
         self.legal_into(s, &mut out);
         if budget::spent() {
             out.clear();
         }
-        (out, budget::work())
+        (out.into_vec(), budget::work())
     }
 
     /// `apply_listed`, and the evaluation steps it took of the decision's budget: compiled

@@ -24,7 +24,9 @@ mod view;
 
 pub use budget::{MAX_LEGAL_ACTIONS, MAX_LIST, MAX_WORK};
 pub use effects::MAX_TRIGGER_DEPTH;
-pub use legal::{Action, Args, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION};
+pub use legal::{
+    Action, Args, Listed, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION,
+};
 pub use notation::Announcement;
 pub use profile::ActionCost;
 pub use state::{Loc, Outcome, Seats, State, NONE, NO_SEAT};

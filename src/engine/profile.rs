@@ -40,7 +40,7 @@ impl Engine {
     pub fn try_legal_into_profiled(
         &self,
         s: &State,
-        out: &mut Vec<super::Action>,
+        out: &mut super::Listed,
         costs: &mut Vec<ActionCost>,
     ) -> Result<(), EngineError> {
         if costs.len() < self.game.actions.len() {
