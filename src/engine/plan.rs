@@ -1456,15 +1456,33 @@ fn int(cx: &mut Cx, e: &Expr) -> Option<Int> {
         return None;
     };
     let (x, y) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
-    Some(Box::new(move |ev, l| {
-        if !budget::charge(1) {
-            return Err(Value::None);
-        }
-        match (x.cell(ev, l), y.cell(ev, l)) {
-            (Some(a), Some(c)) => Ok(geometry::distance(&ev.eng.game.board, a, c)),
-            _ => Err(Value::None),
-        }
-    }))
+    // Two cells held in locals (the common case): the node and both locals charged at
+    // once, the cells read where they stand.
+    if let (Arg::Local(a), Arg::Local(b)) = (&x, &y) {
+        let (a, b) = (*a, *b);
+        return Some(Box::new(move |ev, l| {
+            if let (Value::Cell(p), Value::Cell(q)) = (&l[a], &l[b]) {
+                return if budget::charge(3) {
+                    Ok(geometry::distance(&ev.eng.game.board, *p, *q))
+                } else {
+                    Err(Value::None)
+                };
+            }
+            distance(ev, l, &x, &y)
+        }));
+    }
+    Some(Box::new(move |ev, l| distance(ev, l, &x, &y)))
+}
+
+/// `distance(x, y)` as `get` computes it: the node's step, then each operand's.
+fn distance(ev: &Eval, l: &mut [Value], x: &Arg, y: &Arg) -> Result<i64, Value> {
+    if !budget::charge(1) {
+        return Err(Value::None);
+    }
+    match (x.cell(ev, l), y.cell(ev, l)) {
+        (Some(a), Some(c)) => Ok(geometry::distance(&ev.eng.game.board, a, c)),
+        _ => Err(Value::None),
+    }
 }
 
 /// `a op b` where one side is a number `int` computes and the other another, a local or
