@@ -1620,6 +1620,18 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                 return c;
             }
             let (op, a, b) = (*op, Arg::new(cx, a), Arg::new(cx, b));
+            // Two locals (`a < b`, `x != dest`): the node and both locals charged at once,
+            // each seen where it stands (a list charged its length, as `get` charges it).
+            if let (Arg::Local(x), Arg::Local(y)) = (&a, &b) {
+                let (x, y) = (*x, *y);
+                return Box::new(move |_, l| {
+                    if !budget::charge(3) {
+                        return false;
+                    }
+                    let (p, q) = (&l[x], &l[y]);
+                    listed(p) && listed(q) && compared(op, p, q)
+                });
+            }
             Box::new(move |ev, l| {
                 if !budget::charge(1) {
                     return false;
