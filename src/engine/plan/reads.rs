@@ -669,6 +669,31 @@ impl Make for InList {
     type Out = Cond;
     fn make<W: Walk>(self, w: W) -> Cond {
         let InList { want, items } = self;
+        // A list of values of one enum (`[king, marshall, colonel]`): each value's place in
+        // it (from 1; 0 where it is not on it), so that a value is found at once, charged
+        // the items a search would look at.
+        let places = match items.first() {
+            Some(Value::Enum(e, _))
+                if items
+                    .iter()
+                    .all(|v| matches!(v, Value::Enum(f, _) if f == e)) =>
+            {
+                let mut places = Vec::new();
+                for (i, v) in items.iter().enumerate() {
+                    if let Value::Enum(_, c) = *v {
+                        let c = c as usize;
+                        if places.len() <= c {
+                            places.resize(c + 1, 0u32);
+                        }
+                        if places[c] == 0 {
+                            places[c] = i as u32 + 1;
+                        }
+                    }
+                }
+                Some((*e, places))
+            }
+            _ => None,
+        };
         Box::new(move |ev, l| {
             // The node's step; then the read's, as its own closure charges them (what it
             // gives once the budget is spent is `none`).
@@ -679,6 +704,21 @@ impl Make for InList {
                 among(&items, &Value::None)
             } else {
                 match w.walk(ev, l) {
+                    Some(To::Value(Value::Enum(e, c)))
+                        if places.as_ref().is_some_and(|p| p.0 == *e) =>
+                    {
+                        let place = places
+                            .as_ref()
+                            .and_then(|p| p.1.get(*c as usize))
+                            .copied()
+                            .unwrap_or(0);
+                        let looked = if place > 0 {
+                            place as u64
+                        } else {
+                            items.len() as u64
+                        };
+                        budget::charge(looked) && place > 0
+                    }
                     Some(To::Value(v)) if listed(v) => among(&items, v),
                     Some(To::Id(id)) => among(&items, &ManuallyDrop::new(id.value())),
                     Some(To::Value(_)) | None => among(&items, &Value::None),
