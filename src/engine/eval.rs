@@ -1477,6 +1477,60 @@ fn scalar_eq(x: &Value, y: &Value) -> Option<bool> {
     }
 }
 
+/// A list fixed when the rules are read, searched as `among` searches it (each item
+/// looked at a step). A list of values of one enum also keeps each value's place in it
+/// (from 1; 0 where it is not on it), so that such a value is found at once, charged the
+/// items the search would look at.
+pub(crate) struct FixedList {
+    items: Vec<Value>,
+    places: Option<(u16, Vec<u32>)>,
+}
+
+impl FixedList {
+    pub(crate) fn new(items: Vec<Value>) -> FixedList {
+        let places = match items.first() {
+            Some(&Value::Enum(e, _))
+                if items
+                    .iter()
+                    .all(|v| matches!(v, Value::Enum(f, _) if *f == e)) =>
+            {
+                let mut places = Vec::new();
+                for (i, v) in items.iter().enumerate() {
+                    if let Value::Enum(_, c) = *v {
+                        let c = c as usize;
+                        if places.len() <= c {
+                            places.resize(c + 1, 0u32);
+                        }
+                        if places[c] == 0 {
+                            places[c] = i as u32 + 1;
+                        }
+                    }
+                }
+                Some((e, places))
+            }
+            _ => None,
+        };
+        FixedList { items, places }
+    }
+
+    /// `among(items, item)`.
+    #[inline(always)]
+    pub(crate) fn has(&self, item: &Value) -> bool {
+        if let (Value::Enum(e, c), Some((f, places))) = (item, &self.places) {
+            if e == f {
+                let place = places.get(*c as usize).copied().unwrap_or(0);
+                let looked = if place > 0 {
+                    place as u64
+                } else {
+                    self.items.len() as u64
+                };
+                return budget::charge(looked) && place > 0;
+            }
+        }
+        among(&self.items, item)
+    }
+}
+
 /// Whether `item` is among `items`, searched where they stand: each item looked at is a
 /// step, as if the list were walked up to the item.
 #[inline(always)]

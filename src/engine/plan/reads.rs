@@ -17,7 +17,7 @@
 
 use super::{copied, listed, Arg, Cond, Cx, Get, Int};
 use crate::engine::budget;
-use crate::engine::eval::{among, Eval};
+use crate::engine::eval::{Eval, FixedList};
 use crate::engine::state::{Loc, NONE, NO_SEAT};
 use crate::ir::{ops, BinOp, Builtin, Expr, Value};
 use std::mem::ManuallyDrop;
@@ -79,7 +79,7 @@ pub(super) fn in_list(cx: &Cx, want: bool, a: &Expr, b: &Expr) -> Option<Cond> {
     if cx.remembered(a) || cx.remembered(b) {
         return None;
     }
-    let items = items.clone();
+    let items = FixedList::new(items.clone());
     shaped(cx, a, InList { want, items })
 }
 
@@ -662,38 +662,13 @@ impl Make for Compare {
 /// A short read looked for in a list written in the rules (see `in_list`).
 struct InList {
     want: bool,
-    items: Vec<Value>,
+    items: FixedList,
 }
 
 impl Make for InList {
     type Out = Cond;
     fn make<W: Walk>(self, w: W) -> Cond {
         let InList { want, items } = self;
-        // A list of values of one enum (`[king, marshall, colonel]`): each value's place in
-        // it (from 1; 0 where it is not on it), so that a value is found at once, charged
-        // the items a search would look at.
-        let places = match items.first() {
-            Some(Value::Enum(e, _))
-                if items
-                    .iter()
-                    .all(|v| matches!(v, Value::Enum(f, _) if f == e)) =>
-            {
-                let mut places = Vec::new();
-                for (i, v) in items.iter().enumerate() {
-                    if let Value::Enum(_, c) = *v {
-                        let c = c as usize;
-                        if places.len() <= c {
-                            places.resize(c + 1, 0u32);
-                        }
-                        if places[c] == 0 {
-                            places[c] = i as u32 + 1;
-                        }
-                    }
-                }
-                Some((*e, places))
-            }
-            _ => None,
-        };
         Box::new(move |ev, l| {
             // The node's step; then the read's, as its own closure charges them (what it
             // gives once the budget is spent is `none`).
@@ -701,27 +676,12 @@ impl Make for InList {
                 return false;
             }
             let found = if !budget::charge(W::NODES) {
-                among(&items, &Value::None)
+                items.has(&Value::None)
             } else {
                 match w.walk(ev, l) {
-                    Some(To::Value(Value::Enum(e, c)))
-                        if places.as_ref().is_some_and(|p| p.0 == *e) =>
-                    {
-                        let place = places
-                            .as_ref()
-                            .and_then(|p| p.1.get(*c as usize))
-                            .copied()
-                            .unwrap_or(0);
-                        let looked = if place > 0 {
-                            place as u64
-                        } else {
-                            items.len() as u64
-                        };
-                        budget::charge(looked) && place > 0
-                    }
-                    Some(To::Value(v)) if listed(v) => among(&items, v),
-                    Some(To::Id(id)) => among(&items, &ManuallyDrop::new(id.value())),
-                    Some(To::Value(_)) | None => among(&items, &Value::None),
+                    Some(To::Value(v)) if listed(v) => items.has(v),
+                    Some(To::Id(id)) => items.has(&ManuallyDrop::new(id.value())),
+                    Some(To::Value(_)) | None => items.has(&Value::None),
                 }
             };
             found == want
