@@ -686,34 +686,32 @@ fn choose<T: Then>(
             });
         }
     }
-    // The commonest walks of cells, taken into the choice's own loop.
-    if let Some(walk) = CellWalk::new(cx, domain) {
-        return Box::new(move |ev, l, args, f| {
-            located(ev, at, || {
-                let mut go_on = true;
-                walk.each(ev, l, &mut |c, l: &mut [Value]| {
-                    pool::set(&mut l[slot], Value::Cell(c));
-                    go_on = next.go(ev, l, args, f);
-                    go_on
-                });
-                go_on
-            })
-        });
-    }
     // Cells: each written into the local in place (no twins among cells).
-    if let Some(cells) = each_cell(cx, domain) {
-        return Box::new(move |ev, l, args, f| {
-            located(ev, at, || {
-                let mut go_on = true;
-                cells(ev, l, &mut |c, l| {
-                    pool::set(&mut l[slot], Value::Cell(c));
-                    go_on = next.go(ev, l, args, f);
-                    go_on
-                });
-                go_on
-            })
-        });
+    struct Choose<T> {
+        at: (u16, usize),
+        slot: usize,
+        next: T,
     }
+    impl<T: Then> CellsTo<Step> for Choose<T> {
+        fn to<C: Cells>(self, _: &mut Cx, cells: C) -> Step {
+            let Choose { at, slot, next } = self;
+            Box::new(move |ev, l, args, f| {
+                located(ev, at, || {
+                    let mut go_on = true;
+                    cells.walk(ev, l, &mut |c, l: &mut [Value]| {
+                        pool::set(&mut l[slot], Value::Cell(c));
+                        go_on = next.go(ev, l, args, f);
+                        go_on
+                    });
+                    go_on
+                })
+            })
+        }
+    }
+    let next = match with_cells(cx, domain, Choose { at, slot, next }) {
+        Ok(step) => return step,
+        Err(Choose { next, .. }) => next,
+    };
     // How far a run can shift: walked here, each distance written into the local in
     // place, as `each` walks it (the node, the run and the direction, then each item).
     if let Expr::Call(Builtin::Shifts, a) = domain {
@@ -1406,6 +1404,45 @@ impl CellWalk {
     }
 }
 
+/// A walk of cells as a loop takes it: a `CellWalk` into the loop itself, any other
+/// (`each_cell`) behind a pointer. The loops over cells (`choose`, quantifiers,
+/// comprehensions) are written once for both.
+trait Cells: Send + Sync + 'static {
+    fn walk<F: FnMut(u16, &mut [Value]) -> bool>(&self, ev: &Eval, l: &mut [Value], f: &mut F);
+}
+
+impl Cells for CellWalk {
+    #[inline(always)]
+    fn walk<F: FnMut(u16, &mut [Value]) -> bool>(&self, ev: &Eval, l: &mut [Value], f: &mut F) {
+        self.each(ev, l, f)
+    }
+}
+
+impl Cells for EachCell {
+    #[inline(always)]
+    fn walk<F: FnMut(u16, &mut [Value]) -> bool>(&self, ev: &Eval, l: &mut [Value], f: &mut F) {
+        self(ev, l, f)
+    }
+}
+
+/// `coll` as a walk of cells, if it is one, handed to `go` as the type it has; `go` given
+/// back if `coll` is none.
+fn with_cells<R, G: CellsTo<R>>(cx: &mut Cx, coll: &Expr, go: G) -> Result<R, G> {
+    if let Some(walk) = CellWalk::new(cx, coll) {
+        return Ok(go.to(cx, walk));
+    }
+    match each_cell(cx, coll) {
+        Some(cells) => Ok(go.to(cx, cells)),
+        None => Err(go),
+    }
+}
+
+/// What is made of a walk of cells, whichever type it has (see `with_cells`), compiling
+/// what it needs after the walk.
+trait CellsTo<R> {
+    fn to<C: Cells>(self, cx: &mut Cx, cells: C) -> R;
+}
+
 /// The walks that give only cells, as `Eval::for_each` walks them: the cells around or
 /// along lines from a cell, the board's cells, those with a piece or a seat's pieces, a
 /// piece's destinations or attacks, and a comprehension over any of these.
@@ -1416,31 +1453,25 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
     if let Some(walk) = CellWalk::new(cx, coll) {
         return Some(Box::new(move |ev, l, f| walk.each(ev, l, f)));
     }
-    Some(match coll {
+    match coll {
         // Filtered as it is walked, as `for_each` does, the condition compiled.
         Expr::Comprehension(slot, inner, cond) => {
-            let slot = *slot as usize;
-            // Over one of the commonest walks of cells: taken into the loop that filters.
-            if let Some(walk) = CellWalk::new(cx, inner) {
-                let cond = cond.as_deref().map(|c| truth(cx, c));
-                return Some(Box::new(move |ev, l, f| {
-                    walk.each(ev, l, &mut |c, l: &mut [Value]| {
-                        pool::set(&mut l[slot], Value::Cell(c));
-                        !cond.as_ref().is_none_or(|t| t(ev, l)) || emit_cell(f, c, l)
+            struct Filtered<'e>(usize, Option<&'e Expr>);
+            impl CellsTo<EachCell> for Filtered<'_> {
+                fn to<C: Cells>(self, cx: &mut Cx, cells: C) -> EachCell {
+                    let (slot, cond) = (self.0, self.1.map(|c| truth(cx, c)));
+                    Box::new(move |ev, l, f| {
+                        cells.walk(ev, l, &mut |c, l: &mut [Value]| {
+                            pool::set(&mut l[slot], Value::Cell(c));
+                            !cond.as_ref().is_none_or(|t| t(ev, l)) || emit_cell(f, c, l)
+                        })
                     })
-                }));
+                }
             }
-            let inner = each_cell(cx, inner)?;
-            let cond = cond.as_deref().map(|c| truth(cx, c));
-            Box::new(move |ev, l, f| {
-                inner(ev, l, &mut |c, l| {
-                    pool::set(&mut l[slot], Value::Cell(c));
-                    !cond.as_ref().is_none_or(|t| t(ev, l)) || emit_cell(f, c, l)
-                })
-            })
+            with_cells(cx, inner, Filtered(*slot as usize, cond.as_deref())).ok()
         }
-        _ => return None,
-    })
+        _ => None,
+    }
 }
 
 /// `e` compiled to give a number where it can (see `Int`): a short read or `distance`,
@@ -1795,36 +1826,27 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
         }
         // As `eval` judges a quantifier: a step for the node, then the items.
         Expr::Quant(q, slot, coll, body) => {
-            // The commonest walks of cells, taken into the quantifier's own loop.
-            if let Some(walk) = CellWalk::new(cx, coll) {
-                let (q, slot, body) = (*q, *slot as usize, truth(cx, body));
-                return Box::new(move |ev, l| {
-                    if !budget::charge(1) {
-                        return false;
-                    }
-                    let mut result = q != Quant::Any;
-                    walk.each(ev, l, &mut |c, l: &mut [Value]| {
-                        pool::set(&mut l[slot], Value::Cell(c));
-                        let t = body(ev, l);
-                        ops::quantify(q, t, &mut result)
-                    });
-                    result
-                });
+            // Over a walk of cells: each written into the local in place.
+            struct Quantified<'e>(Quant, usize, &'e Expr);
+            impl CellsTo<Cond> for Quantified<'_> {
+                fn to<C: Cells>(self, cx: &mut Cx, cells: C) -> Cond {
+                    let (q, slot, body) = (self.0, self.1, truth(cx, self.2));
+                    Box::new(move |ev, l| {
+                        if !budget::charge(1) {
+                            return false;
+                        }
+                        let mut result = q != Quant::Any;
+                        cells.walk(ev, l, &mut |c, l: &mut [Value]| {
+                            pool::set(&mut l[slot], Value::Cell(c));
+                            let t = body(ev, l);
+                            ops::quantify(q, t, &mut result)
+                        });
+                        result
+                    })
+                }
             }
-            if let Some(cells) = each_cell(cx, coll) {
-                let (q, slot, body) = (*q, *slot as usize, truth(cx, body));
-                return Box::new(move |ev, l| {
-                    if !budget::charge(1) {
-                        return false;
-                    }
-                    let mut result = q != Quant::Any;
-                    cells(ev, l, &mut |c, l| {
-                        pool::set(&mut l[slot], Value::Cell(c));
-                        let t = body(ev, l);
-                        ops::quantify(q, t, &mut result)
-                    });
-                    result
-                });
+            if let Ok(cond) = with_cells(cx, coll, Quantified(*q, *slot as usize, body)) {
+                return cond;
             }
             // Over a list in a local: walked in place (see `local_items`).
             if let Expr::Local(from) = **coll {
