@@ -110,8 +110,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("attribute_change.scenarios", 3),
     // Comparisons either way round: a number before or after a piece's value with each
     // operator, `me` and a chosen seat on either side of an owner, a read through a seat's
-    // attribute, and variables judged as conditions.
-    ("comparisons.scenarios", 3),
+    // attribute, variables judged as conditions, and two reads compared (a file with a
+    // seat's attribute, a seat's variable with a piece's value).
+    ("comparisons.scenarios", 4),
     // `next(...)` and `prev(...)` of `me` and of a chosen seat, on either side of a
     // comparison with an owner, among three seats; an empty cell's owner is neither.
     ("seat_turns.scenarios", 3),

@@ -5,9 +5,9 @@
 //! attribute or variable, a cell's emptiness, file or rank); each shape is its own closure, made from generic parts
 //! (`Walk`), so that the ids in between are never made into values and nothing is called
 //! through a pointer on the way. Three things are made of a read: its value (`read`), its
-//! truthiness (`truthy`: `not x.piece.flag`), and its comparison with a local, `me` or a
-//! constant (`compare`: `b.piece.owner == me`, `c.rank == 12`), which looks at the read's
-//! end where it stands.
+//! truthiness (`truthy`: `not x.piece.flag`), and its comparison with a local, `me`, a
+//! constant or a read of one hop (`compare`: `b.piece.owner == me`, `c.rank == 12`,
+//! `rank(c) == me.far`), which looks at the read's end where it stands.
 //!
 //! A read charges the decision's budget what the nodes it stands for charge in `eval`
 //! (one step each, and a list's length where a list is read on the way), all at once. A
@@ -53,9 +53,9 @@ impl WithHop for FromArg {
     }
 }
 
-/// `a op b` judged in one closure where `a` is a short read and `b` a local, `me` or a constant (or
-/// the other way round): the read's end compared where it stands, not made a value.
-/// Charged as `truth` charges the comparison: its node, the read's, the operand's.
+/// `a op b` judged in one closure where `a` is a short read and `b` a local, `me`, a
+/// constant or a read of one hop (or the other way round): the read's end compared where
+/// it stands, not made a value. Charged as `truth` charges the comparison: its node, the read's, the operand's.
 pub(super) fn compare(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
     if cx.remembered(a) || cx.remembered(b) {
         return None;
@@ -63,7 +63,15 @@ pub(super) fn compare(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
     let (read, other, swapped) = match (operand(b), operand(a)) {
         (Some(other), _) => (a, other, false),
         (None, Some(other)) => (b, other, true),
-        _ => return None,
+        // Two short reads (`rank(c) == me.far`, `p.tricks == p.bid`): one of one hop
+        // taken as the operand, the other walked as the read.
+        _ => {
+            let compared = |read, other, swapped| {
+                let other = one_hop(other)?;
+                shaped(cx, read, Compare { op, other, swapped })
+            };
+            return compared(a, b, false).or_else(|| compared(b, a, true));
+        }
     };
     shaped(cx, read, Compare { op, other, swapped })
 }
@@ -116,13 +124,15 @@ enum Operand {
         of: Option<usize>,
         next: bool,
     },
+    /// A short read of one hop (`me.far`, `p.bid`), its end seen where it stands.
+    Hop(Start, Kind),
 }
 
 impl Operand {
     /// The nodes the operand stands for, each a step as `eval` charges them.
     fn nodes(&self) -> u64 {
         match self {
-            Operand::Turn { .. } => 2,
+            Operand::Turn { .. } | Operand::Hop(..) => 2,
             _ => 1,
         }
     }
@@ -144,6 +154,12 @@ fn operand(e: &Expr) -> Option<Operand> {
         }
         _ => None,
     }
+}
+
+/// `e` as an operand if it is a short read of one hop (see `Operand::Hop`).
+fn one_hop(e: &Expr) -> Option<Operand> {
+    let (kind, inner) = hop_of(e)?;
+    Some(Operand::Hop(start_of(inner)?, kind))
 }
 
 /// What is made of a short read once its shape is known (`shaped`): its reader or a
@@ -185,6 +201,7 @@ trait WithHop {
 }
 
 /// The one place a hop's kind becomes its type.
+#[inline(always)]
 fn with_hop<V: WithHop>(kind: Kind, v: V) -> V::Out {
     match kind {
         Kind::Piece => v.go(Piece),
@@ -487,6 +504,17 @@ impl Hop for FileRank {
     }
 }
 
+/// A hop taken now, from an id (its kind known only as it runs: see `Operand::Hop`).
+struct Taken<'e, 'x>(&'e Eval<'x>, Id);
+
+impl<'e, 'x> WithHop for Taken<'e, 'x> {
+    type Out = To<'e>;
+    #[inline(always)]
+    fn go<H: Hop>(self, h: H) -> To<'e> {
+        h.take(self.0, self.1)
+    }
+}
+
 /// A short read of one shape: its nodes, and the walk to its end (the nodes not charged).
 trait Walk: Copy + Send + Sync + 'static {
     /// The steps its nodes charge (a list read on the way aside).
@@ -638,6 +666,20 @@ impl Make for Compare {
                         Value::Seat(p)
                     });
                     &*seat
+                }
+                Operand::Hop(start, kind) => {
+                    let Some(id) = begin(ev, l, *start) else {
+                        return false;
+                    };
+                    match with_hop(*kind, Taken(ev, id)) {
+                        To::Value(v) if listed(v) => v,
+                        To::Value(_) => return false,
+                        // An id's value holds nothing to drop (see `Id::value`).
+                        To::Id(id) => {
+                            seat = ManuallyDrop::new(id.value());
+                            &*seat
+                        }
+                    }
                 }
             };
             let a = match w.walk(ev, l) {
