@@ -1612,14 +1612,7 @@ fn truth(cx: &mut Cx, e: &Expr) -> Cond {
 /// `truth` of a node, remembered or not (see `get_node`).
 fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
     match e {
-        Expr::Binary(BinOp::And, a, b) => {
-            let (a, b) = (truth(cx, a), truth(cx, b));
-            Box::new(move |ev, l| budget::charge(1) && a(ev, l) && b(ev, l))
-        }
-        Expr::Binary(BinOp::Or, a, b) => {
-            let (a, b) = (truth(cx, a), truth(cx, b));
-            Box::new(move |ev, l| budget::charge(1) && (a(ev, l) || b(ev, l)))
-        }
+        Expr::Binary(op @ (BinOp::And | BinOp::Or), ..) => chain(cx, *op == BinOp::And, e),
         Expr::Binary(
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
             a,
@@ -1642,9 +1635,10 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     ops::ordered(op, n.cmp(&k))
                 });
             }
-            // A short read compared with a local, `me` or a constant: one closure.
-            if let Some(c) = reads::compare(cx, *op, a, b) {
-                return c;
+            // A short read compared with a local, `me`, a constant or a read of one hop: one
+            // closure.
+            if let Some(j) = reads::judged(cx, e) {
+                return j.alone();
             }
             // Numbers compared as numbers (`distance(a, b) <= 10`).
             if let Some(c) = numbers(cx, *op, a, b) {
@@ -1747,8 +1741,8 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             }
             let want = *op == BinOp::In;
             // A short read in a list written in the rules: one closure.
-            if let Some(c) = reads::in_list(cx, want, a, b) {
-                return c;
+            if let Some(j) = reads::judged(cx, e) {
+                return j.alone();
             }
             // A cell in a region: its place on the region's list looked up, charged as the
             // walk up to it would be (see `Engine::region_place`).
@@ -1821,6 +1815,10 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             })
         }
         Expr::Not(x) => {
+            // `not` of a short read: one closure.
+            if let Some(j) = reads::judged(cx, e) {
+                return j.alone();
+            }
             let x = truth(cx, x);
             Box::new(move |ev, l| budget::charge(1) && !x(ev, l))
         }
@@ -1880,8 +1878,8 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
         }
         // Any other value, judged as `truth` judges it: by its value's truthiness.
         other => {
-            if let Some(c) = reads::truthy(cx, other) {
-                return c;
+            if let Some(j) = reads::judged(cx, other) {
+                return j.alone();
             }
             let value = get(cx, other);
             Box::new(move |ev, l| {
@@ -1892,6 +1890,47 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             })
         }
     }
+}
+
+/// A chain of `and`s (`and` true) or of `or`s, `a and b and c`: the conditions along its
+/// left spine (`(a and b) and c`), each judged with the rest of the chain in one closure
+/// (`Judgement::then`: a condition on a short read is judged inside it). `eval` charges
+/// every node of the spine before it judges the first condition: the first closure
+/// charges them all.
+fn chain(cx: &mut Cx, and: bool, e: &Expr) -> Cond {
+    let op = if and { BinOp::And } else { BinOp::Or };
+    // The conditions in order; a node of the chain remembered within a query is one of
+    // them, judged by the memo.
+    let mut parts = Vec::new();
+    let mut at = e;
+    while let Expr::Binary(o, a, b) = at {
+        if *o != op || (!std::ptr::eq(at, e) && cx.remembered(at)) {
+            break;
+        }
+        parts.push(&**b);
+        at = a;
+    }
+    parts.push(at);
+    let nodes = parts.len() as u64 - 1;
+    let mut rest = truth(cx, parts[0]);
+    for (i, part) in parts.iter().enumerate().skip(1) {
+        let charge = if i == parts.len() - 1 { nodes } else { 0 };
+        rest = match reads::judged(cx, part) {
+            Some(j) => j.then(and, charge, rest),
+            None => {
+                let first = truth(cx, part);
+                Box::new(move |ev, l| {
+                    (charge == 0 || budget::charge(charge))
+                        && if and {
+                            first(ev, l) && rest(ev, l)
+                        } else {
+                            first(ev, l) || rest(ev, l)
+                        }
+                })
+            }
+        };
+    }
+    rest
 }
 
 /// The value of an expression, as `Eval::eval` gives it, for the reads conditions are

@@ -53,10 +53,62 @@ impl WithHop for FromArg {
     }
 }
 
-/// `a op b` judged in one closure where `a` is a short read and `b` a local, `me`, a
-/// constant or a read of one hop (or the other way round): the read's end compared where
-/// it stands, not made a value. Charged as `truth` charges the comparison: its node, the read's, the operand's.
-pub(super) fn compare(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
+/// A condition on a short read, found out (`judged`) before it is made: made alone, or
+/// as the first of a chain of `and`s or `or`s with the rest of the chain (`then`).
+pub(super) struct Judgement {
+    shape: Shape,
+    judge: AnyJudge,
+}
+
+enum AnyJudge {
+    Compare(Compare),
+    InList(InList),
+    Truthy { not: bool },
+}
+
+/// `e` as a condition on a short read, judged in one closure where the read's end stands
+/// (it is not made a value), if it is one of these (`None` otherwise):
+/// - `a op b` where `a` is a short read and `b` a local, `me`, a constant or a read of one
+///   hop, or the other way round (`b.piece.owner == me`, `c.rank == 12`,
+///   `rank(c) == me.far`). Charged as `truth` charges the comparison: its node, the
+///   read's, the operand's.
+/// - `a in [...]` (or `not in`) where the list is written in the rules
+///   (`x.piece.kind in [a, b]`). Charged as `truth` charges it: the node, the read's
+///   nodes, then each item looked at.
+/// - a short read, or `not` of one, judged by its value's truthiness (`x.piece.flag`,
+///   `not x.piece.flag`).
+pub(super) fn judged(cx: &Cx, e: &Expr) -> Option<Judgement> {
+    if cx.remembered(e) {
+        return None;
+    }
+    let (read, judge) = match e {
+        Expr::Binary(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => compare(cx, *op, a, b)?,
+        Expr::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => {
+            let Expr::Const(Value::List(items)) = &**b else {
+                return None;
+            };
+            if cx.remembered(a) || cx.remembered(b) {
+                return None;
+            }
+            let want = *op == BinOp::In;
+            let items = FixedList::new(items.clone());
+            (&**a, AnyJudge::InList(InList { want, items }))
+        }
+        Expr::Not(x) if !cx.remembered(x) => (&**x, AnyJudge::Truthy { not: true }),
+        other => (other, AnyJudge::Truthy { not: false }),
+    };
+    Some(Judgement {
+        shape: shape_of(cx, read)?,
+        judge,
+    })
+}
+
+/// `a op b` as a comparison of a short read (see `judged`): the read and its judge.
+fn compare<'e>(cx: &Cx, op: BinOp, a: &'e Expr, b: &'e Expr) -> Option<(&'e Expr, AnyJudge)> {
     if cx.remembered(a) || cx.remembered(b) {
         return None;
     }
@@ -65,30 +117,97 @@ pub(super) fn compare(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
         (None, Some(other)) => (b, other, true),
         // Two short reads (`rank(c) == me.far`, `p.tricks == p.bid`): one of one hop
         // taken as the operand, the other walked as the read.
-        _ => {
-            let compared = |read, other, swapped| {
-                let other = one_hop(other)?;
-                shaped(cx, read, Compare { op, other, swapped })
-            };
-            return compared(a, b, false).or_else(|| compared(b, a, true));
-        }
+        _ => match one_hop(b) {
+            Some(other) if shape_of(cx, a).is_some() => (a, other, false),
+            _ => (b, one_hop(a)?, true),
+        },
     };
-    shaped(cx, read, Compare { op, other, swapped })
+    let steps = 1 + other.nodes();
+    Some((
+        read,
+        AnyJudge::Compare(Compare {
+            op,
+            other,
+            swapped,
+            steps,
+        }),
+    ))
 }
 
-/// `a in [...]` (or `not in`) judged in one closure where `a` is a short read and the list
-/// is written in the rules (`x.piece.kind in [a, b]`): the read's end looked for
-/// where it stands, not made a value. Charged as `truth` charges it: the node, the read's
-/// nodes, then each item looked at.
-pub(super) fn in_list(cx: &Cx, want: bool, a: &Expr, b: &Expr) -> Option<Cond> {
-    let Expr::Const(Value::List(items)) = b else {
-        return None;
-    };
-    if cx.remembered(a) || cx.remembered(b) {
-        return None;
+impl Judgement {
+    /// The condition alone.
+    pub(super) fn alone(self) -> Cond {
+        self.finish(Alone)
     }
-    let items = FixedList::new(items.clone());
-    shaped(cx, a, InList { want, items })
+
+    /// The first condition of a chain of `and`s (`and` true) or `or`s, judged before
+    /// `rest` (the rest of the chain) in one closure. `charge`: the chain's nodes that
+    /// `eval` charges before it judges this condition (none but for the first).
+    pub(super) fn then(self, and: bool, charge: u64, rest: Cond) -> Cond {
+        if and {
+            self.finish(Then::<true> { charge, rest })
+        } else {
+            self.finish(Then::<false> { charge, rest })
+        }
+    }
+
+    fn finish<F: Finish>(self, fin: F) -> Cond {
+        let Judgement { shape, judge } = self;
+        match judge {
+            AnyJudge::Compare(j) => shape.make(Judged(j, fin)),
+            AnyJudge::InList(j) => shape.make(Judged(j, fin)),
+            AnyJudge::Truthy { not: false } => shape.make(Judged(Truthy::<false>, fin)),
+            AnyJudge::Truthy { not: true } => shape.make(Judged(Truthy::<true>, fin)),
+        }
+    }
+}
+
+/// A condition judged on a short read's end where it stands (see `judged`).
+trait Judge: Send + Sync + 'static {
+    fn judge<W: Walk>(&self, w: W, ev: &Eval, l: &[Value]) -> bool;
+}
+
+/// What a judged read is made into: a condition alone, or with the rest of a chain.
+trait Finish {
+    fn finish<J: Judge, W: Walk>(self, j: J, w: W) -> Cond;
+}
+
+struct Alone;
+
+impl Finish for Alone {
+    fn finish<J: Judge, W: Walk>(self, j: J, w: W) -> Cond {
+        Box::new(move |ev, l| j.judge(w, ev, l))
+    }
+}
+
+/// The first condition of a chain of `and`s (`AND`) or `or`s (see `Judgement::then`).
+struct Then<const AND: bool> {
+    charge: u64,
+    rest: Cond,
+}
+
+impl<const AND: bool> Finish for Then<AND> {
+    fn finish<J: Judge, W: Walk>(self, j: J, w: W) -> Cond {
+        let Then { charge, rest } = self;
+        Box::new(move |ev, l| {
+            (charge == 0 || budget::charge(charge))
+                && if AND {
+                    j.judge(w, ev, l) && rest(ev, l)
+                } else {
+                    j.judge(w, ev, l) || rest(ev, l)
+                }
+        })
+    }
+}
+
+/// A judge and what it is made into, made once the read's shape is typed.
+struct Judged<J, F>(J, F);
+
+impl<J: Judge, F: Finish> Make for Judged<J, F> {
+    type Out = Cond;
+    fn make<W: Walk>(self, w: W) -> Cond {
+        self.1.finish(self.0, w)
+    }
 }
 
 /// `e` compiled whole as a number (see `Int`), if it is a short read from a local or `me`
@@ -106,11 +225,6 @@ pub(super) fn int(cx: &Cx, e: &Expr) -> Option<Int> {
         return None;
     }
     shaped(cx, e, AsInt)
-}
-
-/// A short read's end judged as a condition, by its value's truthiness (`not x.piece.flag`).
-pub(super) fn truthy(cx: &Cx, e: &Expr) -> Option<Cond> {
-    shaped(cx, e, Truthy)
 }
 
 /// A local, `me` or a constant that owns no heap storage, as an operand of a comparison;
@@ -172,26 +286,59 @@ trait Make {
 /// `e` as a short read of its shape, handed to `m`; `None` if it is no short read or a node
 /// under its root is remembered within a query.
 fn shaped<M: Make>(cx: &Cx, e: &Expr, m: M) -> Option<M::Out> {
-    let (outer, inner) = hop_of(e)?;
+    Some(shape_of(cx, e)?.make(m))
+}
+
+/// The shape of a short read: where it starts and its one or two hops.
+#[derive(Clone, Copy)]
+struct Shape {
+    start: Start,
+    /// The first of two hops.
+    first: Option<Kind>,
+    /// The hop that ends the read.
+    last: Kind,
+}
+
+/// `e`'s shape (see `shaped`).
+fn shape_of(cx: &Cx, e: &Expr) -> Option<Shape> {
+    let (last, inner) = hop_of(e)?;
     if cx.remembered(inner) {
         return None;
     }
     if let Some(start) = start_of(inner) {
-        return Some(with_hop(outer, OneHop { m, start }));
+        return Some(Shape {
+            start,
+            first: None,
+            last,
+        });
     }
     let (first, at) = hop_of(inner)?;
     if cx.remembered(at) {
         return None;
     }
-    let start = start_of(at)?;
-    Some(with_hop(
-        first,
-        FirstHop {
-            m,
-            start,
-            then: outer,
-        },
-    ))
+    Some(Shape {
+        start: start_of(at)?,
+        first: Some(first),
+        last,
+    })
+}
+
+impl Shape {
+    /// The read of this shape, its hops typed, handed to `m`.
+    fn make<M: Make>(self, m: M) -> M::Out {
+        let Shape { start, first, last } = self;
+        match first {
+            None => with_hop(last, OneHop { m, start }),
+            Some(first) => with_hop(
+                first,
+                FirstHop {
+                    m,
+                    start,
+                    then: last,
+                },
+            ),
+        }
+    }
 }
 
 /// What is done with a hop once its type is known (`with_hop`).
@@ -588,146 +735,155 @@ impl Make for AsInt {
     }
 }
 
-/// A short read's end judged by its truthiness (see `truthy`).
-struct Truthy;
+/// A short read's end judged by its truthiness (see `judged`), or for `not` (`NOT`), by
+/// its falsity: the `not` node charged first, as `truth` charges it.
+struct Truthy<const NOT: bool>;
 
-impl Make for Truthy {
-    type Out = Cond;
-    fn make<W: Walk>(self, w: W) -> Cond {
-        Box::new(move |ev, l| {
-            if !budget::charge(W::NODES) {
-                return false;
-            }
-            match w.walk(ev, l) {
-                Some(To::Value(v)) => listed(v) && v.truthy(),
-                Some(To::Id(id)) => id.truthy(),
-                None => false,
-            }
-        })
+impl<const NOT: bool> Judge for Truthy<NOT> {
+    #[inline(always)]
+    fn judge<W: Walk>(&self, w: W, ev: &Eval, l: &[Value]) -> bool {
+        if NOT {
+            budget::charge(1) && !truthy(w, ev, l)
+        } else {
+            truthy(w, ev, l)
+        }
     }
 }
 
-/// A short read compared with a local, `me` or a constant (see `compare`).
+#[inline(always)]
+fn truthy<W: Walk>(w: W, ev: &Eval, l: &[Value]) -> bool {
+    if !budget::charge(W::NODES) {
+        return false;
+    }
+    match w.walk(ev, l) {
+        Some(To::Value(v)) => listed(v) && v.truthy(),
+        Some(To::Id(id)) => id.truthy(),
+        None => false,
+    }
+}
+
+/// A short read compared with an operand (see `compare`).
 struct Compare {
     op: BinOp,
     other: Operand,
     /// Whether the read stands right of the operator.
     swapped: bool,
+    /// The comparison's node and the operand's, charged with the read's.
+    steps: u64,
 }
 
-impl Make for Compare {
-    type Out = Cond;
-    fn make<W: Walk>(self, w: W) -> Cond {
-        let Compare { op, other, swapped } = self;
-        // The comparison's node, the read's and the operand's.
-        let steps = W::NODES + 1 + other.nodes();
-        Box::new(move |ev, l| {
-            if !budget::charge(steps) {
-                return false;
+impl Judge for Compare {
+    #[inline(always)]
+    fn judge<W: Walk>(&self, w: W, ev: &Eval, l: &[Value]) -> bool {
+        let Compare {
+            op,
+            ref other,
+            swapped,
+            steps,
+        } = *self;
+        if !budget::charge(W::NODES + steps) {
+            return false;
+        }
+        // A seat holds nothing to drop: kept out of the drop glue.
+        let seat;
+        let b = match other {
+            Operand::Const(v) => v,
+            Operand::Me => {
+                seat = ManuallyDrop::new(Value::Seat(ev.me));
+                &*seat
             }
-            // A seat holds nothing to drop: kept out of the drop glue.
-            let seat;
-            let b = match &other {
-                Operand::Const(v) => v,
-                Operand::Me => {
-                    seat = ManuallyDrop::new(Value::Seat(ev.me));
-                    &*seat
+            Operand::Local(slot) => {
+                let v = &l[*slot];
+                if !listed(v) {
+                    return false;
                 }
-                Operand::Local(slot) => {
-                    let v = &l[*slot];
-                    if !listed(v) {
-                        return false;
-                    }
-                    v
-                }
-                // As `Eval` turns: from anything but a seat, no seat.
-                Operand::Turn { of, next } => {
-                    let from = match of {
-                        Some(slot) => {
-                            let v = &l[*slot];
-                            if !listed(v) {
-                                return false;
-                            }
-                            match *v {
-                                Value::Seat(p) => p,
-                                _ => NO_SEAT,
-                            }
+                v
+            }
+            // As `Eval` turns: from anything but a seat, no seat.
+            Operand::Turn { of, next } => {
+                let from = match of {
+                    Some(slot) => {
+                        let v = &l[*slot];
+                        if !listed(v) {
+                            return false;
                         }
-                        None => ev.me,
-                    };
-                    let p = if *next {
-                        ev.next_seat(from)
-                    } else {
-                        ev.prev_seat(from)
-                    };
-                    seat = ManuallyDrop::new(if p == NO_SEAT {
-                        Value::None
-                    } else {
-                        Value::Seat(p)
-                    });
-                    &*seat
-                }
-                Operand::Hop(start, kind) => {
-                    let Some(id) = begin(ev, l, *start) else {
-                        return false;
-                    };
-                    match with_hop(*kind, Taken(ev, id)) {
-                        To::Value(v) if listed(v) => v,
-                        To::Value(_) => return false,
-                        // An id's value holds nothing to drop (see `Id::value`).
-                        To::Id(id) => {
-                            seat = ManuallyDrop::new(id.value());
-                            &*seat
+                        match *v {
+                            Value::Seat(p) => p,
+                            _ => NO_SEAT,
                         }
                     }
+                    None => ev.me,
+                };
+                let p = if *next {
+                    ev.next_seat(from)
+                } else {
+                    ev.prev_seat(from)
+                };
+                seat = ManuallyDrop::new(if p == NO_SEAT {
+                    Value::None
+                } else {
+                    Value::Seat(p)
+                });
+                &*seat
+            }
+            Operand::Hop(start, kind) => {
+                let Some(id) = begin(ev, l, *start) else {
+                    return false;
+                };
+                match with_hop(*kind, Taken(ev, id)) {
+                    To::Value(v) if listed(v) => v,
+                    To::Value(_) => return false,
+                    // An id's value holds nothing to drop (see `Id::value`).
+                    To::Id(id) => {
+                        seat = ManuallyDrop::new(id.value());
+                        &*seat
+                    }
                 }
-            };
-            let a = match w.walk(ev, l) {
-                Some(To::Value(v)) if listed(v) => v,
-                Some(To::Value(_)) => return false,
-                Some(To::Id(id)) => return compare_id(op, id, b, swapped),
-                None => return false,
-            };
-            // Two enum values (an attribute and a name it may have): equal or not without a call.
-            if let (Value::Enum(e, x), Value::Enum(f, y), BinOp::Eq | BinOp::Ne) = (a, b, op) {
-                return (e == f && x == y) == (op == BinOp::Eq);
             }
-            if swapped {
-                ops::compare(op, b, a)
-            } else {
-                ops::compare(op, a, b)
-            }
-        })
+        };
+        let a = match w.walk(ev, l) {
+            Some(To::Value(v)) if listed(v) => v,
+            Some(To::Value(_)) => return false,
+            Some(To::Id(id)) => return compare_id(op, id, b, swapped),
+            None => return false,
+        };
+        // Two enum values (an attribute and a name it may have): equal or not without a call.
+        if let (Value::Enum(e, x), Value::Enum(f, y), BinOp::Eq | BinOp::Ne) = (a, b, op) {
+            return (e == f && x == y) == (op == BinOp::Eq);
+        }
+        if swapped {
+            ops::compare(op, b, a)
+        } else {
+            ops::compare(op, a, b)
+        }
     }
 }
 
-/// A short read looked for in a list written in the rules (see `in_list`).
+/// A short read looked for in a list written in the rules (see `judged`).
 struct InList {
     want: bool,
     items: FixedList,
 }
 
-impl Make for InList {
-    type Out = Cond;
-    fn make<W: Walk>(self, w: W) -> Cond {
-        let InList { want, items } = self;
-        Box::new(move |ev, l| {
-            // The node's step; then the read's, as its own closure charges them (what it
-            // gives once the budget is spent is `none`).
-            if !budget::charge(1) {
-                return false;
+impl Judge for InList {
+    #[inline(always)]
+    fn judge<W: Walk>(&self, w: W, ev: &Eval, l: &[Value]) -> bool {
+        let InList { want, ref items } = *self;
+        // The node's step; then the read's, as its own closure charges them (what it
+        // gives once the budget is spent is `none`).
+        if !budget::charge(1) {
+            return false;
+        }
+        let found = if !budget::charge(W::NODES) {
+            items.has(&Value::None)
+        } else {
+            match w.walk(ev, l) {
+                Some(To::Value(v)) if listed(v) => items.has(v),
+                Some(To::Id(id)) => items.has(&ManuallyDrop::new(id.value())),
+                Some(To::Value(_)) | None => items.has(&Value::None),
             }
-            let found = if !budget::charge(W::NODES) {
-                items.has(&Value::None)
-            } else {
-                match w.walk(ev, l) {
-                    Some(To::Value(v)) if listed(v) => items.has(v),
-                    Some(To::Id(id)) => items.has(&ManuallyDrop::new(id.value())),
-                    Some(To::Value(_)) | None => items.has(&Value::None),
-                }
-            };
-            found == want
-        })
+        };
+        found == want
     }
 }
 
