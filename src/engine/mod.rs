@@ -602,8 +602,12 @@ impl Engine {
                 }
             }
             Loc::Zone(inst) => {
+                // A component is in a zone once: taken from the top (the last) at once,
+                // else looked for from the bottom (a deal takes the first).
                 let z = &mut s.zones[inst as usize];
-                if let Some(i) = z.iter().rposition(|&x| x == comp) {
+                if z.last() == Some(&comp) {
+                    z.pop();
+                } else if let Some(i) = z.iter().position(|&x| x == comp) {
                     z.remove(i);
                 }
             }
