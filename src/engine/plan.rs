@@ -1917,20 +1917,24 @@ fn chain(cx: &mut Cx, and: bool, e: &Expr) -> Cond {
         let charge = if i == parts.len() - 1 { nodes } else { 0 };
         rest = match reads::judged(cx, part) {
             Some(j) => j.then(and, charge, rest),
-            None => {
-                let first = truth(cx, part);
-                Box::new(move |ev, l| {
-                    (charge == 0 || budget::charge(charge))
-                        && if and {
-                            first(ev, l) && rest(ev, l)
-                        } else {
-                            first(ev, l) || rest(ev, l)
-                        }
-                })
-            }
+            None if and => joined::<true>(charge, truth(cx, part), rest),
+            None => joined::<false>(charge, truth(cx, part), rest),
         };
     }
     rest
+}
+
+/// `first` judged before `rest` in a chain of `and`s (`AND`) or `or`s, `charge` steps
+/// charged first (see `chain`).
+fn joined<const AND: bool>(charge: u64, first: Cond, rest: Cond) -> Cond {
+    Box::new(move |ev, l| {
+        (charge == 0 || budget::charge(charge))
+            && if AND {
+                first(ev, l) && rest(ev, l)
+            } else {
+                first(ev, l) || rest(ev, l)
+            }
+    })
 }
 
 /// The value of an expression, as `Eval::eval` gives it, for the reads conditions are
