@@ -897,6 +897,15 @@ fn compare_id(op: BinOp, id: Id, b: &Value, swapped: bool) -> bool {
         (Id::Seat(x), Value::Seat(y)) => x.cmp(y),
         (Id::Int(x), Value::Int(y)) => x.cmp(y),
         (Id::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => x.cmp(y),
+        // Nothing (an empty cell's piece, its owner) is equal only to nothing, and in no
+        // order with anything, as `ops::compare` judges it.
+        (Id::None, b) => {
+            return match op {
+                BinOp::Eq => matches!(b, Value::None),
+                BinOp::Ne => !matches!(b, Value::None),
+                _ => false,
+            }
+        }
         _ => {
             // An id's value holds nothing to drop (see `Id::value`).
             let a = ManuallyDrop::new(id.value());
