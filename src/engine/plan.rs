@@ -1593,9 +1593,13 @@ fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
             (p == q) == (op == BinOp::Eq)
         }
         (Value::Seat(p), Value::Seat(q)) => ops::ordered(op, p.cmp(q)),
-        // No seat (an empty cell's owner) against a seat: unequal and unordered, as
-        // `ops::compare` has them.
-        (Value::None, Value::Seat(_)) | (Value::Seat(_), Value::None) => op == BinOp::Ne,
+        // Nothing (an empty cell's owner, a variable not set) against anything: equal
+        // only to nothing, and unordered, as `ops::compare` has them.
+        (Value::None, y) | (y, Value::None) => match op {
+            BinOp::Eq => matches!(y, Value::None),
+            BinOp::Ne => !matches!(y, Value::None),
+            _ => false,
+        },
         _ => ops::compare(op, x, y),
     }
 }

@@ -15,7 +15,7 @@
 //! query (`memo.rs`); the caller sees to the root. Longer reads, and starts other than a
 //! local or `me`, are compiled a node at a time (`get_node`).
 
-use super::{copied, listed, Arg, Cond, Cx, Get, Int};
+use super::{compared, copied, listed, Arg, Cond, Cx, Get, Int};
 use crate::engine::budget;
 use crate::engine::eval::{Eval, FixedList};
 use crate::engine::state::{Loc, NONE, NO_SEAT};
@@ -852,9 +852,9 @@ impl Judge for Compare {
             return (e == f && x == y) == (op == BinOp::Eq);
         }
         if swapped {
-            ops::compare(op, b, a)
+            compared(op, b, a)
         } else {
-            ops::compare(op, a, b)
+            compared(op, a, b)
         }
     }
 }
