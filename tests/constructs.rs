@@ -64,7 +64,7 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `file` and `rank`: legal and illegal marks, values after moves, a folded value.
     ("files_ranks.scenarios", 3),
     // A part of a rule that reads no chosen value, computed once per listing: it follows
-    // each move.
+    // each move, walked or read whole.
     ("remembered.scenarios", 2),
     // A conditional `on stuck`, judged from the stuck seat; the old form unchanged.
     ("stuck_choice.scenarios", 6),

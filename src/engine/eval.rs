@@ -842,6 +842,31 @@ impl<'a> Eval<'a> {
         Some(memo::value(i))
     }
 
+    /// The remembered value of `e` if it is computed already in this query (see
+    /// `remembered`); `None` otherwise, nothing computed. As `eval` answers such a node:
+    /// its step charged, then its list's length (`None` once the budget is spent).
+    #[inline]
+    pub(crate) fn remembered_done(&self, e: &Expr) -> Option<Value> {
+        if !matches!(
+            e,
+            Expr::Quant(..) | Expr::Agg(..) | Expr::Comprehension(..) | Expr::Call(..)
+        ) {
+            return None;
+        }
+        let v = memo::done(memo::place(self.eng, self.s, self.me, e)?)?;
+        let charged = budget::charge(1)
+            && match &v {
+                Value::List(items) => budget::list(items.len()),
+                _ => true,
+            };
+        if charged {
+            Some(v)
+        } else {
+            super::pool::recycle(v);
+            Some(Value::None)
+        }
+    }
+
     /// The place of `e`'s remembered value, computed now if it was not yet (see
     /// `remembered`).
     #[inline]

@@ -139,6 +139,14 @@ pub(crate) fn status(i: usize) -> Status {
     })
 }
 
+/// A copy of the remembered value at `i` if it is computed (its lists from the pool).
+pub(crate) fn done(i: usize) -> Option<Value> {
+    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
+        Some(Slot::Done(v)) => Some(super::pool::dup(v)),
+        _ => None,
+    })
+}
+
 /// A copy of the remembered value at `i` (its lists from the pool).
 pub(crate) fn value(i: usize) -> Value {
     FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {

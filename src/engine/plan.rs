@@ -1945,8 +1945,9 @@ fn joined<const AND: bool>(charge: u64, first: Cond, rest: Cond) -> Cond {
 /// mostly made of; the rest goes to the evaluator.
 fn get(cx: &mut Cx, e: &Expr) -> Get {
     if cx.remembered(e) {
+        // Computed already in this query (the common case): the value looked up at once.
         let e = cx.copy(e);
-        return Box::new(move |ev, l| ev.eval(&e, l));
+        return Box::new(move |ev, l| ev.remembered_done(&e).unwrap_or_else(|| ev.eval(&e, l)));
     }
     get_node(cx, e)
 }
