@@ -1931,14 +1931,24 @@ fn chain(cx: &mut Cx, and: bool, e: &Expr) -> Cond {
 /// `first` judged before `rest` in a chain of `and`s (`AND`) or `or`s, `charge` steps
 /// charged first (see `chain`).
 fn joined<const AND: bool>(charge: u64, first: Cond, rest: Cond) -> Cond {
-    Box::new(move |ev, l| {
-        (charge == 0 || budget::charge(charge))
-            && if AND {
-                first(ev, l) && rest(ev, l)
-            } else {
-                first(ev, l) || rest(ev, l)
-            }
-    })
+    Box::new(move |ev, l| chained::<AND>(charge, l, |l| first(ev, l), |l| rest(ev, l)))
+}
+
+/// One link of a chain of `and`s (`AND`) or `or`s: `charge` steps (none but for the
+/// chain's first condition), then `first`, then `rest` if the answer is not known yet.
+#[inline(always)]
+fn chained<const AND: bool>(
+    charge: u64,
+    l: &mut [Value],
+    first: impl FnOnce(&mut [Value]) -> bool,
+    rest: impl FnOnce(&mut [Value]) -> bool,
+) -> bool {
+    (charge == 0 || budget::charge(charge))
+        && if AND {
+            first(l) && rest(l)
+        } else {
+            first(l) || rest(l)
+        }
 }
 
 /// The value of an expression, as `Eval::eval` gives it, for the reads conditions are

@@ -5,9 +5,11 @@
 //! attribute or variable, a cell's emptiness, file or rank); each shape is its own closure, made from generic parts
 //! (`Walk`), so that the ids in between are never made into values and nothing is called
 //! through a pointer on the way. Three things are made of a read: its value (`read`), its
-//! truthiness (`truthy`: `not x.piece.flag`), and its comparison with a local, `me`, a
-//! constant or a read of one hop (`compare`: `b.piece.owner == me`, `c.rank == 12`,
-//! `rank(c) == me.far`), which looks at the read's end where it stands.
+//! number (`int`), and a condition on it (`judged`): its truthiness (`not x.piece.flag`),
+//! its place in a list written in the rules, or its comparison with a local, `me`, a
+//! constant or a read of one hop (`b.piece.owner == me`, `c.rank == 12`,
+//! `rank(c) == me.far`), which looks at the read's end where it stands. A condition is
+//! made alone, or with the rest of a chain of `and`s or `or`s in one closure.
 //!
 //! A read charges the decision's budget what the nodes it stands for charge in `eval`
 //! (one step each, and a list's length where a list is read on the way), all at once. A
@@ -15,7 +17,7 @@
 //! query (`memo.rs`); the caller sees to the root. Longer reads, and starts other than a
 //! local or `me`, are compiled a node at a time (`get_node`).
 
-use super::{compared, copied, listed, Arg, Cond, Cx, Get, Int};
+use super::{chained, compared, copied, listed, Arg, Cond, Cx, Get, Int};
 use crate::engine::budget;
 use crate::engine::eval::{Eval, FixedList};
 use crate::engine::state::{Loc, NONE, NO_SEAT};
@@ -189,14 +191,7 @@ struct Then<const AND: bool> {
 impl<const AND: bool> Finish for Then<AND> {
     fn finish<J: Judge, W: Walk>(self, j: J, w: W) -> Cond {
         let Then { charge, rest } = self;
-        Box::new(move |ev, l| {
-            (charge == 0 || budget::charge(charge))
-                && if AND {
-                    j.judge(w, ev, l) && rest(ev, l)
-                } else {
-                    j.judge(w, ev, l) || rest(ev, l)
-                }
-        })
+        Box::new(move |ev, l| chained::<AND>(charge, l, |l| j.judge(w, ev, l), |l| rest(ev, l)))
     }
 }
 
@@ -897,15 +892,8 @@ fn compare_id(op: BinOp, id: Id, b: &Value, swapped: bool) -> bool {
         (Id::Seat(x), Value::Seat(y)) => x.cmp(y),
         (Id::Int(x), Value::Int(y)) => x.cmp(y),
         (Id::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => x.cmp(y),
-        // Nothing (an empty cell's piece, its owner) is equal only to nothing, and in no
-        // order with anything, as `ops::compare` judges it.
-        (Id::None, b) => {
-            return match op {
-                BinOp::Eq => matches!(b, Value::None),
-                BinOp::Ne => !matches!(b, Value::None),
-                _ => false,
-            }
-        }
+        // Nothing (an empty cell's piece, its owner): as `compared` judges it.
+        (Id::None, b) => return compared(op, &Value::None, b),
         _ => {
             // An id's value holds nothing to drop (see `Id::value`).
             let a = ManuallyDrop::new(id.value());
