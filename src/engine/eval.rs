@@ -835,8 +835,8 @@ impl<'a> Eval<'a> {
     #[inline]
     fn remembered(&self, e: &Expr, l: &mut [Value]) -> Option<Value> {
         let i = memo::place(self.eng, self.s, self.me, e)?;
-        if memo::status(i) == memo::Status::Done {
-            return Some(memo::value(i));
+        if let Some(v) = memo::done(i) {
+            return Some(v);
         }
         let i = self.remembered_place(e, l)?;
         Some(memo::value(i))
@@ -847,6 +847,7 @@ impl<'a> Eval<'a> {
     /// its step charged, then its list's length (`None` once the budget is spent).
     #[inline]
     pub(crate) fn remembered_done(&self, e: &Expr) -> Option<Value> {
+        // The nodes `eval` looks up in the memo (see `eval_within_budget`).
         if !matches!(
             e,
             Expr::Quant(..) | Expr::Agg(..) | Expr::Comprehension(..) | Expr::Call(..)

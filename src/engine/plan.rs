@@ -1581,8 +1581,8 @@ fn mirrored(op: BinOp) -> BinOp {
     }
 }
 
-/// `ops::compare`, with two cells or two numbers (most comparisons the rules make)
-/// compared here rather than in a call.
+/// `ops::compare`, with the comparisons the rules make most (two cells, numbers, seats
+/// or phases, and nothing against anything) judged here rather than in a call.
 #[inline(always)]
 fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
     match (x, y) {

@@ -892,16 +892,15 @@ fn compare_id(op: BinOp, id: Id, b: &Value, swapped: bool) -> bool {
         (Id::Seat(x), Value::Seat(y)) => x.cmp(y),
         (Id::Int(x), Value::Int(y)) => x.cmp(y),
         (Id::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => x.cmp(y),
-        // Nothing (an empty cell's piece, its owner): as `compared` judges it.
-        (Id::None, b) => return compared(op, &Value::None, b),
+        // Anything else (nothing against a value among them) as `compared` judges it. An
+        // id's value holds nothing to drop (see `Id::value`).
         _ => {
-            // An id's value holds nothing to drop (see `Id::value`).
             let a = ManuallyDrop::new(id.value());
             let a = &*a;
             return if swapped {
-                ops::compare(op, b, a)
+                compared(op, b, a)
             } else {
-                ops::compare(op, a, b)
+                compared(op, a, b)
             };
         }
     };
