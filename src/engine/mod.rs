@@ -145,6 +145,11 @@ pub struct Engine {
     /// For each player count, each component's home seat (see `sample::home_seats`),
     /// worked out when first needed.
     homes: Vec<std::sync::OnceLock<Vec<u8>>>,
+    /// For each player count, the position a game starts from when its setup (and all up
+    /// to the first decision) draws no random number, or `None` when it draws one: such a
+    /// start is the same for every seed but for the RNG's own seed, so it is played once
+    /// and copied. Set by the first `start` for that count that succeeds.
+    starts: Vec<std::sync::OnceLock<Option<State>>>,
     /// For each region, for each of its lists (one per seat, or one): each cell's first
     /// place on it from 1, 0 for a cell not on it (`x in` a region, and a path's order).
     pub(crate) region_places: Vec<Vec<Vec<u16>>>,
@@ -322,6 +327,7 @@ impl Engine {
             any_may_win,
             end_reads_turns,
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
+            starts: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
             region_places: vec![],
             plans,
             memo_nodes,
@@ -448,8 +454,15 @@ impl Engine {
         self.zone_instances
     }
 
-    /// A new game for `players` seats, set up with the RNG seeded by `seed`.
+    /// A new game for `players` seats, set up with the RNG seeded by `seed`. A start that
+    /// draws no random number is played once for its player count and copied (`starts`).
     pub fn start(&self, players: u8, seed: u64) -> Result<State, EngineError> {
+        let known = self.starts.get(players as usize);
+        if let Some(Some(s)) = known.and_then(|k| k.get()) {
+            let mut s = s.clone();
+            s.rng = ChaCha8Rng::seed_from_u64(seed);
+            return Ok(s);
+        }
         let decision = budget::Decision::begin();
         let r = self.start_within_budget(players, seed).map_err(|e| {
             if budget::spent() {
@@ -459,7 +472,11 @@ impl Engine {
             }
         });
         budget::locate(|| "setting up the game".into());
-        decision.result().and(r)
+        let r = decision.result().and(r);
+        if let (Some(known), Ok(s)) = (known, &r) {
+            known.get_or_init(|| (s.rng.get_word_pos() == 0).then(|| s.clone()));
+        }
+        r
     }
 
     fn start_within_budget(&self, players: u8, seed: u64) -> Result<State, EngineError> {
