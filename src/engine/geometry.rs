@@ -4,6 +4,7 @@
 use super::pool::Ids;
 use super::state::NONE;
 use crate::ir::{Board, Builtin, Value, NO_CELL};
+use smallvec::SmallVec;
 
 /// A set of cells, on the stack for boards of up to 2048 cells (every board the checker
 /// accepts), so that geometry queries on a hot path do not allocate.
@@ -250,22 +251,42 @@ pub fn runs_each<F: FnMut(Value) -> bool + ?Sized>(
     dirs: &[u8],
     f: &mut F,
 ) {
+    runs_along(board, cells, &run_axes(board, dirs), f);
+}
+
+/// The axes `runs` walks for the directions `dirs`, in order: one of each opposite pair,
+/// with the direction back along it (none if the board has no such direction).
+pub(crate) type Axes = SmallVec<[(u8, Option<u8>); 8]>;
+
+/// The axes of `dirs` (see `Axes`): worked out once where the directions are written in
+/// the rules.
+pub(crate) fn run_axes(board: &Board, dirs: &[u8]) -> Axes {
+    let mut axes = Axes::new();
+    for &d in dirs {
+        let a = canonical(board, d);
+        if !axes.iter().any(|&(x, _)| x == a) {
+            let (dx, dy) = (board.dirs[a as usize].dx, board.dirs[a as usize].dy);
+            let back = (board.dirs.iter())
+                .position(|o| o.dx == -dx && o.dy == -dy)
+                .map(|i| i as u8);
+            axes.push((a, back));
+        }
+    }
+    axes.sort_unstable_by_key(|&(a, _)| a);
+    axes
+}
+
+/// `runs_each` along axes worked out before (`run_axes`).
+pub(crate) fn runs_along<F: FnMut(Value) -> bool + ?Sized>(
+    board: &Board,
+    cells: &[u16],
+    axes: &[(u8, Option<u8>)],
+    f: &mut F,
+) {
     let mut member = CellSet::new(board.cells.len());
     for &c in cells {
         member.insert(c);
     }
-    // The axes, on the stack: one of each opposite pair of directions, in order.
-    let mut axes = [0u8; 256];
-    let mut n = 0;
-    for &d in dirs {
-        let a = canonical(board, d);
-        if !axes[..n].contains(&a) {
-            axes[n] = a;
-            n += 1;
-        }
-    }
-    axes[..n].sort_unstable();
-    let axes = &axes[..n];
     for &c in cells {
         let single = Value::Line {
             start: c,
@@ -276,12 +297,7 @@ pub fn runs_each<F: FnMut(Value) -> bool + ?Sized>(
             return;
         }
     }
-    for &a in axes {
-        let back = board
-            .dirs
-            .iter()
-            .position(|o| o.dx == -board.dirs[a as usize].dx && o.dy == -board.dirs[a as usize].dy)
-            .map(|i| i as u8);
+    for &(a, back) in axes {
         for &c in cells {
             // Start only where the run cannot extend backwards.
             if let Some(b) = back {
@@ -297,8 +313,9 @@ pub fn runs_each<F: FnMut(Value) -> bool + ?Sized>(
                 len += 1;
                 n = board.step(n, a);
             }
+            // Each part of two cells or more, by its first cell and then its last.
             let mut start = c;
-            for i in 0..len {
+            for i in 0..len.saturating_sub(1) {
                 for j in i + 1..len {
                     let run = Value::Line {
                         start,

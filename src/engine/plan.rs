@@ -228,6 +228,8 @@ struct Cx<'a> {
     number_vars: Vec<bool>,
     /// Which seat attributes are numbers for every seat, by index.
     number_seat_attrs: Vec<bool>,
+    /// The board, for what is worked out once from directions written in the rules.
+    board: &'a crate::ir::Board,
 }
 
 impl Cx<'_> {
@@ -301,6 +303,7 @@ impl Plans {
     /// query, by address in `game` (sorted; see `memo::nodes`).
     pub(crate) fn build(game: &Game, memo: &[usize], roots: &[usize]) -> Plans {
         let mut cx = Cx {
+            board: &game.board,
             memo,
             roots,
             root_copies: Vec::new(),
@@ -1056,14 +1059,15 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         }
         // Runs of cells, made one at a time, as `for_each` makes them.
         Expr::Call(Builtin::Runs, args) if matches!(args[1], Expr::Const(_)) => {
-            let (cells, dirs) = (cells_in(cx, &args[0]), const_dirs(&args[1]));
+            let axes = geometry::run_axes(cx.board, &const_dirs(&args[1]));
+            let cells = cells_in(cx, &args[0]);
             Box::new(move |ev, l, f| {
                 let mut found = pool::take_cells();
                 cells(ev, l, &mut |c, _| {
                     found.push(c);
                     true
                 });
-                geometry::runs_each(&ev.eng.game.board, &found, &dirs, &mut |v| emit(f, v, l));
+                geometry::runs_along(&ev.eng.game.board, &found, &axes, &mut |v| emit(f, v, l));
                 pool::give_cells(found);
             })
         }
