@@ -7,9 +7,10 @@
 //! that change only the board's size), secret choices revealed together (`all of ...`), a
 //! hex board's geometry, `repetitions`, attributes changed in play, the end rules judged
 //! again as a turn ends, a cell among a pattern's ends (`t in destinations(...)`), a part
-//! of a rule computed once per listing of the legal actions, and comparisons written
-//! either way round. Their scenarios run as `muster test` runs them; what a scenario
-//! cannot say (the IR's shape, a nested `then if`) is asserted here.
+//! of a rule computed once per listing of the legal actions, comparisons written either
+//! way round, and quantifiers over runs judged by the runs' length. Their scenarios run
+//! as `muster test` runs them; what a scenario cannot say (the IR's shape, a nested `then
+//! if`) is asserted here.
 
 mod common;
 
@@ -119,6 +120,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `shifts`: a run along its line and across it, stopped by the edge and by stones,
     // chosen with its direction, computed, or shifted in a direction written in the rules.
     ("shifts.scenarios", 5),
+    // Runs judged by their length: a line of three wins along a diagonal, two do not, and
+    // `all` and `none` over runs whose bodies read other things too.
+    ("in_a_row.scenarios", 7),
 ];
 
 #[test]

@@ -114,6 +114,13 @@ pub(crate) fn refund(n: u64) {
     }
 }
 
+/// The steps the open decision may still take (below zero once the budget is spent): the
+/// difference between two readings is the steps charged between them.
+#[inline]
+pub(crate) fn left() -> i64 {
+    LEFT.get()
+}
+
 /// The steps the open decision has taken so far (`u64::MAX` once the budget is spent).
 pub(crate) fn work() -> u64 {
     if OVER.get() {

@@ -1854,6 +1854,9 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             if let Ok(cond) = with_cells(cx, coll, Quantified(*q, *slot as usize, body)) {
                 return cond;
             }
+            if let Some(cond) = runs_by_size(cx, *q, *slot, coll, body) {
+                return cond;
+            }
             // Over a list in a local: walked in place (see `local_items`).
             if let Expr::Local(from) = **coll {
                 let (q, slot, body) = (*q, *slot as usize, truth(cx, body));
@@ -1896,6 +1899,84 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                 pool::recycle(v);
                 t
             })
+        }
+    }
+}
+
+/// A quantifier over runs of cells whose body reads its run only as `size(r)` (`any r in
+/// runs(cells_of(me), around): size(r) >= 4`): the runs walked as `for_each` walks them,
+/// each charged to the budget, but the body judged once for each size, and every other
+/// run of that size charged the steps that judgement took. `None` for another quantifier.
+fn runs_by_size(cx: &mut Cx, q: Quant, slot: u16, coll: &Expr, body: &Expr) -> Option<Cond> {
+    let Expr::Call(Builtin::Runs, args) = coll else {
+        return None;
+    };
+    if !matches!(args[1], Expr::Const(_)) || !reads_size_only(cx, body, slot) {
+        return None;
+    }
+    let axes = geometry::run_axes(cx.board, &const_dirs(&args[1]));
+    let (cells, body, slot) = (cells_in(cx, &args[0]), truth(cx, body), slot as usize);
+    Some(Box::new(move |ev, l| {
+        if !budget::charge(1) {
+            return false;
+        }
+        let mut result = q != Quant::Any;
+        let mut found = pool::take_cells();
+        cells(ev, l, &mut |c, _| {
+            found.push(c);
+            true
+        });
+        // The sizes judged (a bit each), those the body holds for, and the steps each took.
+        let (mut judged, mut holds, mut steps) = (0u64, 0u64, [0u64; 64]);
+        geometry::runs_along(&ev.eng.game.board, &found, &axes, &mut |v| {
+            if !budget::charge(1) {
+                return false;
+            }
+            let size = match v {
+                Value::Line { len, .. } => len as usize,
+                _ => 0,
+            };
+            let t = if size < 64 && judged & (1 << size) != 0 {
+                if !budget::charge(steps[size]) {
+                    return false;
+                }
+                holds & (1 << size) != 0
+            } else {
+                let before = budget::left();
+                pool::set(&mut l[slot], v);
+                let t = body(ev, l);
+                if budget::spent() {
+                    return false;
+                }
+                if size < 64 {
+                    judged |= 1 << size;
+                    holds |= u64::from(t) << size;
+                    steps[size] = before.abs_diff(budget::left());
+                }
+                t
+            };
+            ops::quantify(q, t, &mut result)
+        });
+        pool::give_cells(found);
+        result
+    }))
+}
+
+/// Whether `e` reads the local `slot` only as `size(slot)`, and holds no node remembered
+/// within a query (whose first evaluation charges steps that later ones do not).
+fn reads_size_only(cx: &Cx, e: &Expr, slot: u16) -> bool {
+    if cx.remembered(e) {
+        return false;
+    }
+    match e {
+        Expr::Call(Builtin::Size, args) if matches!(args[..], [Expr::Local(s)] if s == slot) => {
+            true
+        }
+        Expr::Local(s) => *s != slot,
+        other => {
+            let mut only = true;
+            other.each_child(&mut |c| only = only && reads_size_only(cx, c, slot));
+            only
         }
     }
 }
