@@ -1059,17 +1059,8 @@ fn each(cx: &mut Cx, coll: &Expr) -> Each {
         }
         // Runs of cells, made one at a time, as `for_each` makes them.
         Expr::Call(Builtin::Runs, args) if matches!(args[1], Expr::Const(_)) => {
-            let axes = geometry::run_axes(cx.board, &const_dirs(&args[1]));
-            let cells = cells_in(cx, &args[0]);
-            Box::new(move |ev, l, f| {
-                let mut found = pool::take_cells();
-                cells(ev, l, &mut |c, _| {
-                    found.push(c);
-                    true
-                });
-                geometry::runs_along(&ev.eng.game.board, &found, &axes, &mut |v| emit(f, v, l));
-                pool::give_cells(found);
-            })
+            let runs = Runs::new(cx, args);
+            Box::new(move |ev, l, f| runs.each(ev, l, &mut |v, l| emit(f, v, l)))
         }
         // A group of cells: listed, as `eval` lists it (see `get`), then walked. (`reach` is a
         // walk of cells: `each_cell`.)
@@ -1914,21 +1905,15 @@ fn runs_by_size(cx: &mut Cx, q: Quant, slot: u16, coll: &Expr, body: &Expr) -> O
     if !matches!(args[1], Expr::Const(_)) || !reads_size_only(cx, body, slot) {
         return None;
     }
-    let axes = geometry::run_axes(cx.board, &const_dirs(&args[1]));
-    let (cells, body, slot) = (cells_in(cx, &args[0]), truth(cx, body), slot as usize);
+    let (runs, body, slot) = (Runs::new(cx, args), truth(cx, body), slot as usize);
     Some(Box::new(move |ev, l| {
         if !budget::charge(1) {
             return false;
         }
         let mut result = q != Quant::Any;
-        let mut found = pool::take_cells();
-        cells(ev, l, &mut |c, _| {
-            found.push(c);
-            true
-        });
         // The sizes judged (a bit each), those the body holds for, and the steps each took.
         let (mut judged, mut holds, mut steps) = (0u64, 0u64, [0u64; 64]);
-        geometry::runs_along(&ev.eng.game.board, &found, &axes, &mut |v| {
+        runs.each(ev, l, &mut |v, l| {
             if !budget::charge(1) {
                 return false;
             }
@@ -1957,9 +1942,36 @@ fn runs_by_size(cx: &mut Cx, q: Quant, slot: u16, coll: &Expr, body: &Expr) -> O
             };
             ops::quantify(q, t, &mut result)
         });
-        pool::give_cells(found);
         result
     }))
+}
+
+/// `runs(CELLS, DIRS)` with the directions written in the rules: the cells compiled, the
+/// axes worked out once (`geometry::run_axes`).
+struct Runs {
+    cells: EachCell,
+    axes: geometry::Axes,
+}
+
+impl Runs {
+    fn new(cx: &mut Cx, args: &[Expr]) -> Runs {
+        Runs {
+            axes: geometry::run_axes(cx.board, &const_dirs(&args[1])),
+            cells: cells_in(cx, &args[0]),
+        }
+    }
+
+    /// Each run, one at a time, as `for_each` makes them, while `f` says to go on.
+    #[inline(always)]
+    fn each(&self, ev: &Eval, l: &mut [Value], f: &mut impl FnMut(Value, &mut [Value]) -> bool) {
+        let mut found = pool::take_cells();
+        (self.cells)(ev, l, &mut |c, _| {
+            found.push(c);
+            true
+        });
+        geometry::runs_along(&ev.eng.game.board, &found, &self.axes, &mut |v| f(v, l));
+        pool::give_cells(found);
+    }
 }
 
 /// Whether `e` reads the local `slot` only as `size(slot)`, and holds no node remembered
