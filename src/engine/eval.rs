@@ -844,16 +844,10 @@ impl<'a> Eval<'a> {
 
     /// The remembered value of `e` if it is computed already in this query (see
     /// `remembered`); `None` otherwise, nothing computed. As `eval` answers such a node:
-    /// its step charged, then its list's length (`None` once the budget is spent).
+    /// its step charged, then its list's length (`None` once the budget is spent). Only
+    /// the nodes `eval` looks up in the memo are ever computed there.
     #[inline]
     pub(crate) fn remembered_done(&self, e: &Expr) -> Option<Value> {
-        // The nodes `eval` looks up in the memo (see `eval_within_budget`).
-        if !matches!(
-            e,
-            Expr::Quant(..) | Expr::Agg(..) | Expr::Comprehension(..) | Expr::Call(..)
-        ) {
-            return None;
-        }
         let v = memo::done(memo::place(self.eng, self.s, self.me, e)?)?;
         let charged = budget::charge(1)
             && match &v {

@@ -1166,36 +1166,23 @@ fn filter_item(
 type Counter = Box<dyn Fn(&Eval, &mut [Value], i64) -> i64 + Send + Sync>;
 
 fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
-    // The cells with a piece, or with a seat's: counted where they stand, each charged as
-    // `CellWalk` charges it, without handing them on.
-    if matches!(coll, Expr::Occupied | Expr::CellsOf(_)) && !cx.remembered(coll) {
-        let seat = match coll {
-            Expr::CellsOf(p) => Some(Arg::new(cx, p)),
-            _ => None,
-        };
-        return Box::new(move |ev, l, enough| {
-            let only = owner_of(&seat, ev, l);
-            let mut n = 0;
-            ev.s.each_occupied(|_, comp| {
-                n += i64::from(only.is_none_or(|p| ev.s.owners[comp as usize] == p));
-                n < enough
-            });
-            if budget::charge(n as u64) {
+    // A walk of cells (`occupied`, `cells_of(p)`, `destinations(...)`, a comprehension
+    // over one): counted in the walk's own loop, each cell charged as the walk charges it.
+    struct Count;
+    impl CellsTo<Counter> for Count {
+        fn to<C: Cells>(self, _: &mut Cx, cells: C) -> Counter {
+            Box::new(move |ev, l, enough| {
+                let mut n = 0;
+                cells.walk(ev, l, &mut |_, _| {
+                    n += 1;
+                    n < enough
+                });
                 n
-            } else {
-                0
-            }
-        });
+            })
+        }
     }
-    if let Some(cells) = each_cell(cx, coll) {
-        return Box::new(move |ev, l, enough| {
-            let mut n = 0;
-            cells(ev, l, &mut |_, _| {
-                n += 1;
-                n < enough
-            });
-            n
-        });
+    if let Ok(count) = with_cells(cx, coll, Count) {
+        return count;
     }
     // A local (a run, a list, a zone) is counted where it stands, an item charged as
     // `Eval::for_each` charges each one it hands on, without handing them on.
@@ -1409,7 +1396,8 @@ impl CellWalk {
                     });
             }
             CellWalk::Occupied(seat) => {
-                let only = owner_of(seat, ev, l);
+                // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
+                let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
                 ev.s.each_occupied(|c, comp| {
                     only.is_some_and(|p| ev.s.owners[comp as usize] != p)
                         || (budget::charge(1) && f(c, l))
@@ -1417,14 +1405,6 @@ impl CellWalk {
             }
         }
     }
-}
-
-/// The seat whose pieces a walk of occupied cells keeps (`cells_of(p)`), read as
-/// `Eval::seat_of` reads it (`NO_SEAT` for anything else); `None` for all of them
-/// (`occupied`).
-#[inline(always)]
-fn owner_of(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> Option<u8> {
-    seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT))
 }
 
 /// A walk of cells as a loop takes it: a `CellWalk` into the loop itself, any other
