@@ -66,7 +66,12 @@ fn compare_engines(
                 "{name} {variant:?} {players}p seed {seed}: the plans charge {work} steps, \
                  the tree walk {walked_work}"
             );
-            assert_eq!(planned.has_legal_action(&s), walked.has_legal_action(&s));
+            // Stopped at the first action, at the same cost.
+            assert_eq!(
+                planned.has_legal_action_and_work(&s),
+                walked.has_legal_action_and_work(&s),
+                "{name} {variant:?} {players}p seed {seed}: whether there is an action"
+            );
             decisions += 1;
             if legal.is_empty() {
                 break;

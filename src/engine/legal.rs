@@ -291,6 +291,15 @@ impl Engine {
         )
     }
 
+    /// `has_legal_action`, and the evaluation steps it took of the decision's budget: a
+    /// listing that stops at its first action charges what the tree walk charges up to
+    /// it (`tests/plans.rs` checks it).
+    pub fn has_legal_action_and_work(&self, s: &State) -> (bool, u64) {
+        let _outer = Decision::begin();
+        let any = self.has_legal_action(s);
+        (any, budget::work())
+    }
+
     /// Whether the decider has any legal action (stops at the first).
     pub fn has_legal_action(&self, s: &State) -> bool {
         let _decision = Decision::begin();

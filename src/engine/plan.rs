@@ -51,6 +51,7 @@ use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Stmt, Type,
 use smallvec::SmallVec;
 
 mod bodies;
+mod masks;
 mod reads;
 pub(crate) use bodies::{Body, Lets, Op};
 
@@ -230,6 +231,8 @@ struct Cx<'a> {
     number_seat_attrs: Vec<bool>,
     /// The board, for what is worked out once from directions written in the rules.
     board: &'a crate::ir::Board,
+    /// The seats, for what is worked out once from their attributes.
+    seats: &'a [crate::ir::SeatDef],
 }
 
 impl Cx<'_> {
@@ -304,6 +307,7 @@ impl Plans {
     pub(crate) fn build(game: &Game, memo: &[usize], roots: &[usize]) -> Plans {
         let mut cx = Cx {
             board: &game.board,
+            seats: &game.seats,
             memo,
             roots,
             root_copies: Vec::new(),
@@ -1457,8 +1461,15 @@ fn each_cell(cx: &mut Cx, coll: &Expr) -> Option<EachCell> {
         return Some(Box::new(move |ev, l, f| walk.each(ev, l, f)));
     }
     match coll {
-        // Filtered as it is walked, as `for_each` does, the condition compiled.
+        // The cells judged as a set, where the condition allows (`masks.rs`); else
+        // filtered as they are walked, as `for_each` does, the condition compiled.
         Expr::Comprehension(slot, inner, cond) => {
+            if let Some(filter) = cond
+                .as_deref()
+                .and_then(|c| masks::Filter::new(cx, inner, *slot, c))
+            {
+                return Some(Box::new(move |ev, l, f| filter.each(ev, l, f)));
+            }
             struct Filtered<'e>(usize, Option<&'e Expr>);
             impl CellsTo<EachCell> for Filtered<'_> {
                 fn to<C: Cells>(self, cx: &mut Cx, cells: C) -> EachCell {
@@ -1850,6 +1861,9 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     })
                 }
             }
+            if let Some(cond) = masks::quantified(cx, *q, *slot, coll, body) {
+                return cond;
+            }
             if let Ok(cond) = with_cells(cx, coll, Quantified(*q, *slot as usize, body)) {
                 return cond;
             }
@@ -2136,6 +2150,17 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
         // A comprehension made as a list, as `eval` makes it: filtered as it is walked.
         // (The items are charged as the collection walks them, not again as they are kept.)
         Expr::Comprehension(slot, coll, cond) => {
+            // Cells judged as a set, where the condition allows (`masks.rs`).
+            if let Some(filter) = cond
+                .as_deref()
+                .and_then(|c| masks::Filter::new(cx, coll, *slot, c))
+            {
+                return node(move |ev, l| {
+                    let mut out = pool::take();
+                    filter.list(ev, l, &mut out);
+                    kept(Value::List(out))
+                });
+            }
             // Over one of the commonest walks of cells: taken into the loop that filters.
             if let Some(walk) = CellWalk::new(cx, coll) {
                 let slot = *slot as usize;

@@ -1,0 +1,620 @@
+//! Conditions on one cell judged for a whole set of cells at once.
+//!
+//! `[c in cells where c.empty and (rank(c) == 1 or any b in adjacent(c, [s]): not
+//! b.empty)]` judged one cell at a time calls a closure for each node and each cell. Judged
+//! as sets of cells (bits in words), each node is one pass over the cells still in
+//! question: `c.empty` keeps the empty ones, `and` judges its right side on the cells its
+//! left side kept, `or` on those it did not, `rank(c) == 1` is a set worked out when the
+//! engine is built, and a quantifier over a cell's neighbours in written directions judges
+//! its body on the neighbours of the cells still open, one direction after the other (on a
+//! grid, the set shifted by the direction's step).
+//!
+//! A condition is judged this way (`Pred`) when each of its nodes is one of these: `and`,
+//! `or`, `not`, `x.empty` of its cell, `rank(x)` or `file(x)` compared with a constant or
+//! an attribute of `me`, and `any`, `all` or `none` over `adjacent(x, dirs)` with written
+//! directions each of whose steps goes the same number of cells on (a grid's, a hex
+//! board's); none of them remembered within a query. Its domain (`Domain`) is the board's
+//! cells, the occupied ones or a seat's, on a board of at most `MAX_CELLS` cells.
+//!
+//! Invariant: a set judged charges the decision's budget what judging its cells one at a
+//! time in order charges (each node its step, each neighbour walked its item): a node's
+//! steps for a cell depend only on what the nodes below it found for that cell, so a set's
+//! steps are the sum of its cells', counted as the sets are judged. A walk that stops at a
+//! cell charges what the cells up to it cost (the set judged again up to it). The steps
+//! are charged once the walk ends: a budget spent midway stops it as the decision ends
+//! anyway.
+
+use super::{budget, const_dirs, emit_cell, ops, Arg, Cond, Cx, Eval, NO_SEAT};
+use crate::engine::state::NONE;
+use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
+
+/// The most cells a board may have for its conditions to be judged as sets.
+const MAX_CELLS: usize = 256;
+
+/// A set of cells, one bit each, in `W` words.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Mask<const W: usize>([u64; W]);
+
+impl<const W: usize> Mask<W> {
+    const NONE: Self = Mask([0; W]);
+
+    /// The set whose words are the first `W` of `words` (none past its end).
+    #[inline(always)]
+    fn of(words: &[u64]) -> Self {
+        Mask(std::array::from_fn(|i| words.get(i).copied().unwrap_or(0)))
+    }
+
+    #[inline(always)]
+    fn insert(&mut self, c: u16) {
+        self.0[c as usize / 64] |= 1 << (c % 64);
+    }
+
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Mask(std::array::from_fn(|i| self.0[i] & o.0[i]))
+    }
+
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Mask(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+
+    #[inline(always)]
+    fn minus(self, o: Self) -> Self {
+        Mask(std::array::from_fn(|i| self.0[i] & !o.0[i]))
+    }
+
+    #[inline(always)]
+    fn len(&self) -> u64 {
+        self.0.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// Each cell `c` moved to `c + k`; those moved past either end dropped.
+    #[inline(always)]
+    fn shifted(self, k: i32) -> Self {
+        let (q, r) = ((k.unsigned_abs() / 64) as usize, k.unsigned_abs() % 64);
+        let w = &self.0;
+        Mask(std::array::from_fn(|i| {
+            // The word `q` words away toward the low cells (k > 0) or the high ones, and
+            // the carry from the one past it.
+            let (near, far) = if k >= 0 {
+                (i.checked_sub(q), i.checked_sub(q + 1))
+            } else {
+                (
+                    Some(i + q).filter(|&j| j < W),
+                    Some(i + q + 1).filter(|&j| j < W),
+                )
+            };
+            let near = near.map_or(0, |j| if k >= 0 { w[j] << r } else { w[j] >> r });
+            let far = match far {
+                Some(j) if r > 0 => {
+                    if k >= 0 {
+                        w[j] >> (64 - r)
+                    } else {
+                        w[j] << (64 - r)
+                    }
+                }
+                _ => 0,
+            };
+            near | far
+        }))
+    }
+
+    /// The cells up to `c`, `c` included.
+    fn upto(self, c: u16) -> Self {
+        let (at, bit) = (c as usize / 64, c % 64);
+        Mask(std::array::from_fn(|i| {
+            if i < at || (i == at && bit == 63) {
+                self.0[i]
+            } else if i == at {
+                self.0[i] & ((2 << bit) - 1)
+            } else {
+                0
+            }
+        }))
+    }
+
+    /// The cells in order, while `f` says to go on.
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(u16) -> bool) {
+        for (i, &w) in self.0.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                if !f((i * 64) as u16 + w.trailing_zeros() as u16) {
+                    return;
+                }
+                w &= w - 1;
+            }
+        }
+    }
+
+    fn first(&self) -> Option<u16> {
+        let mut found = None;
+        self.each(|c| {
+            found = Some(c);
+            false
+        });
+        found
+    }
+}
+
+/// Words of a set of `n` cells, with the cells for which `f` holds.
+fn words(n: usize, f: impl Fn(u16) -> bool) -> Vec<u64> {
+    let mut w = vec![0u64; n.div_ceil(64).max(1)];
+    for c in 0..n {
+        if f(c as u16) {
+            w[c / 64] |= 1 << (c % 64);
+        }
+    }
+    w
+}
+
+/// The other side of `rank(x) op v`: a value the whole judgement reads the same, and the
+/// steps `eval` charges for it.
+enum Fixed {
+    Const(Value),
+    /// An attribute of `me`, by index.
+    MyAttr(usize),
+}
+
+impl Fixed {
+    fn new(e: &Expr) -> Option<Fixed> {
+        Some(match e {
+            Expr::Const(v) if !v.owns_heap() => Fixed::Const(v.clone()),
+            Expr::SeatAttr(p, i) if matches!(**p, Expr::Me) => Fixed::MyAttr(*i as usize),
+            _ => return None,
+        })
+    }
+
+    fn steps(&self) -> u64 {
+        match self {
+            Fixed::Const(_) => 1,
+            Fixed::MyAttr(_) => 2,
+        }
+    }
+
+    /// Its value when `me` is seat `me` (`NO_SEAT` for none), as `eval` reads it.
+    fn value(&self, cx: &Cx, me: u8) -> Value {
+        match self {
+            Fixed::Const(v) => v.clone(),
+            Fixed::MyAttr(i) => match cx.seats.get(me as usize) {
+                Some(seat) => seat.attrs[*i].clone(),
+                None => Value::None,
+            },
+        }
+    }
+}
+
+/// A direction whose steps all go the same number of cells on (as on a grid): a set's
+/// neighbours that way are the set shifted.
+struct Step {
+    /// The cells with a neighbour that way.
+    from: Vec<u64>,
+    /// How many cells on each step goes.
+    by: i32,
+}
+
+impl Step {
+    /// The direction's steps, if they all go the same number of cells on.
+    fn new(board: &Board, dir: u8) -> Option<Step> {
+        if dir as usize >= board.dirs.len() {
+            return None;
+        }
+        let n = board.cells.len();
+        let mut by = None;
+        let uniform = (0..n as u16).all(|c| {
+            let x = board.step(c, dir);
+            x == NO_CELL || {
+                let k = i32::from(x) - i32::from(c);
+                *by.get_or_insert(k) == k
+            }
+        });
+        let from = words(n, |c| board.step(c, dir) != NO_CELL);
+        Some(Step {
+            from,
+            by: by.filter(|_| uniform)?,
+        })
+    }
+}
+
+/// A condition on the cell in one local, judged for a set of cells (see the module).
+enum Pred {
+    /// `x.empty`.
+    Empty,
+    /// `rank(x) op v` or `file(x) op v`: the cells where it holds, for each seat as `me`
+    /// (the last for no seat) when `v` depends on it, else one set.
+    Place {
+        holds: Vec<Vec<u64>>,
+        steps: u64,
+    },
+    Not(Box<Pred>),
+    And(Box<Pred>, Box<Pred>),
+    Or(Box<Pred>, Box<Pred>),
+    /// A quantifier over the cell's neighbours in written directions, its body on the
+    /// neighbour.
+    Around {
+        q: Quant,
+        steps: Vec<Step>,
+        body: Box<Pred>,
+    },
+}
+
+/// `e` as a condition on the cell in local `slot`, if each of its nodes may be judged as
+/// sets.
+fn pred(cx: &Cx, e: &Expr, slot: u16) -> Option<Pred> {
+    if cx.remembered(e) {
+        return None;
+    }
+    let the_cell = |x: &Expr| matches!(x, Expr::Local(s) if *s == slot);
+    Some(match e {
+        Expr::CellEmpty(x) if the_cell(x) => Pred::Empty,
+        Expr::Not(x) => Pred::Not(Box::new(pred(cx, x, slot)?)),
+        Expr::Binary(BinOp::And, a, b) => {
+            Pred::And(Box::new(pred(cx, a, slot)?), Box::new(pred(cx, b, slot)?))
+        }
+        Expr::Binary(BinOp::Or, a, b) => {
+            Pred::Or(Box::new(pred(cx, a, slot)?), Box::new(pred(cx, b, slot)?))
+        }
+        Expr::Binary(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => {
+            let place = |x: &Expr| match x {
+                Expr::Call(b @ (Builtin::Rank | Builtin::File), args)
+                    if !cx.remembered(x) && args.len() == 1 && the_cell(&args[0]) =>
+                {
+                    Some(*b == Builtin::Rank)
+                }
+                _ => None,
+            };
+            let (rank, other, mirrored) = match (place(a), place(b)) {
+                (Some(rank), None) => (rank, Fixed::new(b)?, false),
+                (None, Some(rank)) => (rank, Fixed::new(a)?, true),
+                _ => return None,
+            };
+            if cx.remembered(if mirrored { a } else { b }) {
+                return None;
+            }
+            // For each seat as `me`, then for none.
+            let seats = match other {
+                Fixed::Const(_) => vec![NO_SEAT],
+                _ => (0..cx.seats.len() as u8).chain([NO_SEAT]).collect(),
+            };
+            let board = cx.board;
+            let holds = (seats.into_iter())
+                .map(|me| {
+                    let v = other.value(cx, me);
+                    words(board.cells.len(), |c| {
+                        let at =
+                            ops::file_or_rank_of(c, rank, board).map_or(Value::None, Value::Int);
+                        if mirrored {
+                            ops::compare(*op, &v, &at)
+                        } else {
+                            ops::compare(*op, &at, &v)
+                        }
+                    })
+                })
+                .collect();
+            // The comparison, the call and its local, then the other side.
+            Pred::Place {
+                holds,
+                steps: 3 + other.steps(),
+            }
+        }
+        Expr::Quant(q, inner, coll, body) => {
+            let Expr::Call(Builtin::Adjacent, args) = &**coll else {
+                return None;
+            };
+            if cx.remembered(coll) || !the_cell(&args[0]) || !matches!(args[1], Expr::Const(_)) {
+                return None;
+            }
+            let steps = (const_dirs(&args[1]).into_iter())
+                .map(|d| Step::new(cx.board, d))
+                .collect::<Option<_>>()?;
+            Pred::Around {
+                q: *q,
+                steps,
+                body: Box::new(pred(cx, body, *inner)?),
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// One judgement: the steps its sets have cost so far.
+struct Judging<'e, 'a> {
+    ev: &'e Eval<'a>,
+    steps: u64,
+    /// Whether every cell of the board is always laid out (no area's shape comes and goes).
+    all_present: bool,
+}
+
+impl Pred {
+    /// The cells of `s` for which the condition holds; the steps judging each of them
+    /// costs are added to `j.steps`.
+    fn judge<const W: usize>(&self, j: &mut Judging, s: Mask<W>) -> Mask<W> {
+        if s.is_empty() {
+            return s;
+        }
+        let n = s.len();
+        match self {
+            // The node and its local.
+            Pred::Empty => {
+                j.steps += 2 * n;
+                let (eng, state) = (j.ev.eng, j.ev.s);
+                let mut held = Mask::NONE;
+                s.each(|c| {
+                    if state.cells[c as usize] == NONE && (j.all_present || eng.present(state, c)) {
+                        held.insert(c);
+                    }
+                    true
+                });
+                held
+            }
+            Pred::Place { holds, steps } => {
+                j.steps += steps * n;
+                let at = (j.ev.me as usize).min(holds.len() - 1);
+                s.and(Mask::of(&holds[at]))
+            }
+            Pred::Not(x) => {
+                j.steps += n;
+                s.minus(x.judge(j, s))
+            }
+            Pred::And(a, b) => {
+                j.steps += n;
+                let left = a.judge(j, s);
+                b.judge(j, left)
+            }
+            Pred::Or(a, b) => {
+                j.steps += n;
+                let left = a.judge(j, s);
+                left.or(b.judge(j, s.minus(left)))
+            }
+            // The node, the walk's call and its local; then each neighbour walked (its
+            // item and the body), until the quantifier's answer is known.
+            Pred::Around { q, steps, body } => {
+                j.steps += 3 * n;
+                let mut open = s;
+                let mut result = if *q == Quant::Any { Mask::NONE } else { s };
+                for step in steps {
+                    let from = open.and(Mask::of(&step.from));
+                    if from.is_empty() {
+                        continue;
+                    }
+                    j.steps += from.len();
+                    // The neighbours, judged; then the cells whose neighbour holds.
+                    let hit = body.judge(j, from.shifted(step.by)).shifted(-step.by);
+                    // The cells whose answer this direction settles.
+                    let settled = match q {
+                        Quant::Any => {
+                            result = result.or(hit);
+                            hit
+                        }
+                        Quant::All => {
+                            let miss = from.minus(hit);
+                            result = result.minus(miss);
+                            miss
+                        }
+                        Quant::None => {
+                            result = result.minus(hit);
+                            hit
+                        }
+                    };
+                    open = open.minus(settled);
+                }
+                result
+            }
+        }
+    }
+}
+
+/// The cells a walk gives, as a set: the board's (those laid out now), the occupied ones,
+/// or a seat's.
+enum Domain {
+    /// The board's cells: their set when every cell is always laid out.
+    Board(Option<Vec<u64>>),
+    Occupied(Option<Arg>),
+}
+
+impl Domain {
+    fn new(cx: &mut Cx, coll: &Expr) -> Option<Domain> {
+        if cx.remembered(coll) {
+            return None;
+        }
+        Some(match coll {
+            Expr::Cells => {
+                let n = cx.board.cells.len();
+                Domain::Board(all_present(cx.board).then(|| words(n, |_| true)))
+            }
+            Expr::Occupied => Domain::Occupied(None),
+            Expr::CellsOf(p) => Domain::Occupied(Some(Arg::new(cx, p))),
+            _ => return None,
+        })
+    }
+
+    /// The cells, after the walk's own steps; each cell walked is a step more, charged by
+    /// the caller.
+    fn cells<const W: usize>(&self, ev: &Eval, l: &mut [Value]) -> Mask<W> {
+        let mut s = Mask::NONE;
+        match self {
+            Domain::Board(Some(all)) => return Mask::of(all),
+            Domain::Board(None) => {
+                for c in 0..ev.eng.game.board.cells.len() as u16 {
+                    if ev.eng.present(ev.s, c) {
+                        s.insert(c);
+                    }
+                }
+            }
+            Domain::Occupied(seat) => {
+                // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
+                let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
+                for (c, &comp) in ev.s.cells.iter().enumerate() {
+                    if comp != NONE && only.is_none_or(|p| ev.s.owners[comp as usize] == p) {
+                        s.insert(c as u16);
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Whether every cell of the board is always laid out (see `Engine::present`).
+fn all_present(board: &Board) -> bool {
+    board.areas.iter().all(|a| a.families.is_empty())
+}
+
+/// `[x in coll where cond]` (or `q x in coll: cond`) judged as a set (see the module), for
+/// a board of `W` words.
+struct Sets<const W: usize> {
+    pred: Pred,
+    domain: Domain,
+    all_present: bool,
+}
+
+impl<const W: usize> Sets<W> {
+    /// The cells of the domain, those kept, and the steps judging them cost.
+    #[inline(always)]
+    fn judge(&self, ev: &Eval, l: &mut [Value]) -> (Mask<W>, Mask<W>, u64) {
+        let s = self.domain.cells(ev, l);
+        let mut j = Judging {
+            ev,
+            steps: 0,
+            all_present: self.all_present,
+        };
+        let held = self.pred.judge(&mut j, s);
+        (s, held, s.len() + j.steps)
+    }
+
+    /// What walking the cells of `s` up to `c` and judging each charges.
+    fn cost_upto(&self, ev: &Eval, s: Mask<W>, c: u16) -> u64 {
+        let s = s.upto(c);
+        let mut j = Judging {
+            ev,
+            steps: 0,
+            all_present: self.all_present,
+        };
+        self.pred.judge(&mut j, s);
+        s.len() + j.steps
+    }
+
+    fn each(&self, ev: &Eval, l: &mut [Value], f: &mut dyn FnMut(u16, &mut [Value]) -> bool) {
+        let (s, held, steps) = self.judge(ev, l);
+        let mut stopped = None;
+        held.each(|c| {
+            let go_on = emit_cell(f, c, l);
+            if !go_on {
+                stopped = Some(c);
+            }
+            go_on
+        });
+        budget::charge(match stopped {
+            Some(c) => self.cost_upto(ev, s, c),
+            None => steps,
+        });
+    }
+
+    fn list(&self, ev: &Eval, l: &mut [Value], out: &mut Vec<Value>) {
+        let (_, held, steps) = self.judge(ev, l);
+        held.each(|c| {
+            out.push(Value::Cell(c));
+            true
+        });
+        budget::charge(steps);
+    }
+
+    fn quantify(&self, q: Quant, ev: &Eval, l: &mut [Value]) -> bool {
+        let (s, held, steps) = self.judge(ev, l);
+        // The first cell that settles the answer, if any does.
+        let (settles, result) = match q {
+            Quant::Any => (held, true),
+            Quant::All => (s.minus(held), false),
+            Quant::None => (held, false),
+        };
+        match settles.first() {
+            Some(c) => budget::charge(self.cost_upto(ev, s, c)) && result,
+            None => budget::charge(steps) && !result,
+        }
+    }
+}
+
+/// `[x in coll where cond]` judged as sets (see the module).
+pub(super) struct Filter(Width);
+
+/// The sets of a board of one word, or of four.
+enum Width {
+    One(Sets<1>),
+    Four(Sets<4>),
+}
+
+impl Filter {
+    /// The filter, if `cond` and `coll` allow (see the module).
+    pub(super) fn new(cx: &mut Cx, coll: &Expr, slot: u16, cond: &Expr) -> Option<Filter> {
+        let cells = cx.board.cells.len();
+        if cells > MAX_CELLS {
+            return None;
+        }
+        let pred = pred(cx, cond, slot)?;
+        let domain = Domain::new(cx, coll)?;
+        let all_present = all_present(cx.board);
+        Some(Filter(if cells <= 64 {
+            Width::One(Sets {
+                pred,
+                domain,
+                all_present,
+            })
+        } else {
+            Width::Four(Sets {
+                pred,
+                domain,
+                all_present,
+            })
+        }))
+    }
+
+    /// Hands each cell kept to `f`, in order, while it says to go on.
+    pub(super) fn each(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
+    ) {
+        match &self.0 {
+            Width::One(s) => s.each(ev, l, f),
+            Width::Four(s) => s.each(ev, l, f),
+        }
+    }
+
+    /// The cells kept, added to `out` (as a comprehension's list: no step for each).
+    pub(super) fn list(&self, ev: &Eval, l: &mut [Value], out: &mut Vec<Value>) {
+        match &self.0 {
+            Width::One(s) => s.list(ev, l, out),
+            Width::Four(s) => s.list(ev, l, out),
+        }
+    }
+}
+
+/// `q x in coll: body` judged as a set, if it can be (see the module).
+pub(super) fn quantified(
+    cx: &mut Cx,
+    q: Quant,
+    slot: u16,
+    coll: &Expr,
+    body: &Expr,
+) -> Option<Cond> {
+    let filter = Filter::new(cx, coll, slot, body)?;
+    Some(Box::new(move |ev, l| {
+        // The quantifier's step.
+        budget::charge(1)
+            && match &filter.0 {
+                Width::One(s) => s.quantify(q, ev, l),
+                Width::Four(s) => s.quantify(q, ev, l),
+            }
+    }))
+}
