@@ -124,9 +124,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `all` and `none` over runs whose bodies read other things too.
     ("in_a_row.scenarios", 7),
     // Conditions on a cell judged for a set of cells at once: `and`, `or`, `not`, files and
-    // ranks compared either way round, `any`, `all` and `none` over neighbours, on boards
-    // of 72 cells and of 64.
-    ("cell_sets.scenarios", 10),
+    // ranks compared either way round, `any`, `all` and `none` over neighbours, a `require`
+    // straight after a `choose`, on boards of 72 cells and of 64.
+    ("cell_sets.scenarios", 11),
 ];
 
 #[test]

@@ -483,7 +483,7 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
     let mut fused: Option<Box<dyn FnOnce(Step) -> Step>> = None;
     // A `require` straight after a `choose`, compiled, waiting for the choice: judged in
     // its loop (see `Guarded`) rather than behind a step of its own.
-    let mut guard: Option<((u16, usize), Cond)> = None;
+    let mut guard: Option<((u16, usize), &Expr)> = None;
     for (i, c) in clauses.iter().enumerate().rev() {
         // A clause fused with the one after it (see `dirs_then_shifts`) takes that one's
         // place: built here, from the step after both.
@@ -496,7 +496,7 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             .and_then(|p| dirs_then_shifts(cx, a, p, clauses))
         {
             if let Some((at, cond)) = guard.take() {
-                next = require_step(at, cond, next);
+                next = require(cx, at, cond, next);
             }
             fused = Some(make);
             continue;
@@ -506,16 +506,25 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
         } = c
         {
             next = match guard.take() {
-                Some((at, cond)) => {
-                    let then = Guarded { at, cond, next };
-                    choose(cx, (a, i), *slot, ty, domain, then)
-                }
+                // The cells that pass the `require` found all at once, where it can be
+                // judged for a set of cells (`masks.rs`).
+                Some((at, cond)) => match masks::Filter::new(cx, domain, *slot, cond) {
+                    Some(filter) => chosen_by_sets((a, i), *slot, filter, at, next),
+                    None => {
+                        let then = Guarded {
+                            at,
+                            cond: truth(cx, cond),
+                            next,
+                        };
+                        choose(cx, (a, i), *slot, ty, domain, then)
+                    }
+                },
                 None => choose(cx, (a, i), *slot, ty, domain, Plain(next)),
             };
             continue;
         }
         if let Some((at, cond)) = guard.take() {
-            next = require_step(at, cond, next);
+            next = require(cx, at, cond, next);
         }
         if let Clause::Require {
             cond,
@@ -524,7 +533,7 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
         } = c
         {
             if i > 0 && matches!(clauses[i - 1], Clause::Choose { .. }) {
-                guard = Some(((a, i), truth(cx, cond)));
+                guard = Some(((a, i), cond));
                 continue;
             }
         }
@@ -599,6 +608,30 @@ fn let_(cx: &mut Cx, at: (u16, usize), slot: u16, value: &Expr, next: Step) -> S
 
 fn require(cx: &mut Cx, at: (u16, usize), cond: &Expr, next: Step) -> Step {
     require_step(at, truth(cx, cond), next)
+}
+
+/// A `choose` over cells whose `require` straight after it is judged for all of them at
+/// once (`masks::Filter::guard`): each cell that passes written into the choice's local,
+/// then the rest of the action, as `Guarded` hands it on.
+fn chosen_by_sets(
+    at: (u16, usize),
+    slot: u16,
+    filter: masks::Filter,
+    require_at: (u16, usize),
+    next: Step,
+) -> Step {
+    let slot = slot as usize;
+    Box::new(move |ev, l, args, f| {
+        located(ev, at, || {
+            let mut go_on = true;
+            filter.guard(ev, l, &mut |c, l: &mut [Value]| {
+                pool::set(&mut l[slot], Value::Cell(c));
+                go_on = located(ev, require_at, || next(ev, l, args, f));
+                go_on
+            });
+            go_on
+        })
+    })
 }
 
 /// `require`, its condition compiled: a step of its own, judged as `Guarded` judges it.

@@ -504,11 +504,20 @@ impl<const W: usize> Sets<W> {
         s.len() + j.steps
     }
 
-    fn each(&self, ev: &Eval, l: &mut [Value], f: &mut dyn FnMut(u16, &mut [Value]) -> bool) {
+    /// Hands each cell kept to `f`, in order, while it says to go on; each is a step when
+    /// it is an item of the walk (`emitted`), none when it is a choice that passed a
+    /// `require`.
+    fn each(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        emitted: bool,
+        f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
+    ) {
         let (s, held, steps) = self.judge(ev, l);
         let mut stopped = None;
         held.each(|c| {
-            let go_on = emit_cell(f, c, l);
+            let go_on = if emitted { emit_cell(f, c, l) } else { f(c, l) };
             if !go_on {
                 stopped = Some(c);
             }
@@ -586,8 +595,23 @@ impl Filter {
         f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
     ) {
         match &self.0 {
-            Width::One(s) => s.each(ev, l, f),
-            Width::Four(s) => s.each(ev, l, f),
+            Width::One(s) => s.each(ev, l, true, f),
+            Width::Four(s) => s.each(ev, l, true, f),
+        }
+    }
+
+    /// Hands each cell that passes to `f`, in order, while it says to go on, as a `choose`
+    /// over the cells hands each choice to the `require` straight after it (the condition)
+    /// and the require the choices that pass: no step for each beyond the condition's.
+    pub(super) fn guard(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
+    ) {
+        match &self.0 {
+            Width::One(s) => s.each(ev, l, false, f),
+            Width::Four(s) => s.each(ev, l, false, f),
         }
     }
 
