@@ -24,6 +24,9 @@
 //! - an operand that is a local or a constant is looked at where it stands (`Arg`), not
 //!   copied and given back; `x in` a local or written list is searched in place, and
 //!   `x in` a region looked up (its place on the region's list: `Engine::region_place`);
+//!   a filter, a quantifier or a `require` straight after a `choose` over the board's cells
+//!   whose condition reads only emptiness, files and ranks and neighbours is judged for all
+//!   the cells at once, as bit sets (`masks.rs`);
 //!   `size(x)` of a local compared with a number is counted in place; `x in
 //!   destinations(a, p)` (or `attacks`) reads its operands compiled and asks
 //!   `Eval::reaches`, which follows only the rays that point at the cell;

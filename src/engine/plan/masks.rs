@@ -9,20 +9,22 @@
 //! its body on the neighbours of the cells still open, one direction after the other (on a
 //! grid, the set shifted by the direction's step).
 //!
-//! A condition is judged this way (`Pred`) when each of its nodes is one of these: `and`,
-//! `or`, `not`, `x.empty` of its cell, `rank(x)` or `file(x)` compared with a constant or
-//! an attribute of `me`, and `any`, `all` or `none` over `adjacent(x, dirs)` with written
-//! directions each of whose steps goes the same number of cells on (a grid's, a hex
-//! board's); none of them remembered within a query. Its domain (`Domain`) is the board's
-//! cells, the occupied ones or a seat's, on a board of at most `MAX_CELLS` cells.
+//! A filter, a quantifier, or a `require` straight after a `choose` (`choose at in cells`,
+//! `require at.empty`), is judged this way (`Filter`) when each node of its condition
+//! (`Pred`) is one of these: `and`, `or`, `not`, `x.empty` of its cell, `rank(x)` or
+//! `file(x)` compared with a constant or an attribute of `me`, and `any`, `all` or `none`
+//! over `adjacent(x, dirs)` with written directions each of whose steps goes the same
+//! number of cells on (a grid's, a hex board's); none of them remembered within a query.
+//! Its domain (`Domain`) is the board's cells, the occupied ones or a seat's, on a board of
+//! at most `MAX_CELLS` cells.
 //!
 //! Invariant: a set judged charges the decision's budget what judging its cells one at a
 //! time in order charges (each node its step, each neighbour walked its item): a node's
 //! steps for a cell depend only on what the nodes below it found for that cell, so a set's
 //! steps are the sum of its cells', counted as the sets are judged. A walk that stops at a
 //! cell charges what the cells up to it cost (the set judged again up to it). The steps
-//! are charged once the walk ends: a budget spent midway stops it as the decision ends
-//! anyway.
+//! are charged once the walk ends, in one charge: a budget that runs out there ends the
+//! decision as it would have a few cells earlier.
 
 use super::{budget, const_dirs, emit_cell, ops, Arg, Cond, Cx, Eval, NO_SEAT};
 use crate::engine::state::NONE;
