@@ -16,7 +16,7 @@
 //! over `adjacent(x, dirs)` with written directions each of whose steps goes the same
 //! number of cells on (a grid's, a hex board's); none of them remembered within a query.
 //! Its domain (`Domain`) is the board's cells, the occupied ones or a seat's, on a board of
-//! at most `MAX_CELLS` cells.
+//! at most `MAX_CELLS` cells, all of them always laid out (no area's shape comes and goes).
 //!
 //! Invariant: a set judged charges the decision's budget what judging its cells one at a
 //! time in order charges (each node its step, each neighbour walked its item): a node's
@@ -333,8 +333,6 @@ fn pred(cx: &Cx, e: &Expr, slot: u16) -> Option<Pred> {
 struct Judging<'e, 'a> {
     ev: &'e Eval<'a>,
     steps: u64,
-    /// Whether every cell of the board is always laid out (no area's shape comes and goes).
-    all_present: bool,
 }
 
 impl Pred {
@@ -349,10 +347,11 @@ impl Pred {
             // The node and its local.
             Pred::Empty => {
                 j.steps += 2 * n;
-                let (eng, state) = (j.ev.eng, j.ev.s);
+                let cells = &j.ev.s.cells;
                 let mut held = Mask::NONE;
                 s.each(|c| {
-                    if state.cells[c as usize] == NONE && (j.all_present || eng.present(state, c)) {
+                    // Every cell is laid out (see `Filter::new`): empty is no component.
+                    if cells[c as usize] == NONE {
                         held.insert(c);
                     }
                     true
@@ -416,11 +415,10 @@ impl Pred {
     }
 }
 
-/// The cells a walk gives, as a set: the board's (those laid out now), the occupied ones,
-/// or a seat's.
+/// The cells a walk gives, as a set: the board's, the occupied ones, or a seat's.
 enum Domain {
-    /// The board's cells: their set when every cell is always laid out.
-    Board(Option<Vec<u64>>),
+    /// The board's cells, all of them.
+    Board(Vec<u64>),
     Occupied(Option<Arg>),
 }
 
@@ -430,10 +428,7 @@ impl Domain {
             return None;
         }
         Some(match coll {
-            Expr::Cells => {
-                let n = cx.board.cells.len();
-                Domain::Board(all_present(cx.board).then(|| words(n, |_| true)))
-            }
+            Expr::Cells => Domain::Board(words(cx.board.cells.len(), |_| true)),
             Expr::Occupied => Domain::Occupied(None),
             Expr::CellsOf(p) => Domain::Occupied(Some(Arg::new(cx, p))),
             _ => return None,
@@ -445,14 +440,7 @@ impl Domain {
     fn cells<const W: usize>(&self, ev: &Eval, l: &mut [Value]) -> Mask<W> {
         let mut s = Mask::NONE;
         match self {
-            Domain::Board(Some(all)) => return Mask::of(all),
-            Domain::Board(None) => {
-                for c in 0..ev.eng.game.board.cells.len() as u16 {
-                    if ev.eng.present(ev.s, c) {
-                        s.insert(c);
-                    }
-                }
-            }
+            Domain::Board(all) => return Mask::of(all),
             Domain::Occupied(seat) => {
                 // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
                 let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
@@ -467,17 +455,11 @@ impl Domain {
     }
 }
 
-/// Whether every cell of the board is always laid out (see `Engine::present`).
-fn all_present(board: &Board) -> bool {
-    board.areas.iter().all(|a| a.families.is_empty())
-}
-
 /// `[x in coll where cond]` (or `q x in coll: cond`) judged as a set (see the module), for
 /// a board of `W` words.
 struct Sets<const W: usize> {
     pred: Pred,
     domain: Domain,
-    all_present: bool,
 }
 
 impl<const W: usize> Sets<W> {
@@ -485,11 +467,7 @@ impl<const W: usize> Sets<W> {
     #[inline(always)]
     fn judge(&self, ev: &Eval, l: &mut [Value]) -> (Mask<W>, Mask<W>, u64) {
         let s = self.domain.cells(ev, l);
-        let mut j = Judging {
-            ev,
-            steps: 0,
-            all_present: self.all_present,
-        };
+        let mut j = Judging { ev, steps: 0 };
         let held = self.pred.judge(&mut j, s);
         (s, held, s.len() + j.steps)
     }
@@ -497,11 +475,7 @@ impl<const W: usize> Sets<W> {
     /// What walking the cells of `s` up to `c` and judging each charges.
     fn cost_upto(&self, ev: &Eval, s: Mask<W>, c: u16) -> u64 {
         let s = s.upto(c);
-        let mut j = Judging {
-            ev,
-            steps: 0,
-            all_present: self.all_present,
-        };
+        let mut j = Judging { ev, steps: 0 };
         self.pred.judge(&mut j, s);
         s.len() + j.steps
     }
@@ -567,25 +541,18 @@ enum Width {
 impl Filter {
     /// The filter, if `cond` and `coll` allow (see the module).
     pub(super) fn new(cx: &mut Cx, coll: &Expr, slot: u16, cond: &Expr) -> Option<Filter> {
+        // On a board of at most `MAX_CELLS` cells, every one always laid out (no area's
+        // shape comes and goes: see `Engine::present`).
         let cells = cx.board.cells.len();
-        if cells > MAX_CELLS {
+        if cells > MAX_CELLS || cx.board.areas.iter().any(|a| !a.families.is_empty()) {
             return None;
         }
         let pred = pred(cx, cond, slot)?;
         let domain = Domain::new(cx, coll)?;
-        let all_present = all_present(cx.board);
         Some(Filter(if cells <= 64 {
-            Width::One(Sets {
-                pred,
-                domain,
-                all_present,
-            })
+            Width::One(Sets { pred, domain })
         } else {
-            Width::Four(Sets {
-                pred,
-                domain,
-                all_present,
-            })
+            Width::Four(Sets { pred, domain })
         }))
     }
 
