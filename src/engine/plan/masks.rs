@@ -538,6 +538,16 @@ enum Width {
     Four(Sets<4>),
 }
 
+/// `$call` on the sets of a filter (`$s`), whichever its width.
+macro_rules! on_sets {
+    ($filter:expr, $s:ident => $call:expr) => {
+        match &$filter.0 {
+            Width::One($s) => $call,
+            Width::Four($s) => $call,
+        }
+    };
+}
+
 impl Filter {
     /// The filter, if `cond` and `coll` allow (see the module).
     pub(super) fn new(cx: &mut Cx, coll: &Expr, slot: u16, cond: &Expr) -> Option<Filter> {
@@ -563,10 +573,7 @@ impl Filter {
         l: &mut [Value],
         f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
     ) {
-        match &self.0 {
-            Width::One(s) => s.each(ev, l, true, f),
-            Width::Four(s) => s.each(ev, l, true, f),
-        }
+        on_sets!(self, s => s.each(ev, l, true, f))
     }
 
     /// Hands each cell that passes to `f`, in order, while it says to go on, as a `choose`
@@ -578,18 +585,12 @@ impl Filter {
         l: &mut [Value],
         f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
     ) {
-        match &self.0 {
-            Width::One(s) => s.each(ev, l, false, f),
-            Width::Four(s) => s.each(ev, l, false, f),
-        }
+        on_sets!(self, s => s.each(ev, l, false, f))
     }
 
     /// The cells kept, added to `out` (as a comprehension's list: no step for each).
     pub(super) fn list(&self, ev: &Eval, l: &mut [Value], out: &mut Vec<Value>) {
-        match &self.0 {
-            Width::One(s) => s.list(ev, l, out),
-            Width::Four(s) => s.list(ev, l, out),
-        }
+        on_sets!(self, s => s.list(ev, l, out))
     }
 }
 
@@ -604,10 +605,6 @@ pub(super) fn quantified(
     let filter = Filter::new(cx, coll, slot, body)?;
     Some(Box::new(move |ev, l| {
         // The quantifier's step.
-        budget::charge(1)
-            && match &filter.0 {
-                Width::One(s) => s.quantify(q, ev, l),
-                Width::Four(s) => s.quantify(q, ev, l),
-            }
+        budget::charge(1) && on_sets!(filter, s => s.quantify(q, ev, l))
     }))
 }
