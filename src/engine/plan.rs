@@ -512,7 +512,16 @@ fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                 // The cells that pass the `require` found all at once, where it can be
                 // judged for a set of cells (`masks.rs`).
                 Some((at, cond)) => match masks::Filter::new(cx, domain, *slot, cond) {
-                    Some(filter) => chosen_by_sets((a, i), *slot, filter, at, next),
+                    Some(filter) => {
+                        let slot = *slot as usize;
+                        let then = Passed { at, next };
+                        Choose {
+                            at: (a, i),
+                            slot,
+                            next: then,
+                        }
+                        .to(cx, Passing(filter))
+                    }
                     None => {
                         let then = Guarded {
                             at,
@@ -613,30 +622,6 @@ fn require(cx: &mut Cx, at: (u16, usize), cond: &Expr, next: Step) -> Step {
     require_step(at, truth(cx, cond), next)
 }
 
-/// A `choose` over cells whose `require` straight after it is judged for all of them at
-/// once (`masks::Filter::guard`): each cell that passes written into the choice's local,
-/// then the rest of the action, as `Guarded` hands it on.
-fn chosen_by_sets(
-    at: (u16, usize),
-    slot: u16,
-    filter: masks::Filter,
-    require_at: (u16, usize),
-    next: Step,
-) -> Step {
-    let slot = slot as usize;
-    Box::new(move |ev, l, args, f| {
-        located(ev, at, || {
-            let mut go_on = true;
-            filter.guard(ev, l, &mut |c, l: &mut [Value]| {
-                pool::set(&mut l[slot], Value::Cell(c));
-                go_on = located(ev, require_at, || next(ev, l, args, f));
-                go_on
-            });
-            go_on
-        })
-    })
-}
-
 /// `require`, its condition compiled: a step of its own, judged as `Guarded` judges it.
 fn require_step(at: (u16, usize), cond: Cond, next: Step) -> Step {
     let guarded = Guarded { at, cond, next };
@@ -694,9 +679,66 @@ impl Then for Guarded {
     }
 }
 
+/// The choices that pass the `require` straight after a `choose`, that condition judged
+/// for all the cells at once (`masks::Filter::guard`): a walk of cells as `Choose` takes
+/// one.
+struct Passing(masks::Filter);
+
+impl Cells for Passing {
+    #[inline(always)]
+    fn walk<F: FnMut(u16, &mut [Value]) -> bool>(&self, ev: &Eval, l: &mut [Value], f: &mut F) {
+        self.0.guard(ev, l, f)
+    }
+}
+
+/// A choice that passed its `require` (`Passing`), then the rest, the rest named as the
+/// `require`'s step as `Guarded` names it.
+struct Passed {
+    at: (u16, usize),
+    next: Step,
+}
+
+impl Then for Passed {
+    #[inline(always)]
+    fn go(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        args: &mut Args,
+        f: &mut dyn FnMut(u16, &[Value]) -> bool,
+    ) -> bool {
+        located(ev, self.at, || (self.next)(ev, l, args, f))
+    }
+}
+
 /// `choose`: each item of the domain in turn, as the tree walk offers it. Twin
 /// components in one place are one choice: only the first is offered. `ty` is the type
 /// of the chosen local.
+/// A `choose` over a walk of cells (`with_cells`): each cell written into the choice's
+/// local in place (no twins among cells), then handed on.
+struct Choose<T> {
+    at: (u16, usize),
+    slot: usize,
+    next: T,
+}
+
+impl<T: Then> CellsTo<Step> for Choose<T> {
+    fn to<C: Cells>(self, _: &mut Cx, cells: C) -> Step {
+        let Choose { at, slot, next } = self;
+        Box::new(move |ev, l, args, f| {
+            located(ev, at, || {
+                let mut go_on = true;
+                cells.walk(ev, l, &mut |c, l: &mut [Value]| {
+                    pool::set(&mut l[slot], Value::Cell(c));
+                    go_on = next.go(ev, l, args, f);
+                    go_on
+                });
+                go_on
+            })
+        })
+    }
+}
+
 fn choose<T: Then>(
     cx: &mut Cx,
     at: (u16, usize),
@@ -730,27 +772,6 @@ fn choose<T: Then>(
         }
     }
     // Cells: each written into the local in place (no twins among cells).
-    struct Choose<T> {
-        at: (u16, usize),
-        slot: usize,
-        next: T,
-    }
-    impl<T: Then> CellsTo<Step> for Choose<T> {
-        fn to<C: Cells>(self, _: &mut Cx, cells: C) -> Step {
-            let Choose { at, slot, next } = self;
-            Box::new(move |ev, l, args, f| {
-                located(ev, at, || {
-                    let mut go_on = true;
-                    cells.walk(ev, l, &mut |c, l: &mut [Value]| {
-                        pool::set(&mut l[slot], Value::Cell(c));
-                        go_on = next.go(ev, l, args, f);
-                        go_on
-                    });
-                    go_on
-                })
-            })
-        }
-    }
     let next = match with_cells(cx, domain, Choose { at, slot, next }) {
         Ok(step) => return step,
         Err(Choose { next, .. }) => next,

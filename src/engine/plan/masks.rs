@@ -463,21 +463,25 @@ struct Sets<const W: usize> {
 }
 
 impl<const W: usize> Sets<W> {
-    /// The cells of the domain, those kept, and the steps judging them cost.
+    /// The cells of the domain, those kept, and the steps walking and judging them cost.
     #[inline(always)]
     fn judge(&self, ev: &Eval, l: &mut [Value]) -> (Mask<W>, Mask<W>, u64) {
         let s = self.domain.cells(ev, l);
+        let (held, steps) = self.judged(ev, s);
+        (s, held, steps)
+    }
+
+    /// The cells of `s` kept, and the steps walking and judging each of them costs.
+    #[inline(always)]
+    fn judged(&self, ev: &Eval, s: Mask<W>) -> (Mask<W>, u64) {
         let mut j = Judging { ev, steps: 0 };
         let held = self.pred.judge(&mut j, s);
-        (s, held, s.len() + j.steps)
+        (held, s.len() + j.steps)
     }
 
     /// What walking the cells of `s` up to `c` and judging each charges.
     fn cost_upto(&self, ev: &Eval, s: Mask<W>, c: u16) -> u64 {
-        let s = s.upto(c);
-        let mut j = Judging { ev, steps: 0 };
-        self.pred.judge(&mut j, s);
-        s.len() + j.steps
+        self.judged(ev, s.upto(c)).1
     }
 
     /// Hands each cell kept to `f`, in order, while it says to go on; each is a step when
