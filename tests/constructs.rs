@@ -7,10 +7,10 @@
 //! that change only the board's size), secret choices revealed together (`all of ...`), a
 //! hex board's geometry, `repetitions`, attributes changed in play, the end rules judged
 //! again as a turn ends, a cell among a pattern's ends (`t in destinations(...)`), a part
-//! of a rule computed once per listing of the legal actions, comparisons written either
-//! way round, and quantifiers over runs judged by the runs' length. Their scenarios run
-//! as `muster test` runs them; what a scenario cannot say (the IR's shape, a nested `then
-//! if`) is asserted here.
+//! of a rule computed once per listing of the legal actions, comparisons written either way
+//! round, quantifiers over runs judged by the runs' length, and link rules. Their scenarios
+//! run as `muster test` runs them; what a scenario cannot say (the IR's shape, a nested
+//! `then if`) is asserted here.
 
 mod common;
 
@@ -127,6 +127,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // ranks compared either way round, `any`, `all` and `none` over neighbours, a `require`
     // straight after a `choose`, on boards of 72 cells and of 64.
     ("cell_sets.scenarios", 11),
+    // Link rules: conditions on the first cell, the second (written first), both and
+    // neither; `or` in a rule; read again whenever a shape is formed.
+    ("link_rules.scenarios", 7),
 ];
 
 #[test]

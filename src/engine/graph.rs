@@ -7,7 +7,7 @@ use super::eval::Eval;
 use super::geometry::CellSet;
 use super::state::{State, NONE};
 use super::{code, Engine, EngineError};
-use crate::ir::{ShapeDef, Value, NO_AREA};
+use crate::ir::{BinOp, Expr, ShapeDef, Value, NO_AREA};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 
@@ -171,7 +171,7 @@ impl Engine {
                 }
             }
         }
-        if let Some(rule) = &board.link_rule {
+        if !self.link_terms.is_empty() {
             let mut present = super::pool::take_cells();
             present.extend((0..n as u16).filter(|&c| self.present(s, c)));
             let ev = Eval {
@@ -179,18 +179,36 @@ impl Engine {
                 s,
                 me: s.turn_seat,
             };
-            for (i, &a) in present.iter().enumerate() {
-                for &b in &present[i + 1..] {
-                    let mut holds = |x: u16, y: u16| {
-                        l[0] = Value::Cell(x);
-                        l[1] = Value::Cell(y);
-                        ev.truth(rule, l)
-                    };
-                    if holds(a, b) || holds(b, a) {
-                        set(a as usize, b as usize);
+            let holds =
+                |x: &Option<Expr>, l: &mut [Value]| x.as_ref().is_none_or(|x| ev.truth(x, l));
+            // For each term: the cells its conditions on one cell allow in either place,
+            // then the pairs of those that its conditions on both allow.
+            let (mut firsts, mut seconds) = (super::pool::take_cells(), super::pool::take_cells());
+            for t in &self.link_terms {
+                firsts.clear();
+                seconds.clear();
+                for &c in present.iter() {
+                    l[0] = Value::Cell(c);
+                    if holds(&t.first, l) {
+                        firsts.push(c);
+                    }
+                    l[1] = Value::Cell(c);
+                    if holds(&t.second, l) {
+                        seconds.push(c);
+                    }
+                }
+                for &a in firsts.iter() {
+                    for &b in seconds.iter() {
+                        l[0] = Value::Cell(a);
+                        l[1] = Value::Cell(b);
+                        if a != b && holds(&t.both, l) {
+                            set(a as usize, b as usize);
+                        }
                     }
                 }
             }
+            super::pool::give_cells(seconds);
+            super::pool::give_cells(firsts);
             super::pool::give_cells(present);
         }
         // Copied into the state's own storage, which a state copied into keeps.
@@ -272,4 +290,67 @@ impl Engine {
         out.extend((0..n as u16).filter(|&c| hit.contains(c)).map(Value::Cell));
         TARGETS.with_borrow_mut(|kept| *kept = (cost, queue));
     }
+}
+
+/// A part of the board's link rules (one `link a, b when ...`, or a side of an `or` in
+/// one), its conditions (the sides of its `and`s) sorted by the cells they read: the
+/// first (or neither), only the second, or both. Each is the conditions of its kind
+/// joined by `and` in their order, or `None` for none. The conditions read nothing but
+/// the two cells and the state, and have no effects, so asking them in this order finds
+/// the same links: `relink` asks the conditions on one cell of each cell once, and those
+/// on both only of the pairs that passed them, where it asked the whole rule of every
+/// pair of cells.
+#[derive(Clone, Debug)]
+pub(crate) struct LinkTerm {
+    first: Option<Expr>,
+    second: Option<Expr>,
+    both: Option<Expr>,
+}
+
+/// The board's link rule (locals 0 and 1 are the two cells) taken apart (see `LinkTerm`).
+pub(crate) fn link_terms(rule: Option<&Expr>) -> Vec<LinkTerm> {
+    fn sides<'e>(op: BinOp, e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::Binary(o, a, b) if *o == op => {
+                sides(op, a, out);
+                sides(op, b, out);
+            }
+            other => out.push(other),
+        }
+    }
+    fn reads(e: &Expr, slot: u16) -> bool {
+        let mut found = matches!(e, Expr::Local(s) if *s == slot);
+        e.each_child(&mut |x| found |= reads(x, slot));
+        found
+    }
+    fn joined(parts: Vec<&Expr>) -> Option<Expr> {
+        parts
+            .into_iter()
+            .cloned()
+            .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b)))
+    }
+    let mut terms = vec![];
+    if let Some(rule) = rule {
+        sides(BinOp::Or, rule, &mut terms);
+    }
+    terms
+        .into_iter()
+        .map(|t| {
+            let mut conds = vec![];
+            sides(BinOp::And, t, &mut conds);
+            let (mut first, mut second, mut both) = (vec![], vec![], vec![]);
+            for c in conds {
+                match (reads(c, 0), reads(c, 1)) {
+                    (_, false) => first.push(c),
+                    (false, true) => second.push(c),
+                    (true, true) => both.push(c),
+                }
+            }
+            LinkTerm {
+                first: joined(first),
+                second: joined(second),
+                both: joined(both),
+            }
+        })
+        .collect()
 }

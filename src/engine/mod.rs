@@ -126,6 +126,8 @@ pub struct Engine {
     /// Each seat's forward for move patterns, as a unit vector: its attribute named
     /// `forward` (a direction), or up the board (`(0, 1)`) for a seat without one.
     pub(crate) forwards: Vec<(i8, i8)>,
+    /// The board's link rule, taken apart for `relink`.
+    link_terms: Vec<graph::LinkTerm>,
     /// Each move pattern read as a graph of steps, for moves taken a part at a time.
     pub(crate) steps: Vec<patterns::Steps>,
     /// Per move pattern: whether no two of its ways can end on one cell.
@@ -312,6 +314,7 @@ impl Engine {
         let mut memo_roots = memo_roots;
         memo_roots.extend_from_slice(&plans.memo_roots);
         memo_roots.sort_unstable();
+        let link_terms = graph::link_terms(game.board.link_rule.as_ref());
         let mut engine = Engine {
             game: Arc::new(game),
             zone_base,
@@ -320,6 +323,7 @@ impl Engine {
             twin_class: vec![],
             twins: vec![],
             forwards: vec![],
+            link_terms,
             steps: vec![],
             distinct_ends: vec![],
             action_may_win,
