@@ -2416,6 +2416,66 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                 kept(found)
             })
         }
+        // A cell's place on a board of areas, as `Eval::call` finds it.
+        Expr::Call(b @ (Builtin::SeatOf | Builtin::Row | Builtin::Rows), args) => {
+            let (b, cell) = (*b, Arg::new(cx, &args[0]));
+            node(move |ev, l| {
+                let Some(c) = cell.cell(ev, l) else {
+                    return if b == Builtin::SeatOf {
+                        Value::None
+                    } else {
+                        Value::Int(0)
+                    };
+                };
+                match b {
+                    Builtin::SeatOf => match ev.eng.game.board.cell_area.get(c as usize) {
+                        Some(ca) if ca.seat != NO_SEAT => Value::Seat(ca.seat),
+                        _ => Value::None,
+                    },
+                    _ => Value::Int(match ev.eng.cell_shape(ev.s, c) {
+                        Some((sh, i)) if b == Builtin::Row => sh.cell_row[i] as i64,
+                        Some((sh, _)) => sh.rows.len() as i64,
+                        None => 0,
+                    }),
+                }
+            })
+        }
+        // A shape's rows or cells, as `Eval::call` counts them.
+        Expr::Call(b @ (Builtin::ShapeRows | Builtin::ShapeSize), args) => {
+            let (rows, shape) = (*b == Builtin::ShapeRows, Arg::new(cx, &args[0]));
+            node(move |ev, l| {
+                let Some(sh) = shape.with(ev, l, |v| match *v {
+                    Value::Shape(sh) => ev.eng.game.shapes.get(sh as usize),
+                    _ => None,
+                }) else {
+                    return Value::Int(0);
+                };
+                Value::Int(if rows {
+                    sh.rows.len()
+                } else {
+                    sh.cell_row.len()
+                } as i64)
+            })
+        }
+        // An area's cells in its current shape (its one cell, for an area of one), as
+        // `eval` lists them.
+        Expr::Area(a, seat) => {
+            let (a, seat) = (*a, seat.as_deref().map(|p| Arg::new(cx, p)));
+            node(move |ev, l| {
+                let seat = match &seat {
+                    Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT),
+                    None => 0,
+                };
+                let def = &ev.eng.game.board.areas[a as usize];
+                if def.families.is_empty() {
+                    let seat = if def.per_seat { seat as u16 } else { 0 };
+                    return Value::Cell(def.first_cell + seat * def.size);
+                }
+                let mut out = pool::take();
+                ev.eng.area_cells(ev.s, a, seat, &mut out);
+                kept(Value::List(out))
+            })
+        }
         other => {
             let other = cx.copy(other);
             Box::new(move |ev, l| ev.eval(&other, l))
