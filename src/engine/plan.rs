@@ -2416,6 +2416,37 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                 kept(found)
             })
         }
+        // A list written of expressions (`[passed]`): each item's value, in order.
+        Expr::List(items) => {
+            let items: Vec<Get> = items.iter().map(|i| get(cx, i)).collect();
+            node(move |ev, l| {
+                let mut out = pool::take();
+                out.extend(items.iter().map(|g| g(ev, l)));
+                kept(Value::List(out))
+            })
+        }
+        // A piece's destinations or attacks as a list, as `Eval::call` lists them (a walk
+        // of them is `each_cell`'s).
+        Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
+            let attacks = *b == Builtin::Attacks;
+            let (from, pattern) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+            node(move |ev, l| {
+                let c = from.cell(ev, l);
+                let p = pattern.with(ev, l, |v| match *v {
+                    Value::Pattern(p) => Some(p),
+                    _ => None,
+                });
+                let (Some(c), Some(p)) = (c, p) else {
+                    return Value::List(vec![]);
+                };
+                let mut out = pool::take();
+                ev.walk(c).each_cell(attacks, c, ev.eng.moves(p), &mut |x| {
+                    out.push(Value::Cell(x));
+                    true
+                });
+                kept(Value::List(out))
+            })
+        }
         // A cell's place on a board of areas, as `Eval::call` finds it.
         Expr::Call(b @ (Builtin::SeatOf | Builtin::Row | Builtin::Rows), args) => {
             let (b, cell) = (*b, Arg::new(cx, &args[0]));
