@@ -2148,6 +2148,13 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
     if let Some(hop) = reads::hop(cx, e) {
         return hop;
     }
+    if let Expr::Call(Builtin::Along, args) = e {
+        if let Expr::Region(r, seat) = &args[0] {
+            if cx.board.regions.get(*r as usize).is_some_and(|x| x.path) {
+                return along_path(cx, *r, seat.as_deref(), args);
+            }
+        }
+    }
     match e {
         Expr::Const(v) if !v.owns_heap() => {
             let v = v.clone();
@@ -2545,6 +2552,56 @@ fn node(f: impl Fn(&Eval, &mut [Value]) -> Value + Send + Sync + 'static) -> Get
             f(ev, l)
         } else {
             Value::None
+        }
+    })
+}
+
+/// `along(path, cell, k)` on a declared path (region `r`, of `seat`): the cell `k` places
+/// along, as `Eval::call` finds it, its place on the path looked up.
+fn along_path(cx: &mut Cx, r: u16, seat: Option<&Expr>, args: &[Expr]) -> Get {
+    let (r, seat) = (r as usize, seat.map(|p| Arg::new(cx, p)));
+    let (path, cell, k) = (
+        cx.copy(&args[0]),
+        Arg::new(cx, &args[1]),
+        Arg::new(cx, &args[2]),
+    );
+    node(move |ev, l| {
+        let Some(c) = cell.cell(ev, l) else {
+            return Value::None;
+        };
+        let k = k.with(ev, l, Value::as_int);
+        let seat = match &seat {
+            Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT) as usize,
+            None => 0,
+        };
+        let def = &ev.eng.game.board.regions[r];
+        match (ev.eng.region_places[r].get(seat), def.cells.get(seat)) {
+            (Some(places), Some(cells)) => {
+                let at = places.get(c as usize).copied().unwrap_or(0);
+                match at
+                    .checked_sub(1)
+                    .and_then(|at| ops::step_along(cells.len(), at as usize, k, def.loops))
+                {
+                    Some(i) => Value::Cell(cells[i]),
+                    None => Value::None,
+                }
+            }
+            // No such seat's path: the path walked as `Eval::call` walks a list of
+            // cells that is no declared path.
+            _ => {
+                let mut items = pool::take();
+                ev.for_each(&path, l, &mut |v, _| {
+                    items.push(v);
+                    true
+                });
+                let found = items
+                    .iter()
+                    .position(|v| *v == Value::Cell(c))
+                    .and_then(|at| ops::step_along(items.len(), at, k, false))
+                    .map_or(Value::None, |i| std::mem::take(&mut items[i]));
+                pool::give(items);
+                found
+            }
         }
     })
 }
