@@ -1046,6 +1046,23 @@ impl<'a> Eval<'a> {
         per_seat.get(seat).map(|p| (r, seat, p.as_slice()))
     }
 
+    /// `along(coll, c, k)` where `coll` is no declared path: its items walked, then the
+    /// one `k` places from the first place of `c`, open at both ends.
+    pub(crate) fn along_list(&self, coll: &Expr, c: u16, k: i64, l: &mut [Value]) -> Value {
+        let mut items = super::pool::take();
+        self.for_each(coll, l, &mut |v, _| {
+            items.push(v);
+            true
+        });
+        let found = items
+            .iter()
+            .position(|v| *v == Value::Cell(c))
+            .and_then(|at| ops::step_along(items.len(), at, k, false))
+            .map_or(Value::None, |i| std::mem::take(&mut items[i]));
+        super::pool::give(items);
+        found
+    }
+
     /// The set of cells a collection holds.
     fn cell_members(&self, coll: &Expr, l: &mut [Value]) -> geometry::CellSet {
         let mut member = geometry::CellSet::new(self.eng.game.board.cells.len());
@@ -1419,31 +1436,12 @@ impl<'a> Eval<'a> {
                 };
                 let k = self.eval(&args[2], l).as_int();
                 // A declared path: its places were listed once, in `Engine::new`.
-                if let Some((r, seat, places)) = self.path_of(&args[0], l) {
-                    let def = &board.regions[r];
-                    let cells = &def.cells[seat];
-                    let at = places.get(c as usize).copied().unwrap_or(0);
-                    return match at
-                        .checked_sub(1)
-                        .and_then(|at| ops::step_along(cells.len(), at as usize, k, def.loops))
-                    {
-                        Some(i) => Value::Cell(cells[i]),
-                        None => Value::None,
-                    };
+                if let Some((r, seat, _)) = self.path_of(&args[0], l) {
+                    if let Some(v) = self.eng.along_path(r, seat, c, k) {
+                        return v;
+                    }
                 }
-                // Any other list of cells: open at both ends, from the first place of `cell`.
-                let mut items = super::pool::take();
-                self.for_each(&args[0], l, &mut |v, _| {
-                    items.push(v);
-                    true
-                });
-                let found = items
-                    .iter()
-                    .position(|v| *v == Value::Cell(c))
-                    .and_then(|at| ops::step_along(items.len(), at, k, false))
-                    .map_or(Value::None, |i| std::mem::take(&mut items[i]));
-                super::pool::give(items);
-                return found;
+                return self.along_list(&args[0], c, k, l);
             }
             Builtin::CellAt => {
                 let (f, r) = (self.eval(&args[0], l), self.eval(&args[1], l));

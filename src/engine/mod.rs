@@ -666,6 +666,24 @@ impl Engine {
         }
     }
 
+    /// `along(path, c, k)` on declared path `r` (`list`: the seat's, for a path per seat):
+    /// the cell `k` places from `c`'s, its place looked up (none past an open path's
+    /// ends, or if `c` is not on it); `None` if the path has no such list.
+    pub(crate) fn along_path(&self, r: usize, list: usize, c: u16, k: i64) -> Option<Value> {
+        let def = &self.game.board.regions[r];
+        let (places, cells) = (self.region_places[r].get(list)?, def.cells.get(list)?);
+        let at = places.get(c as usize).copied().unwrap_or(0);
+        Some(
+            match at
+                .checked_sub(1)
+                .and_then(|at| crate::ir::ops::step_along(cells.len(), at as usize, k, def.loops))
+            {
+                Some(i) => Value::Cell(cells[i]),
+                None => Value::None,
+            },
+        )
+    }
+
     /// `x in` a region's list (`list`: the seat's, for a region per seat): whether `x` is
     /// on it, and how many of its cells a walk looks at to know (up to `x`, or all);
     /// `None` if the region has no such list.

@@ -2574,35 +2574,11 @@ fn along_path(cx: &mut Cx, r: u16, seat: Option<&Expr>, args: &[Expr]) -> Get {
             Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT) as usize,
             None => 0,
         };
-        let def = &ev.eng.game.board.regions[r];
-        match (ev.eng.region_places[r].get(seat), def.cells.get(seat)) {
-            (Some(places), Some(cells)) => {
-                let at = places.get(c as usize).copied().unwrap_or(0);
-                match at
-                    .checked_sub(1)
-                    .and_then(|at| ops::step_along(cells.len(), at as usize, k, def.loops))
-                {
-                    Some(i) => Value::Cell(cells[i]),
-                    None => Value::None,
-                }
-            }
-            // No such seat's path: the path walked as `Eval::call` walks a list of
-            // cells that is no declared path.
-            _ => {
-                let mut items = pool::take();
-                ev.for_each(&path, l, &mut |v, _| {
-                    items.push(v);
-                    true
-                });
-                let found = items
-                    .iter()
-                    .position(|v| *v == Value::Cell(c))
-                    .and_then(|at| ops::step_along(items.len(), at, k, false))
-                    .map_or(Value::None, |i| std::mem::take(&mut items[i]));
-                pool::give(items);
-                found
-            }
-        }
+        // No such seat's path: walked as `Eval::call` walks a list of cells that is no
+        // declared path.
+        ev.eng
+            .along_path(r, seat, c, k)
+            .unwrap_or_else(|| ev.along_list(&path, c, k, l))
     })
 }
 
