@@ -669,6 +669,7 @@ impl Engine {
     /// `along(path, c, k)` on declared path `r` (`list`: the seat's, for a path per seat):
     /// the cell `k` places from `c`'s, its place looked up (none past an open path's
     /// ends, or if `c` is not on it); `None` if the path has no such list.
+    #[inline]
     pub(crate) fn along_path(&self, r: usize, list: usize, c: u16, k: i64) -> Option<Value> {
         let def = &self.game.board.regions[r];
         let (places, cells) = (self.region_places[r].get(list)?, def.cells.get(list)?);
