@@ -591,14 +591,7 @@ impl<'a> Eval<'a> {
                     Some(se) => self.seat_of(se, l),
                     None => 0,
                 };
-                let def = &g.board.areas[*a as usize];
-                if def.families.is_empty() {
-                    let seat = if def.per_seat { seat as u16 } else { 0 };
-                    return Value::Cell(def.first_cell + seat * def.size);
-                }
-                let mut out = super::pool::take();
-                self.eng.area_cells(self.s, *a, seat, &mut out);
-                Value::List(out)
+                self.eng.area_value(self.s, *a, seat)
             }
             Expr::Seats | Expr::Cells | Expr::Occupied | Expr::CellsOf(_) | Expr::Region(..) => {
                 let mut out = super::pool::take();
@@ -1120,19 +1113,8 @@ impl<'a> Eval<'a> {
                 };
                 match b {
                     Builtin::Linked => self.eng.linked(self.s, c, &mut out),
-                    Builtin::SeatOf => {
-                        return match board.cell_area.get(c as usize) {
-                            Some(ca) if ca.seat != NO_SEAT => Value::Seat(ca.seat),
-                            _ => Value::None,
-                        }
-                    }
-                    _ => {
-                        return Value::Int(match self.eng.cell_shape(self.s, c) {
-                            Some((sh, i)) if b == Builtin::Row => sh.cell_row[i] as i64,
-                            Some((sh, _)) => sh.rows.len() as i64,
-                            None => 0,
-                        })
-                    }
+                    Builtin::SeatOf => return self.eng.seat_of_cell(c),
+                    _ => return Value::Int(self.eng.row_of(self.s, c, b == Builtin::Rows)),
                 }
             }
             Builtin::ShapeRows | Builtin::ShapeSize | Builtin::RowSize => {

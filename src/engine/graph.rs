@@ -5,7 +5,7 @@
 
 use super::eval::Eval;
 use super::geometry::CellSet;
-use super::state::{State, NONE};
+use super::state::{State, NONE, NO_SEAT};
 use super::{code, Engine, EngineError};
 use crate::ir::{BinOp, Expr, ShapeDef, Value, NO_AREA};
 use std::cell::RefCell;
@@ -48,6 +48,40 @@ impl Engine {
         }
         let def = &self.game.shapes[shape as usize];
         ((ca.index as usize) < def.cell_row.len()).then_some((def, ca.index as usize))
+    }
+
+    /// `seat_of(cell)`: the seat whose area holds the cell, or none.
+    #[inline]
+    pub(crate) fn seat_of_cell(&self, cell: u16) -> Value {
+        match self.game.board.cell_area.get(cell as usize) {
+            Some(ca) if ca.seat != NO_SEAT => Value::Seat(ca.seat),
+            _ => Value::None,
+        }
+    }
+
+    /// `row(cell)`, or `rows(cell)` (`rows` true): the cell's row in its area's shape now,
+    /// or how many rows that shape has; 0 for a cell no shape lays out.
+    #[inline]
+    pub(crate) fn row_of(&self, s: &State, cell: u16, rows: bool) -> i64 {
+        match self.cell_shape(s, cell) {
+            Some((sh, _)) if rows => sh.rows.len() as i64,
+            Some((sh, i)) => sh.cell_row[i] as i64,
+            None => 0,
+        }
+    }
+
+    /// `NAME(seat)` of an area: its cells in its current shape, as a list; its one cell,
+    /// for an area without shapes.
+    #[inline]
+    pub(crate) fn area_value(&self, s: &State, area: u16, seat: u8) -> Value {
+        let def = &self.game.board.areas[area as usize];
+        if def.families.is_empty() {
+            let seat = if def.per_seat { seat as u16 } else { 0 };
+            return Value::Cell(def.first_cell + seat * def.size);
+        }
+        let mut out = super::pool::take();
+        self.area_cells(s, area, seat, &mut out);
+        Value::List(out)
     }
 
     /// `cell.empty`: no component on it, and the cell exists now (`present`).

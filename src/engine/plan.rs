@@ -2466,15 +2466,8 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                     };
                 };
                 match b {
-                    Builtin::SeatOf => match ev.eng.game.board.cell_area.get(c as usize) {
-                        Some(ca) if ca.seat != NO_SEAT => Value::Seat(ca.seat),
-                        _ => Value::None,
-                    },
-                    _ => Value::Int(match ev.eng.cell_shape(ev.s, c) {
-                        Some((sh, i)) if b == Builtin::Row => sh.cell_row[i] as i64,
-                        Some((sh, _)) => sh.rows.len() as i64,
-                        None => 0,
-                    }),
+                    Builtin::SeatOf => ev.eng.seat_of_cell(c),
+                    _ => Value::Int(ev.eng.row_of(ev.s, c, b == Builtin::Rows)),
                 }
             })
         }
@@ -2504,14 +2497,7 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                     Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT),
                     None => 0,
                 };
-                let def = &ev.eng.game.board.areas[a as usize];
-                if def.families.is_empty() {
-                    let seat = if def.per_seat { seat as u16 } else { 0 };
-                    return Value::Cell(def.first_cell + seat * def.size);
-                }
-                let mut out = pool::take();
-                ev.eng.area_cells(ev.s, a, seat, &mut out);
-                kept(Value::List(out))
+                kept(ev.eng.area_value(ev.s, a, seat))
             })
         }
         other => {
