@@ -2454,6 +2454,39 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                 kept(Value::List(out))
             })
         }
+        // The paths over links from a cell (boards of areas), as `Eval::call` finds them:
+        // the empty cells of `within` reached through empty cells of it, or the occupied
+        // cells at the end of a path passing over at most `k` others.
+        Expr::Call(Builtin::Reachable, args) => {
+            let (cell, within) = (Arg::new(cx, &args[0]), each(cx, &args[1]));
+            node(move |ev, l| {
+                let Some(c) = cell.cell(ev, l) else {
+                    return Value::List(vec![]);
+                };
+                let mut member = geometry::CellSet::new(ev.eng.game.board.cells.len());
+                within(ev, l, &mut |v, _| {
+                    if let Value::Cell(x) = v {
+                        member.insert(x);
+                    }
+                    true
+                });
+                let mut out = pool::take();
+                ev.eng.reachable(ev.s, c, &member, &mut out);
+                kept(Value::List(out))
+            })
+        }
+        Expr::Call(Builtin::Targets, args) => {
+            let (cell, k) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+            node(move |ev, l| {
+                let Some(c) = cell.cell(ev, l) else {
+                    return Value::List(vec![]);
+                };
+                let k = k.with(ev, l, Value::as_int);
+                let mut out = pool::take();
+                ev.eng.targets(ev.s, c, k, &mut out);
+                kept(Value::List(out))
+            })
+        }
         // A cell's place on a board of areas, as `Eval::call` finds it.
         Expr::Call(b @ (Builtin::SeatOf | Builtin::Row | Builtin::Rows), args) => {
             let (b, cell) = (*b, Arg::new(cx, &args[0]));
