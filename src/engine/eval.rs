@@ -1039,6 +1039,16 @@ impl<'a> Eval<'a> {
         per_seat.get(seat).map(|p| (r, seat, p.as_slice()))
     }
 
+    /// `destinations(c, p)` (`attacks` false) or `attacks(c, p)`, added to `out` in the
+    /// order the pattern walk gives them.
+    pub(crate) fn moves_into(&self, attacks: bool, c: u16, p: u16, out: &mut Vec<Value>) {
+        self.walk(c)
+            .each_cell(attacks, c, self.eng.moves(p), &mut |x| {
+                out.push(Value::Cell(x));
+                true
+            });
+    }
+
     /// `along(coll, c, k)` where `coll` is no declared path: its items walked, then the
     /// one `k` places from the first place of `c`, open at both ends.
     pub(crate) fn along_list(&self, coll: &Expr, c: u16, k: i64, l: &mut [Value]) -> Value {
@@ -1058,8 +1068,16 @@ impl<'a> Eval<'a> {
 
     /// The set of cells a collection holds.
     fn cell_members(&self, coll: &Expr, l: &mut [Value]) -> geometry::CellSet {
+        self.cells_among(|f| self.for_each(coll, l, f))
+    }
+
+    /// The set of the cells among the items `walk` hands to its callback.
+    pub(crate) fn cells_among(
+        &self,
+        walk: impl FnOnce(&mut dyn FnMut(Value, &mut [Value]) -> bool),
+    ) -> geometry::CellSet {
         let mut member = geometry::CellSet::new(self.eng.game.board.cells.len());
-        self.for_each(coll, l, &mut |v, _| {
+        walk(&mut |v, _| {
             if let Value::Cell(x) = v {
                 member.insert(x);
             }
@@ -1196,14 +1214,7 @@ impl<'a> Eval<'a> {
                 else {
                     return Value::List(vec![]);
                 };
-                let walk = self.walk(c);
-                let mut cells = super::pool::take_cells();
-                walk.each_cell(b == Builtin::Attacks, c, self.eng.moves(p), &mut |x| {
-                    cells.push(x);
-                    true
-                });
-                out.extend(cells.iter().map(|&c| Value::Cell(c)));
-                super::pool::give_cells(cells);
+                self.moves_into(b == Builtin::Attacks, c, p, &mut out);
             }
             Builtin::RouteOf => {
                 let (Value::Cell(c), Value::Pattern(p)) =

@@ -32,6 +32,10 @@ fn at(place: &str) -> String {
 /// four.
 pub type Args = SmallVec<[Value; 4]>;
 
+/// What a listing hands each action it finds to (the action and its arguments); it says
+/// whether to go on.
+pub(crate) type OnAction<'a> = dyn FnMut(u16, &[Value]) -> bool + 'a;
+
 /// The state `require afterwards` tries actions on, kept for its storage (see
 /// `Engine::judged_afterwards`).
 struct After {
@@ -347,23 +351,12 @@ impl Engine {
         out
     }
 
-    fn enumerate_step(
-        &self,
-        s: &State,
-        locals: &mut [Value],
-        f: &mut dyn FnMut(u16, &[Value]) -> bool,
-    ) {
+    fn enumerate_step(&self, s: &State, locals: &mut [Value], f: &mut OnAction<'_>) {
         let me = self.step_decider(s);
         self.enumerate_for(s, me, locals, f)
     }
 
-    fn enumerate_for(
-        &self,
-        s: &State,
-        me: u8,
-        locals: &mut [Value],
-        f: &mut dyn FnMut(u16, &[Value]) -> bool,
-    ) {
+    fn enumerate_for(&self, s: &State, me: u8, locals: &mut [Value], f: &mut OnAction<'_>) {
         let Some((actions, mode)) = self.current_choice(s) else {
             return;
         };
@@ -431,7 +424,7 @@ impl Engine {
         i: usize,
         l: &mut [Value],
         args: &mut Args,
-        f: &mut dyn FnMut(u16, &[Value]) -> bool,
+        f: &mut OnAction<'_>,
     ) -> bool {
         if budget::spent() {
             return false;
@@ -489,7 +482,7 @@ impl Engine {
         i: usize,
         l: &mut [Value],
         args: &mut Args,
-        f: &mut dyn FnMut(u16, &[Value]) -> bool,
+        f: &mut OnAction<'_>,
     ) -> bool {
         let Some(c) = clauses.get(i) else {
             return f(a, args);

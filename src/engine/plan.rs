@@ -47,7 +47,7 @@
 use super::budget;
 use super::eval::{emit, Dirs, Eval};
 use super::geometry;
-use super::legal::Args;
+use super::legal::{Args, OnAction};
 use super::pool;
 use super::state::NO_SEAT;
 use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Stmt, Type, Value};
@@ -60,11 +60,8 @@ pub(crate) use bodies::{Body, Lets, Op};
 
 /// The rest of an action from one clause on: fills the remaining clauses and passes each
 /// complete action to the sink; false stops the whole listing.
-pub(crate) type Step = Box<
-    dyn Fn(&Eval, &mut [Value], &mut Args, &mut dyn FnMut(u16, &[Value]) -> bool) -> bool
-        + Send
-        + Sync,
->;
+pub(crate) type Step =
+    Box<dyn Fn(&Eval, &mut [Value], &mut Args, &mut OnAction<'_>) -> bool + Send + Sync>;
 pub(crate) type Cond = Box<dyn Fn(&Eval, &mut [Value]) -> bool + Send + Sync>;
 /// Compiled parts of the rules by the address of what they were compiled from, sorted.
 pub(crate) type ByAddress<T> = Vec<(usize, T)>;
@@ -632,13 +629,7 @@ fn require_step(at: (u16, usize), cond: Cond, next: Step) -> Step {
 /// straight after it judged first, in the choice's loop (`Guarded`): the same condition,
 /// charged and named as its own step would be, without a call to a step of its own.
 trait Then: Send + Sync + 'static {
-    fn go(
-        &self,
-        ev: &Eval,
-        l: &mut [Value],
-        args: &mut Args,
-        f: &mut dyn FnMut(u16, &[Value]) -> bool,
-    ) -> bool;
+    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool;
 }
 
 /// The rest of the action's step.
@@ -646,13 +637,7 @@ struct Plain(Step);
 
 impl Then for Plain {
     #[inline(always)]
-    fn go(
-        &self,
-        ev: &Eval,
-        l: &mut [Value],
-        args: &mut Args,
-        f: &mut dyn FnMut(u16, &[Value]) -> bool,
-    ) -> bool {
+    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool {
         (self.0)(ev, l, args, f)
     }
 }
@@ -666,13 +651,7 @@ struct Guarded {
 
 impl Then for Guarded {
     #[inline(always)]
-    fn go(
-        &self,
-        ev: &Eval,
-        l: &mut [Value],
-        args: &mut Args,
-        f: &mut dyn FnMut(u16, &[Value]) -> bool,
-    ) -> bool {
+    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool {
         located(ev, self.at, || {
             !(self.cond)(ev, l) || (self.next)(ev, l, args, f)
         })
@@ -700,20 +679,11 @@ struct Passed {
 
 impl Then for Passed {
     #[inline(always)]
-    fn go(
-        &self,
-        ev: &Eval,
-        l: &mut [Value],
-        args: &mut Args,
-        f: &mut dyn FnMut(u16, &[Value]) -> bool,
-    ) -> bool {
+    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool {
         located(ev, self.at, || (self.next)(ev, l, args, f))
     }
 }
 
-/// `choose`: each item of the domain in turn, as the tree walk offers it. Twin
-/// components in one place are one choice: only the first is offered. `ty` is the type
-/// of the chosen local.
 /// A `choose` over a walk of cells (`with_cells`): each cell written into the choice's
 /// local in place (no twins among cells), then handed on.
 struct Choose<T> {
@@ -739,6 +709,9 @@ impl<T: Then> CellsTo<Step> for Choose<T> {
     }
 }
 
+/// `choose`: each item of the domain in turn, as the tree walk offers it. Twin
+/// components in one place are one choice: only the first is offered. `ty` is the type
+/// of the chosen local.
 fn choose<T: Then>(
     cx: &mut Cx,
     at: (u16, usize),
@@ -895,7 +868,7 @@ fn shifted(
     ev: &Eval,
     l: &mut [Value],
     args: &mut Args,
-    f: &mut dyn FnMut(u16, &[Value]) -> bool,
+    f: &mut OnAction<'_>,
     run: (u16, u8, u8),
     d: u8,
     slot: usize,
@@ -2447,10 +2420,7 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                     return Value::List(vec![]);
                 };
                 let mut out = pool::take();
-                ev.walk(c).each_cell(attacks, c, ev.eng.moves(p), &mut |x| {
-                    out.push(Value::Cell(x));
-                    true
-                });
+                ev.moves_into(attacks, c, p, &mut out);
                 kept(Value::List(out))
             })
         }
@@ -2463,13 +2433,7 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                 let Some(c) = cell.cell(ev, l) else {
                     return Value::List(vec![]);
                 };
-                let mut member = geometry::CellSet::new(ev.eng.game.board.cells.len());
-                within(ev, l, &mut |v, _| {
-                    if let Value::Cell(x) = v {
-                        member.insert(x);
-                    }
-                    true
-                });
+                let member = ev.cells_among(|f| within(ev, l, f));
                 let mut out = pool::take();
                 ev.eng.reachable(ev.s, c, &member, &mut out);
                 kept(Value::List(out))

@@ -3,9 +3,9 @@
 //! for it, and then only for that query; the count lives per thread, as the budget's does.
 
 use super::budget;
+use super::legal::OnAction;
 use super::state::State;
 use super::{Engine, EngineError};
-use crate::ir::Value;
 use std::cell::{Cell, RefCell};
 use std::time::Instant;
 
@@ -84,8 +84,8 @@ impl Engine {
 #[inline]
 pub(crate) fn listing(
     a: u16,
-    f: &mut dyn FnMut(u16, &[Value]) -> bool,
-    list: impl FnOnce(&mut dyn FnMut(u16, &[Value]) -> bool) -> bool,
+    f: &mut OnAction<'_>,
+    list: impl FnOnce(&mut OnAction<'_>) -> bool,
 ) -> bool {
     if !ON.get() {
         return list(f);
