@@ -8,9 +8,9 @@
 //! hex board's geometry, `repetitions`, attributes changed in play, the end rules judged
 //! again as a turn ends, a cell among a pattern's ends (`t in destinations(...)`), a part
 //! of a rule computed once per listing of the legal actions, comparisons written either way
-//! round, quantifiers over runs judged by the runs' length, and link rules. Their scenarios
-//! run as `muster test` runs them; what a scenario cannot say (the IR's shape, a nested
-//! `then if`) is asserted here.
+//! round, quantifiers over runs judged by the runs' length, link rules, and swaps. Their
+//! scenarios run as `muster test` runs them; what a scenario cannot say (the IR's shape, a
+//! nested `then if`) is asserted here.
 
 mod common;
 
@@ -130,6 +130,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // Link rules: conditions on the first cell, the second (written first), both and
     // neither; `or` in a rule; read again whenever a shape is formed.
     ("link_rules.scenarios", 7),
+    // `swap` with an empty cell and between the sides: a seat's cells, their number and
+    // the empty cells, read after each swap.
+    ("swaps.scenarios", 4),
 ];
 
 #[test]

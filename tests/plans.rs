@@ -93,6 +93,11 @@ fn compare_engines(
                 s == t,
                 "{name} {variant:?} {players}p seed {seed}: states differ"
             );
+            // The index of occupied cells follows every move, swap and shift.
+            assert!(
+                s.index_agrees(),
+                "{name} {variant:?} {players}p seed {seed}: the occupancy index is stale"
+            );
             // The compiled effects charge the budget as the statements do.
             assert_eq!(
                 work, walked_work,

@@ -111,9 +111,9 @@ fn position(e: &Engine, seed: u64, fill: usize) -> State {
             unreachable!()
         };
         s.zones[z as usize].retain(|&c| c != comp);
-        s.cells[at as usize] = comp;
+        s.set_owner(comp, (k % 2) as u8);
         s.locs[comp as usize] = Loc::Cell(at);
-        s.owners[comp as usize] = (k % 2) as u8;
+        s.set_cell(at, comp);
     }
     s.turn_seat = rng.gen_range(0..2);
     s.step = 0;
@@ -197,9 +197,9 @@ fn a_paused_rider_goes_on_in_its_line_for_what_is_left() {
     };
     s.zones[z as usize].retain(|&c| c != colonel);
     let e5 = cell(&e, "e5");
-    s.cells[e5 as usize] = colonel;
+    s.set_owner(colonel, 0);
     s.locs[colonel as usize] = Loc::Cell(e5);
-    s.owners[colonel as usize] = 0;
+    s.set_cell(e5, colonel);
     s.turn_seat = 0;
     let mut pauses = args_of(&e, &s, "pause");
     pauses.retain(|p| p.starts_with("e5 "));

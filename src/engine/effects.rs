@@ -340,8 +340,9 @@ impl<'a> Runner<'a> {
             Stmt::Swap(a, b) => {
                 if let (Value::Cell(a), Value::Cell(b)) = (self.ev(s, a, l), self.ev(s, b, l)) {
                     let (ca, cb) = (s.cells[a as usize], s.cells[b as usize]);
-                    s.cells[a as usize] = cb;
-                    s.cells[b as usize] = ca;
+                    s.set_cell(a, NONE);
+                    s.set_cell(b, ca);
+                    s.set_cell(a, cb);
                     if ca != NONE {
                         s.locs[ca as usize] = Loc::Cell(b);
                     }
@@ -683,7 +684,7 @@ impl<'a> Runner<'a> {
         super::geometry::each_line_cell(&line, board, |c| {
             let comp = s.cells[c as usize];
             if comp != NONE {
-                s.cells[c as usize] = NONE;
+                s.set_cell(c, NONE);
                 moving.push((comp, c));
             }
             true
@@ -708,7 +709,7 @@ impl<'a> Runner<'a> {
                     ),
                 ));
             }
-            s.cells[to as usize] = comp;
+            s.set_cell(to, comp);
             s.locs[comp as usize] = Loc::Cell(to);
         }
         Ok(())

@@ -183,10 +183,8 @@ impl<'a> Eval<'a> {
                     Expr::CellsOf(p) => Some(self.seat_of(p, l)),
                     _ => None,
                 };
-                self.s.each_occupied(|c, comp| {
-                    only.is_some_and(|p| self.s.owners[comp as usize] != p)
-                        || emit(f, Value::Cell(c), l)
-                });
+                self.s
+                    .each_occupied_by(only, |c, _| emit(f, Value::Cell(c), l));
             }
             Expr::Seats => {
                 for p in 0..self.s.players {

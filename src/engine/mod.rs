@@ -528,13 +528,15 @@ impl Engine {
             secret: Vec::new(),
             history: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
+            occupancy: Vec::new(),
         };
+        s.reindex();
         for (zi, z) in g.zones.iter().enumerate() {
             for (seat, comps) in z.initial.iter().enumerate() {
                 for &c in comps {
                     self.put_zone(&mut s, c, zi as ZoneId, seat as u8, 0);
                     if !z.per_seat {
-                        s.owners[c as usize] = NO_SEAT;
+                        s.set_owner(c, NO_SEAT);
                     }
                 }
             }
@@ -619,7 +621,7 @@ impl Engine {
         match s.locs[comp as usize] {
             Loc::Cell(c) => {
                 if s.cells[c as usize] == comp {
-                    s.cells[c as usize] = NONE;
+                    s.set_cell(c, NONE);
                 }
             }
             Loc::Zone(inst) => {
@@ -636,8 +638,8 @@ impl Engine {
     }
 
     pub(crate) fn put_cell(&self, s: &mut State, comp: u16, cell: u16) {
-        s.cells[cell as usize] = comp;
         s.locs[comp as usize] = Loc::Cell(cell);
+        s.set_cell(cell, comp);
     }
 
     pub(crate) fn put_zone(&self, s: &mut State, comp: u16, z: ZoneId, seat: u8, slot: u16) {
@@ -646,11 +648,8 @@ impl Engine {
         s.locs[comp as usize] = Loc::Zone(inst);
         // A component in a per-seat zone belongs to that seat; in a shared zone, to no
         // one (so nothing about where it came from shows in anyone's view).
-        s.owners[comp as usize] = if self.game.zones[z as usize].per_seat {
-            seat
-        } else {
-            NO_SEAT
-        };
+        let per_seat = self.game.zones[z as usize].per_seat;
+        s.set_owner(comp, if per_seat { seat } else { NO_SEAT });
     }
 
     pub(crate) fn eliminate(&self, s: &mut State, p: u8) {

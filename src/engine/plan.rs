@@ -168,6 +168,13 @@ impl Arg {
     }
 }
 
+/// Whose cells a walk of occupied cells takes: `None` for `occupied` (anyone's), the seat
+/// of `cells_of(seat)` read as `Eval::seat_of` reads it (`NO_SEAT` for anything else).
+#[inline(always)]
+fn whose(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> Option<u8> {
+    seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT))
+}
+
 /// The plan of every action (`None` where the tree walk lists it), and the end rules'
 /// conditions compiled the same way (`win ... when`, `draw when`, in order).
 pub(crate) struct Plans {
@@ -1200,6 +1207,19 @@ fn filter_item(
 type Counter = Box<dyn Fn(&Eval, &mut [Value], i64) -> i64 + Send + Sync>;
 
 fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
+    // The occupied cells, or a seat's: counted in the state's index, each cell counted
+    // (up to `enough`) a step, as walking them charges it.
+    if let (Expr::Occupied | Expr::CellsOf(_), false) = (coll, cx.remembered(coll)) {
+        let seat = match coll {
+            Expr::CellsOf(p) => Some(Arg::new(cx, p)),
+            _ => None,
+        };
+        return Box::new(move |ev, l, enough| {
+            let n = (ev.s.count_occupied_by(whose(&seat, ev, l)) as i64).min(enough);
+            budget::charge(n as u64);
+            n
+        });
+    }
     // A walk of cells (`occupied`, `cells_of(p)`, `destinations(...)`, a comprehension
     // over one): counted in the walk's own loop, each cell charged as the walk charges it.
     struct Count;
@@ -1430,12 +1450,8 @@ impl CellWalk {
                     });
             }
             CellWalk::Occupied(seat) => {
-                // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
-                let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
-                ev.s.each_occupied(|c, comp| {
-                    only.is_some_and(|p| ev.s.owners[comp as usize] != p)
-                        || (budget::charge(1) && f(c, l))
-                });
+                let only = whose(seat, ev, l);
+                ev.s.each_occupied_by(only, |c, _| budget::charge(1) && f(c, l));
             }
         }
     }

@@ -136,7 +136,9 @@ impl Engine {
             turn_actions: view.turn_actions,
             outcome: view.outcome.clone(),
             rng: ChaCha8Rng::seed_from_u64(rng.gen()),
+            occupancy: Vec::new(),
         };
+        s.reindex();
         // Each hidden place's per-piece variables go to the component drawn for it.
         let nvars = self.game.vars.len();
         let mut rows = view.hidden_vars.chunks(nvars.max(1));
@@ -160,9 +162,9 @@ impl Engine {
                     None => continue,
                 },
             };
-            s.cells[cell] = comp;
+            s.set_owner(comp, owner);
             s.locs[comp as usize] = Loc::Cell(cell as u16);
-            s.owners[comp as usize] = owner;
+            s.set_cell(cell as u16, comp);
             s.face_up[comp as usize] = up;
         }
         for (inst, zone) in view.zones.iter().enumerate() {
@@ -180,7 +182,7 @@ impl Engine {
                 };
                 s.zones[inst].push(comp);
                 s.locs[comp as usize] = Loc::Zone(inst as u16);
-                s.owners[comp as usize] = owner;
+                s.set_owner(comp, owner);
             }
         }
         // The secret choices of an `all` step: the viewer's own are kept; each other

@@ -32,7 +32,7 @@ pub enum Outcome {
     Capped,
 }
 
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize)]
 pub struct State {
     pub players: u8,
     /// The component on each cell, or `NONE`.
@@ -84,33 +84,151 @@ pub struct State {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history: Vec<u64>,
     pub rng: ChaCha8Rng,
+    /// Which cells hold a component, one bit each, in rows of `cells.len()` bits rounded
+    /// up to whole words: a row per seat for its components, one for components of no
+    /// seat, and one for all. Kept in step by `set_cell` and `set_owner`; derived, so
+    /// neither hashed nor written out. A state is never read back whole (a saved game is
+    /// its actions), so `State` has no `Deserialize`: one built whole is `reindex`ed.
+    #[serde(skip)]
+    pub(crate) occupancy: Vec<u64>,
 }
 
 impl State {
-    /// Calls `f` on each cell holding a component, with the component, in cell order,
-    /// while it says to go on; false if it stopped. Runs of empty cells are passed over
-    /// eight at a time, so a large board with few pieces is quick to walk.
-    #[inline]
-    pub fn each_occupied(&self, mut f: impl FnMut(u16, u16) -> bool) -> bool {
-        const EMPTY: [u16; 8] = [NONE; 8];
-        let mut chunks = self.cells.chunks_exact(8);
-        let mut base = 0u16;
-        for chunk in chunks.by_ref() {
-            if chunk != EMPTY {
-                for (i, &comp) in chunk.iter().enumerate() {
-                    if comp != NONE && !f(base + i as u16, comp) {
-                        return false;
-                    }
+    /// The words of one row of `occupancy`.
+    #[inline(always)]
+    fn words(&self) -> usize {
+        self.cells.len().div_ceil(64)
+    }
+
+    /// The row of `occupancy` a component of `owner` is in, besides the row of all: a
+    /// seat's own, or the row of no seat's; none for anything else.
+    #[inline(always)]
+    fn owner_row(&self, owner: u8) -> Option<usize> {
+        if owner < self.players {
+            Some(owner as usize)
+        } else if owner == NO_SEAT {
+            Some(self.players as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Sets or clears cell `c`'s bit in the row of all and in its owner's row.
+    #[inline(always)]
+    fn mark(&mut self, c: u16, comp: CompId, on: bool) {
+        let w = self.words();
+        let (at, bit) = (c as usize / 64, 1u64 << (c % 64));
+        let owner = self.owners.get(comp as usize).copied().unwrap_or(NO_SEAT);
+        let rows = [Some(self.players as usize + 1), self.owner_row(owner)];
+        for row in rows.into_iter().flatten() {
+            if let Some(word) = self.occupancy.get_mut(row * w + at) {
+                if on {
+                    *word |= bit;
+                } else {
+                    *word &= !bit;
                 }
             }
-            base += 8;
         }
-        for (i, &comp) in chunks.remainder().iter().enumerate() {
-            if comp != NONE && !f(base + i as u16, comp) {
-                return false;
+    }
+
+    /// Puts `comp` on cell `c` (`NONE` empties it), keeping `occupancy` in step. Every
+    /// write of `cells` goes through here.
+    #[inline]
+    pub fn set_cell(&mut self, c: u16, comp: CompId) {
+        let Some(&old) = self.cells.get(c as usize) else {
+            return;
+        };
+        if old != NONE {
+            self.mark(c, old, false);
+        }
+        self.cells[c as usize] = comp;
+        if comp != NONE {
+            self.mark(c, comp, true);
+        }
+    }
+
+    /// Gives `comp` to `owner`, keeping `occupancy` in step if it stands on a cell. Every
+    /// write of `owners` goes through here.
+    #[inline]
+    pub fn set_owner(&mut self, comp: CompId, owner: u8) {
+        let on = match self.locs.get(comp as usize) {
+            Some(&Loc::Cell(c)) if self.cells.get(c as usize) == Some(&comp) => Some(c),
+            _ => None,
+        };
+        if let Some(c) = on {
+            self.mark(c, comp, false);
+        }
+        if let Some(o) = self.owners.get_mut(comp as usize) {
+            *o = owner;
+        }
+        if let Some(c) = on {
+            self.mark(c, comp, true);
+        }
+    }
+
+    /// Builds `occupancy` anew from `cells` and `owners`: for a state made or read back
+    /// whole rather than by `set_cell` and `set_owner`.
+    pub fn reindex(&mut self) {
+        self.occupancy.clear();
+        self.occupancy
+            .resize((self.players as usize + 2) * self.words(), 0);
+        for c in 0..self.cells.len() {
+            let comp = self.cells[c];
+            if comp != NONE {
+                self.mark(c as u16, comp, true);
+            }
+        }
+    }
+
+    /// The cells held by components of `seat` (`Some(NO_SEAT)`: of no seat; `None`: of
+    /// anyone), one bit each in cell order; empty for a seat that is none of these.
+    #[inline]
+    pub fn occupied_by(&self, seat: Option<u8>) -> &[u64] {
+        let row = match seat {
+            None => Some(self.players as usize + 1),
+            Some(p) => self.owner_row(p),
+        };
+        let w = self.words();
+        row.and_then(|r| self.occupancy.get(r * w..(r + 1) * w))
+            .unwrap_or(&[])
+    }
+
+    /// How many cells `occupied_by(seat)` holds.
+    #[inline]
+    pub fn count_occupied_by(&self, seat: Option<u8>) -> usize {
+        let row = self.occupied_by(seat);
+        row.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Calls `f` on each cell holding a component, with the component, in cell order,
+    /// while it says to go on; false if it stopped.
+    #[inline]
+    pub fn each_occupied(&self, f: impl FnMut(u16, u16) -> bool) -> bool {
+        self.each_occupied_by(None, f)
+    }
+
+    /// `each_occupied` over the cells of `occupied_by(seat)`: the seat's own, found a
+    /// word of 64 cells at a time.
+    #[inline]
+    pub fn each_occupied_by(&self, seat: Option<u8>, mut f: impl FnMut(u16, u16) -> bool) -> bool {
+        for (i, &word) in self.occupied_by(seat).iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let c = (i * 64) as u16 + w.trailing_zeros() as u16;
+                w &= w - 1;
+                if !f(c, self.cells[c as usize]) {
+                    return false;
+                }
             }
         }
         true
+    }
+
+    /// Whether `occupancy` agrees with `cells` and `owners` (for tests).
+    pub fn index_agrees(&self) -> bool {
+        let mut fresh = self.clone();
+        fresh.reindex();
+        fresh.occupancy == self.occupancy
     }
 }
 
@@ -147,6 +265,7 @@ impl Clone for State {
             secret: self.secret.clone(),
             history: self.history.clone(),
             rng: self.rng.clone(),
+            occupancy: self.occupancy.clone(),
         }
     }
 
@@ -213,6 +332,7 @@ impl State {
             secret,
             history,
             rng,
+            occupancy,
         } = source;
         self.players = *players;
         self.cells.clone_from(cells);
@@ -245,6 +365,7 @@ impl State {
             self.history.clone_from(history);
         }
         self.rng.clone_from(rng);
+        self.occupancy.clone_from(occupancy);
     }
 }
 

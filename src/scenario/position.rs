@@ -514,7 +514,7 @@ fn put(e: &Engine, s: &mut State, comp: u16, to: Loc, owner: Option<u8>) {
         Loc::Zone(z) => s.zones[z as usize].retain(|&c| c != comp),
         Loc::Cell(c) => {
             if s.cells[c as usize] == comp {
-                s.cells[c as usize] = NONE;
+                s.set_cell(c, NONE);
             }
         }
     }
@@ -523,16 +523,13 @@ fn put(e: &Engine, s: &mut State, comp: u16, to: Loc, owner: Option<u8>) {
         Loc::Zone(z) => {
             s.zones[z as usize].push(comp);
             let (zid, zs, _) = e.zone_of_instance(z);
-            s.owners[comp as usize] = if e.game.zones[zid as usize].per_seat {
-                zs
-            } else {
-                NO_SEAT
-            };
+            let per_seat = e.game.zones[zid as usize].per_seat;
+            s.set_owner(comp, if per_seat { zs } else { NO_SEAT });
         }
         Loc::Cell(c) => {
-            s.cells[c as usize] = comp;
+            s.set_cell(c, comp);
             if let Some(o) = owner {
-                s.owners[comp as usize] = o;
+                s.set_owner(comp, o);
             }
         }
     }

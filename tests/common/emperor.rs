@@ -86,7 +86,7 @@ pub fn em_bury(engine: &Engine, s: &mut State, cell: u16) {
     let comp = s.cells[cell as usize];
     assert_ne!(comp, NONE, "nothing to bury on that cell");
     let owner = s.owners[comp as usize];
-    s.cells[cell as usize] = NONE;
+    s.set_cell(cell, NONE);
     let inst = zone_inst(engine, "dead", owner);
     s.zones[inst].push(comp);
     s.locs[comp as usize] = Loc::Zone(inst as u16);

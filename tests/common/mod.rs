@@ -187,8 +187,8 @@ pub fn position(
 ) -> State {
     let mut s = base.clone();
     let boxed = zone_inst(engine, "box", 0);
-    for c in s.cells.iter_mut() {
-        *c = NONE;
+    for c in 0..s.cells.len() as u16 {
+        s.set_cell(c, NONE);
     }
     for z in s.zones.iter_mut() {
         z.clear();
@@ -196,7 +196,7 @@ pub fn position(
     for comp in 0..s.locs.len() {
         s.zones[boxed].push(comp as u16);
         s.locs[comp] = Loc::Zone(boxed as u16);
-        s.owners[comp] = NO_SEAT;
+        s.set_owner(comp as u16, NO_SEAT);
         s.face_up[comp] = true;
     }
     for &(name, seat, r) in pieces {
@@ -212,9 +212,9 @@ pub fn position(
                 )
             });
         let comp = s.zones[boxed].remove(pos);
-        s.cells[at as usize] = comp;
+        s.set_owner(comp, seat);
         s.locs[comp as usize] = Loc::Cell(at);
-        s.owners[comp as usize] = seat;
+        s.set_cell(at, comp);
     }
     s.phase = phase;
     s.turn_seat = to_move;
@@ -318,9 +318,10 @@ pub fn consistency_problem(s: &State) -> Option<String> {
             }
         }
     }
-    seen.iter()
-        .position(|&k| k != 1)
-        .map(|c| format!("component {c} is in {} places", seen[c]))
+    if let Some(c) = seen.iter().position(|&k| k != 1) {
+        return Some(format!("component {c} is in {} places", seen[c]));
+    }
+    (!s.index_agrees()).then(|| "the index of occupied cells disagrees with the cells".into())
 }
 
 // ---- Battalion, the chip game ------------------------------------------------------
@@ -457,12 +458,12 @@ pub fn put_on(engine: &Engine, s: &mut State, comp: u16, zone: &str, seat: u8) {
                 .unwrap_or_else(|| panic!("component {comp} is not where locs says"));
             from.remove(i);
         }
-        Loc::Cell(c) => s.cells[c as usize] = NONE,
+        Loc::Cell(c) => s.set_cell(c, NONE),
     }
     s.zones[inst].push(comp);
     s.locs[comp as usize] = Loc::Zone(inst as u16);
     let per_seat = engine.game.zones[zone_id(engine, zone) as usize].per_seat;
-    s.owners[comp as usize] = if per_seat { seat } else { NO_SEAT };
+    s.set_owner(comp, if per_seat { seat } else { NO_SEAT });
 }
 
 /// A card labelled `label` from the first of `zones` (shared zones, by name) that holds
@@ -674,11 +675,8 @@ pub fn put_in(engine: &Engine, s: &mut State, comp: u16, inst: usize) {
     s.zones[inst].push(comp);
     s.locs[comp as usize] = Loc::Zone(inst as u16);
     let (z, seat, _) = engine.zone_of_instance(inst as u16);
-    s.owners[comp as usize] = if engine.game.zones[z as usize].per_seat {
-        seat
-    } else {
-        NO_SEAT
-    };
+    let per_seat = engine.game.zones[z as usize].per_seat;
+    s.set_owner(comp, if per_seat { seat } else { NO_SEAT });
 }
 
 /// What a hand-built Battaglione position holds; anything left out is empty, and every
@@ -728,7 +726,7 @@ pub fn bat_position(
     for &c in &order {
         s.zones[stock].push(c);
         s.locs[c as usize] = Loc::Zone(stock as u16);
-        s.owners[c as usize] = NO_SEAT;
+        s.set_owner(c, NO_SEAT);
         s.face_up[c as usize] = true;
     }
     assert_eq!(
@@ -1124,9 +1122,9 @@ pub fn bl_position(engine: &Engine, to_move: u8, pieces: &[(&str, u8, &str)]) ->
             .position(|&c| bl_rank(engine, c) == rank)
             .unwrap_or_else(|| panic!("no {rank} of seat {seat} left for {name}"));
         let comp = s.zones[troops].remove(pos);
-        s.cells[at as usize] = comp;
+        s.set_owner(comp, seat);
         s.locs[comp as usize] = Loc::Cell(at);
-        s.owners[comp as usize] = seat;
+        s.set_cell(at, comp);
     }
     for z in ["captured", "promoted"] {
         for p in [WHITE, BLACK] {

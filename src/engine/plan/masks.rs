@@ -26,8 +26,7 @@
 //! are charged once the walk ends, in one charge: a budget that runs out there ends the
 //! decision as it would have a few cells earlier.
 
-use super::{budget, const_dirs, emit_cell, ops, Arg, Cond, Cx, Eval, NO_SEAT};
-use crate::engine::state::NONE;
+use super::{budget, const_dirs, emit_cell, ops, whose, Arg, Cond, Cx, Eval, NO_SEAT};
 use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
 
 /// The most cells a board may have for its conditions to be judged as sets.
@@ -44,11 +43,6 @@ impl<const W: usize> Mask<W> {
     #[inline(always)]
     fn of(words: &[u64]) -> Self {
         Mask(std::array::from_fn(|i| words.get(i).copied().unwrap_or(0)))
-    }
-
-    #[inline(always)]
-    fn insert(&mut self, c: u16) {
-        self.0[c as usize / 64] |= 1 << (c % 64);
     }
 
     #[inline(always)]
@@ -347,16 +341,8 @@ impl Pred {
             // The node and its local.
             Pred::Empty => {
                 j.steps += 2 * n;
-                let cells = &j.ev.s.cells;
-                let mut held = Mask::NONE;
-                s.each(|c| {
-                    // Every cell is laid out (see `Filter::new`): empty is no component.
-                    if cells[c as usize] == NONE {
-                        held.insert(c);
-                    }
-                    true
-                });
-                held
+                // Every cell is laid out (see `Filter::new`): empty is no component.
+                s.minus(Mask::of(j.ev.s.occupied_by(None)))
             }
             Pred::Place { holds, steps } => {
                 j.steps += steps * n;
@@ -438,20 +424,10 @@ impl Domain {
     /// The cells, after the walk's own steps; each cell walked is a step more, charged by
     /// the caller.
     fn cells<const W: usize>(&self, ev: &Eval, l: &mut [Value]) -> Mask<W> {
-        let mut s = Mask::NONE;
         match self {
-            Domain::Board(all) => return Mask::of(all),
-            Domain::Occupied(seat) => {
-                // As `Eval::seat_of` reads the seat: `NO_SEAT` for anything else.
-                let only = seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT));
-                for (c, &comp) in ev.s.cells.iter().enumerate() {
-                    if comp != NONE && only.is_none_or(|p| ev.s.owners[comp as usize] == p) {
-                        s.insert(c as u16);
-                    }
-                }
-            }
+            Domain::Board(all) => Mask::of(all),
+            Domain::Occupied(seat) => Mask::of(ev.s.occupied_by(whose(seat, ev, l))),
         }
-        s
     }
 }
 
