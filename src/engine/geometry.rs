@@ -24,6 +24,14 @@ impl CellSet {
             },
         }
     }
+    /// The set of a board of `cells` cells whose words are `words` (one bit a cell).
+    pub(crate) fn of_words(cells: usize, words: &[u64]) -> CellSet {
+        let mut set = CellSet::new(cells);
+        let mine = set.words();
+        let n = mine.len().min(words.len());
+        mine[..n].copy_from_slice(&words[..n]);
+        set
+    }
     fn words(&mut self) -> &mut [u64] {
         if self.many.is_empty() {
             &mut self.few

@@ -1206,14 +1206,21 @@ fn filter_item(
 /// no value for them).
 type Counter = Box<dyn Fn(&Eval, &mut [Value], i64) -> i64 + Send + Sync>;
 
+/// `occupied` (`Some(None)`) or `cells_of(seat)` (`Some(Some(seat))`), not remembered: a
+/// row of the state's index of occupied cells (see `whose`).
+fn occupied_row(cx: &mut Cx, coll: &Expr) -> Option<Option<Arg>> {
+    match coll {
+        _ if cx.remembered(coll) => None,
+        Expr::Occupied => Some(None),
+        Expr::CellsOf(p) => Some(Some(Arg::new(cx, p))),
+        _ => None,
+    }
+}
+
 fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
     // The occupied cells, or a seat's: counted in the state's index, each cell counted
     // (up to `enough`) a step, as walking them charges it.
-    if let (Expr::Occupied | Expr::CellsOf(_), false) = (coll, cx.remembered(coll)) {
-        let seat = match coll {
-            Expr::CellsOf(p) => Some(Arg::new(cx, p)),
-            _ => None,
-        };
+    if let Some(seat) = occupied_row(cx, coll) {
         return Box::new(move |ev, l, enough| {
             let n = (ev.s.count_occupied_by(whose(&seat, ev, l)) as i64).min(enough);
             budget::charge(n as u64);
@@ -2244,23 +2251,40 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             })
         }
         // The cells of a set reached from a cell, as `Eval::call` finds them: the set's
-        // members walked (compiled) into a set of cells.
+        // members walked (compiled) into a set of cells, or, for occupied cells, a row of
+        // the state's index taken whole (each cell the step walking it is).
         Expr::Call(Builtin::Group, args) if matches!(args[1], Expr::Const(_)) => {
-            let (cell, dirs, members) = (
+            let (cell, dirs, row) = (
                 get(cx, &args[0]),
                 const_dirs(&args[1]),
-                cells_in(cx, &args[2]),
+                occupied_row(cx, &args[2]),
             );
+            let members = match row {
+                Some(_) => None,
+                None => Some(cells_in(cx, &args[2])),
+            };
             node(move |ev, l| {
                 let Value::Cell(c) = cell(ev, l) else {
                     return Value::List(vec![]);
                 };
                 let board = &ev.eng.game.board;
-                let mut member = geometry::CellSet::new(board.cells.len());
-                members(ev, l, &mut |x, _| {
-                    member.insert(x);
-                    true
-                });
+                let member = match (&row, &members) {
+                    (Some(seat), _) => {
+                        let seat = whose(seat, ev, l);
+                        budget::charge(ev.s.count_occupied_by(seat) as u64);
+                        geometry::CellSet::of_words(board.cells.len(), ev.s.occupied_by(seat))
+                    }
+                    (None, members) => {
+                        let mut member = geometry::CellSet::new(board.cells.len());
+                        if let Some(members) = members {
+                            members(ev, l, &mut |x, _| {
+                                member.insert(x);
+                                true
+                            });
+                        }
+                        member
+                    }
+                };
                 let mut out = pool::take();
                 geometry::group(board, c, &dirs, &member, &mut out);
                 kept(Value::List(out))
