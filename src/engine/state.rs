@@ -166,8 +166,8 @@ impl State {
         }
     }
 
-    /// Builds `occupancy` anew from `cells` and `owners`: for a state made or read back
-    /// whole rather than by `set_cell` and `set_owner`.
+    /// Builds `occupancy` anew from `cells` and `owners`: for a state made whole (the
+    /// start, a sample from a view) rather than by `set_cell` and `set_owner`.
     pub fn reindex(&mut self) {
         self.occupancy.clear();
         self.occupancy
