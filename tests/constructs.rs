@@ -125,8 +125,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("in_a_row.scenarios", 7),
     // Conditions on a cell judged for a set of cells at once: `and`, `or`, `not`, files and
     // ranks compared either way round, `any`, `all` and `none` over neighbours, a `require`
-    // straight after a `choose`, on boards of 72 cells and of 64.
-    ("cell_sets.scenarios", 11),
+    // straight after a `choose`, a stone's owner compared with `me`, a region's cells, on
+    // boards of 72 cells and of 64.
+    ("cell_sets.scenarios", 13),
     // Link rules: conditions on the first cell, the second (written first), both and
     // neither; `or` in a rule; read again whenever a shape is formed.
     ("link_rules.scenarios", 7),

@@ -168,6 +168,14 @@ impl Arg {
     }
 }
 
+/// Which of a region's lists a walk of it takes: the seat's for a region per seat (`NO_SEAT`,
+/// no list, for anything else), the only one for a region of no seat.
+#[inline(always)]
+fn region_list(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> usize {
+    seat.as_ref()
+        .map_or(0, |p| p.seat(ev, l).unwrap_or(NO_SEAT) as usize)
+}
+
 /// Whose cells a walk of occupied cells takes: `None` for `occupied` (anyone's), the seat
 /// of `cells_of(seat)` read as `Eval::seat_of` reads it (`NO_SEAT` for anything else).
 #[inline(always)]
@@ -1426,10 +1434,7 @@ impl CellWalk {
                 }
             }
             CellWalk::Region(r, seat) => {
-                let at = match seat {
-                    Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT) as usize,
-                    None => 0,
-                };
+                let at = region_list(seat, ev, l);
                 if let Some(cells) = ev.eng.game.board.regions[*r].cells.get(at) {
                     for &c in cells {
                         if !(budget::charge(1) && f(c, l)) {

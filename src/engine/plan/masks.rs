@@ -12,11 +12,14 @@
 //! A filter, a quantifier, or a `require` straight after a `choose` (`choose at in cells`,
 //! `require at.empty`), is judged this way (`Filter`) when each node of its condition
 //! (`Pred`) is one of these: `and`, `or`, `not`, `x.empty` of its cell, `rank(x)` or
-//! `file(x)` compared with a constant or an attribute of `me`, and `any`, `all` or `none`
-//! over `adjacent(x, dirs)` with written directions each of whose steps goes the same
-//! number of cells on (a grid's, a hex board's); none of them remembered within a query.
-//! Its domain (`Domain`) is the board's cells, the occupied ones or a seat's, on a board of
-//! at most `MAX_CELLS` cells, all of them always laid out (no area's shape comes and goes).
+//! `file(x)` compared with a constant or an attribute of `me`, `x.piece.owner` compared
+//! (`==`, `!=`) with `me` or a seat written in the rules, and `any`, `all` or `none` over
+//! `adjacent(x, dirs)` with written directions each of whose steps goes the same number of
+//! cells on (a grid's, a hex board's); none of them remembered within a query. Its domain
+//! (`Domain`) is the board's cells, the occupied ones or a seat's (rows of the state's
+//! index of occupied cells), or a region whose cells stand in the board's order, on a
+//! board of at most `MAX_CELLS` cells, all of them always laid out (no area's shape comes
+//! and goes).
 //!
 //! Invariant: a set judged charges the decision's budget what judging its cells one at a
 //! time in order charges (each node its step, each neighbour walked its item): a node's
@@ -26,7 +29,7 @@
 //! are charged once the walk ends, in one charge: a budget that runs out there ends the
 //! decision as it would have a few cells earlier.
 
-use super::{budget, const_dirs, emit_cell, ops, whose, Arg, Cond, Cx, Eval, NO_SEAT};
+use super::{budget, const_dirs, emit_cell, ops, region_list, whose, Arg, Cond, Cx, Eval, NO_SEAT};
 use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
 
 /// The most cells a board may have for its conditions to be judged as sets.
@@ -228,6 +231,12 @@ enum Pred {
         holds: Vec<Vec<u64>>,
         steps: u64,
     },
+    /// `x.piece.owner == s` (`eq`) or `!=`, for `s` the seat `me` or a seat written in the
+    /// rules: the cells of the seat's row of the state's index of occupied cells.
+    Owner {
+        eq: bool,
+        seat: OwnerOf,
+    },
     Not(Box<Pred>),
     And(Box<Pred>, Box<Pred>),
     Or(Box<Pred>, Box<Pred>),
@@ -240,6 +249,23 @@ enum Pred {
     },
 }
 
+/// The seat a piece's owner is compared with, in `Pred::Owner`.
+#[derive(Clone, Copy)]
+enum OwnerOf {
+    Me,
+    Seat(u8),
+}
+
+impl OwnerOf {
+    fn new(e: &Expr) -> Option<OwnerOf> {
+        match e {
+            Expr::Me => Some(OwnerOf::Me),
+            Expr::Const(Value::Seat(p)) => Some(OwnerOf::Seat(*p)),
+            _ => None,
+        }
+    }
+}
+
 /// `e` as a condition on the cell in local `slot`, if each of its nodes may be judged as
 /// sets.
 fn pred(cx: &Cx, e: &Expr, slot: u16) -> Option<Pred> {
@@ -247,8 +273,30 @@ fn pred(cx: &Cx, e: &Expr, slot: u16) -> Option<Pred> {
         return None;
     }
     let the_cell = |x: &Expr| matches!(x, Expr::Local(s) if *s == slot);
+    // `x.piece.owner`, none of its nodes remembered.
+    let owner_of_the_cell = |x: &Expr| match x {
+        Expr::CompOwner(p) => match &**p {
+            Expr::CellPiece(c) => {
+                the_cell(c) && !cx.remembered(x) && !cx.remembered(p) && !cx.remembered(c)
+            }
+            _ => false,
+        },
+        _ => false,
+    };
     Some(match e {
         Expr::CellEmpty(x) if the_cell(x) => Pred::Empty,
+        Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
+            if owner_of_the_cell(a) || owner_of_the_cell(b) =>
+        {
+            let other = if owner_of_the_cell(a) { b } else { a };
+            if cx.remembered(other) {
+                return None;
+            }
+            Pred::Owner {
+                eq: *op == BinOp::Eq,
+                seat: OwnerOf::new(other)?,
+            }
+        }
         Expr::Not(x) => Pred::Not(Box::new(pred(cx, x, slot)?)),
         Expr::Binary(BinOp::And, a, b) => {
             Pred::And(Box::new(pred(cx, a, slot)?), Box::new(pred(cx, b, slot)?))
@@ -344,6 +392,27 @@ impl Pred {
                 // Every cell is laid out (see `Filter::new`): empty is no component.
                 s.minus(Mask::of(j.ev.s.occupied_by(None)))
             }
+            // The comparison, the owner, the piece and the local, then `me` or the seat.
+            Pred::Owner { eq, seat } => {
+                j.steps += 5 * n;
+                let p = match *seat {
+                    OwnerOf::Me => j.ev.me,
+                    OwnerOf::Seat(p) => p,
+                };
+                // Only a seat's pieces have it as their owner (a piece of no seat has
+                // none, and `me` may be no seat).
+                let st = &j.ev.s;
+                let theirs = if p < st.players {
+                    Mask::of(st.occupied_by(Some(p)))
+                } else {
+                    Mask::NONE
+                };
+                if *eq {
+                    s.and(theirs)
+                } else {
+                    s.minus(theirs)
+                }
+            }
             Pred::Place { holds, steps } => {
                 j.steps += steps * n;
                 let at = (j.ev.me as usize).min(holds.len() - 1);
@@ -406,6 +475,9 @@ enum Domain {
     /// The board's cells, all of them.
     Board(Vec<u64>),
     Occupied(Option<Arg>),
+    /// A region whose cells stand in the board's order: its set for each seat (one for a
+    /// region of no seat), and the seat's operand.
+    Region(Vec<Vec<u64>>, Option<Arg>),
 }
 
 impl Domain {
@@ -417,6 +489,19 @@ impl Domain {
             Expr::Cells => Domain::Board(words(cx.board.cells.len(), |_| true)),
             Expr::Occupied => Domain::Occupied(None),
             Expr::CellsOf(p) => Domain::Occupied(Some(Arg::new(cx, p))),
+            Expr::Region(r, seat) => {
+                let lists = &cx.board.regions.get(*r as usize)?.cells;
+                // Walked in its order, a region is walked in the set's only when that is
+                // the board's.
+                if !lists.iter().all(|l| l.windows(2).all(|w| w[0] < w[1])) {
+                    return None;
+                }
+                let n = cx.board.cells.len();
+                let sets = (lists.iter())
+                    .map(|l| words(n, |c| l.binary_search(&c).is_ok()))
+                    .collect();
+                Domain::Region(sets, seat.as_deref().map(|p| Arg::new(cx, p)))
+            }
             _ => return None,
         })
     }
@@ -427,6 +512,10 @@ impl Domain {
         match self {
             Domain::Board(all) => Mask::of(all),
             Domain::Occupied(seat) => Mask::of(ev.s.occupied_by(whose(seat, ev, l))),
+            Domain::Region(sets, seat) => {
+                let at = region_list(seat, ev, l);
+                sets.get(at).map_or(Mask::NONE, |w| Mask::of(w))
+            }
         }
     }
 }
