@@ -1215,7 +1215,8 @@ fn filter_item(
 type Counter = Box<dyn Fn(&Eval, &mut [Value], i64) -> i64 + Send + Sync>;
 
 /// `occupied` (`Some(None)`) or `cells_of(seat)` (`Some(Some(seat))`), not remembered: a
-/// row of the state's index of occupied cells (see `whose`).
+/// row of the state's index of occupied cells (see `whose`), which `size`, `group` and
+/// `runs` read whole.
 fn occupied_row(cx: &mut Cx, coll: &Expr) -> Option<Option<Arg>> {
     match coll {
         _ if cx.remembered(coll) => None,
@@ -2029,7 +2030,9 @@ fn runs_by_size(cx: &mut Cx, q: Quant, slot: u16, coll: &Expr, body: &Expr) -> O
 /// `runs(CELLS, DIRS)` with the directions written in the rules: the cells compiled, the
 /// axes worked out once (`geometry::run_axes`).
 struct Runs {
-    cells: EachCell,
+    /// The cells: a row of the occupancy index for `occupied` or `cells_of(seat)` (see
+    /// `occupied_row`), read whole, each cell charged as walking it is; or walked.
+    cells: Result<Option<Arg>, EachCell>,
     axes: geometry::Axes,
 }
 
@@ -2037,7 +2040,7 @@ impl Runs {
     fn new(cx: &mut Cx, args: &[Expr]) -> Runs {
         Runs {
             axes: geometry::run_axes(cx.board, &const_dirs(&args[1])),
-            cells: cells_in(cx, &args[0]),
+            cells: occupied_row(cx, &args[0]).ok_or_else(|| cells_in(cx, &args[0])),
         }
     }
 
@@ -2045,10 +2048,20 @@ impl Runs {
     #[inline(always)]
     fn each(&self, ev: &Eval, l: &mut [Value], f: &mut impl FnMut(Value, &mut [Value]) -> bool) {
         let mut found = pool::take_cells();
-        (self.cells)(ev, l, &mut |c, _| {
-            found.push(c);
-            true
-        });
+        match &self.cells {
+            Ok(seat) => {
+                let seat = whose(seat, ev, l);
+                budget::charge(ev.s.count_occupied_by(seat) as u64);
+                ev.s.each_occupied_by(seat, |c, _| {
+                    found.push(c);
+                    true
+                });
+            }
+            Err(cells) => cells(ev, l, &mut |c, _| {
+                found.push(c);
+                true
+            }),
+        }
         geometry::runs_along(&ev.eng.game.board, &found, &self.axes, &mut |v| f(v, l));
         pool::give_cells(found);
     }
@@ -2259,34 +2272,25 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
         // members walked (compiled) into a set of cells, or, for occupied cells, a row of
         // the state's index taken whole (each cell the step walking it is).
         Expr::Call(Builtin::Group, args) if matches!(args[1], Expr::Const(_)) => {
-            let (cell, dirs, row) = (
-                get(cx, &args[0]),
-                const_dirs(&args[1]),
-                occupied_row(cx, &args[2]),
-            );
-            let members = match row {
-                Some(_) => None,
-                None => Some(cells_in(cx, &args[2])),
-            };
+            let (cell, dirs) = (get(cx, &args[0]), const_dirs(&args[1]));
+            let members = occupied_row(cx, &args[2]).ok_or_else(|| cells_in(cx, &args[2]));
             node(move |ev, l| {
                 let Value::Cell(c) = cell(ev, l) else {
                     return Value::List(vec![]);
                 };
                 let board = &ev.eng.game.board;
-                let member = match (&row, &members) {
-                    (Some(seat), _) => {
+                let member = match &members {
+                    Ok(seat) => {
                         let seat = whose(seat, ev, l);
                         budget::charge(ev.s.count_occupied_by(seat) as u64);
                         geometry::CellSet::of_words(board.cells.len(), ev.s.occupied_by(seat))
                     }
-                    (None, members) => {
+                    Err(members) => {
                         let mut member = geometry::CellSet::new(board.cells.len());
-                        if let Some(members) = members {
-                            members(ev, l, &mut |x, _| {
-                                member.insert(x);
-                                true
-                            });
-                        }
+                        members(ev, l, &mut |x, _| {
+                            member.insert(x);
+                            true
+                        });
                         member
                     }
                 };
