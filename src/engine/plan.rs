@@ -168,12 +168,16 @@ impl Arg {
     }
 }
 
-/// Which of a region's lists a walk of it takes: the seat's for a region per seat (`NO_SEAT`,
-/// no list, for anything else), the only one for a region of no seat.
+/// The seat a region, zone, area or path written with a seat is taken for, as `eval`
+/// reads it: the seat (`NO_SEAT`, which has none, for anything else); 0, the only one,
+/// where no seat is written.
 #[inline(always)]
-fn region_list(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> usize {
-    seat.as_ref()
-        .map_or(0, |p| p.seat(ev, l).unwrap_or(NO_SEAT) as usize)
+fn seat_or_first(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> u8 {
+    // A `match`, not `map_or`: the call of `map_or` was left out of line.
+    match seat {
+        Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT),
+        None => 0,
+    }
 }
 
 /// Whose cells a walk of occupied cells takes: `None` for `occupied` (anyone's), the seat
@@ -181,6 +185,15 @@ fn region_list(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> usize {
 #[inline(always)]
 fn whose(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> Option<u8> {
     seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT))
+}
+
+/// `whose`, for a row of the occupancy index read whole: each of its cells charged the
+/// step walking it is.
+#[inline(always)]
+fn whose_read_whole(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> Option<u8> {
+    let seat = whose(seat, ev, l);
+    budget::charge(ev.s.count_occupied_by(seat) as u64);
+    seat
 }
 
 /// The plan of every action (`None` where the tree walk lists it), and the end rules'
@@ -1435,7 +1448,7 @@ impl CellWalk {
                 }
             }
             CellWalk::Region(r, seat) => {
-                let at = region_list(seat, ev, l);
+                let at = seat_or_first(seat, ev, l) as usize;
                 if let Some(cells) = ev.eng.game.board.regions[*r].cells.get(at) {
                     for &c in cells {
                         if !(budget::charge(1) && f(c, l)) {
@@ -1832,10 +1845,7 @@ fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     }
                     // Only a cell can be on a region's list.
                     let x = item.cell(ev, l).map_or(Value::None, Value::Cell);
-                    let list = match &seat {
-                        Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT) as usize,
-                        None => 0,
-                    };
+                    let list = seat_or_first(&seat, ev, l) as usize;
                     let found = match ev.eng.region_place(r, list, &x) {
                         Some((found, looked)) => budget::charge(looked) && found,
                         None => false,
@@ -2050,8 +2060,7 @@ impl Runs {
         let mut found = pool::take_cells();
         match &self.cells {
             Ok(seat) => {
-                let seat = whose(seat, ev, l);
-                budget::charge(ev.s.count_occupied_by(seat) as u64);
+                let seat = whose_read_whole(seat, ev, l);
                 ev.s.each_occupied_by(seat, |c, _| {
                     found.push(c);
                     true
@@ -2281,8 +2290,7 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                 let board = &ev.eng.game.board;
                 let member = match &members {
                     Ok(seat) => {
-                        let seat = whose(seat, ev, l);
-                        budget::charge(ev.s.count_occupied_by(seat) as u64);
+                        let seat = whose_read_whole(seat, ev, l);
                         geometry::CellSet::of_words(board.cells.len(), ev.s.occupied_by(seat))
                     }
                     Err(members) => {
@@ -2539,10 +2547,7 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
         Expr::Area(a, seat) => {
             let (a, seat) = (*a, seat.as_deref().map(|p| Arg::new(cx, p)));
             node(move |ev, l| {
-                let seat = match &seat {
-                    Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT),
-                    None => 0,
-                };
+                let seat = seat_or_first(&seat, ev, l);
                 kept(ev.eng.area_value(ev.s, a, seat))
             })
         }
@@ -2556,10 +2561,7 @@ fn get_node(cx: &mut Cx, e: &Expr) -> Get {
 /// The zone `z` of a seat (`seat`, for a per-seat zone) and a number (`slot`, for `x N`
 /// zones), as `eval` finds it: none for no such seat or number.
 fn zone(ev: &Eval, l: &mut [Value], z: u16, seat: &Option<Arg>, slot: &Option<Get>) -> Value {
-    let p = match seat {
-        Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT),
-        None => 0,
-    };
+    let p = seat_or_first(seat, ev, l);
     let n = match slot {
         Some(n) => {
             let v = n(ev, l);
@@ -2602,10 +2604,7 @@ fn along_path(cx: &mut Cx, r: u16, seat: Option<&Expr>, args: &[Expr]) -> Get {
             return Value::None;
         };
         let k = k.with(ev, l, Value::as_int);
-        let seat = match &seat {
-            Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT) as usize,
-            None => 0,
-        };
+        let seat = seat_or_first(&seat, ev, l) as usize;
         // No such seat's path: walked as `Eval::call` walks a list of cells that is no
         // declared path.
         ev.eng

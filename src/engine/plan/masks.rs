@@ -29,7 +29,9 @@
 //! are charged once the walk ends, in one charge: a budget that runs out there ends the
 //! decision as it would have a few cells earlier.
 
-use super::{budget, const_dirs, emit_cell, ops, region_list, whose, Arg, Cond, Cx, Eval, NO_SEAT};
+use super::{
+    budget, const_dirs, emit_cell, ops, seat_or_first, whose, Arg, Cond, Cx, Eval, NO_SEAT,
+};
 use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
 
 /// The most cells a board may have for its conditions to be judged as sets.
@@ -513,7 +515,7 @@ impl Domain {
             Domain::Board(all) => Mask::of(all),
             Domain::Occupied(seat) => Mask::of(ev.s.occupied_by(whose(seat, ev, l))),
             Domain::Region(sets, seat) => {
-                let at = region_list(seat, ev, l);
+                let at = seat_or_first(seat, ev, l) as usize;
                 sets.get(at).map_or(Mask::NONE, |w| Mask::of(w))
             }
         }
