@@ -99,7 +99,7 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("secret_choice.scenarios", 8),
     // `repetitions`, read as turns end: the start counts, the third time draws, a `clock`
     // variable is no part of a position and another variable is.
-    ("repetition.scenarios", 5),
+    ("repetition.scenarios", 6),
     // The end rules judged again as a turn ends: a turn counter that moves only then, an
     // `after turn` effect that makes a `win` hold.
     ("turn_end.scenarios", 4),

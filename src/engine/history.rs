@@ -5,6 +5,7 @@
 
 use super::state::{State, NONE};
 use super::Engine;
+use smallvec::SmallVec;
 use std::hash::{BuildHasher, Hash, Hasher};
 
 impl Engine {
@@ -18,27 +19,39 @@ impl Engine {
         // every machine and in every run (keys are compared, never stored in a file).
         let mut h = foldhash::quality::FixedState::with_seed(0).build_hasher();
         let nvars = self.game.vars.len();
+        // The per-piece variables a position holds, found once per key.
+        let piece_vars: SmallVec<[usize; 8]> = if s.comp_vars.is_empty() {
+            SmallVec::new()
+        } else {
+            (self.game.vars.iter().enumerate())
+                .filter(|(_, def)| def.per_piece && !def.clock)
+                .map(|(v, _)| v)
+                .collect()
+        };
+        // A component as one word (its twin class, owner and face, and a bit that tells
+        // it from an empty cell's nought), then what changed of it in play.
         let comp = |h: &mut foldhash::quality::FoldHasher, c: u16| {
-            self.twin_class[c as usize].hash(h);
-            s.owners[c as usize].hash(h);
-            s.face_up[c as usize].hash(h);
+            let c = c as usize;
+            h.write_u32(
+                u32::from(self.twin_class[c])
+                    | u32::from(s.owners[c]) << 16
+                    | u32::from(s.face_up[c]) << 24
+                    | 1 << 25,
+            );
             // Attributes changed in play (a piece that changed what it is is another piece).
-            for (_, attr, v) in s.attr_over.iter().filter(|(x, _, _)| *x == c) {
-                (attr, v).hash(h);
-            }
-            if !s.comp_vars.is_empty() {
-                for (v, def) in self.game.vars.iter().enumerate() {
-                    if def.per_piece && !def.clock {
-                        s.comp_vars[c as usize * nvars + v].hash(h);
-                    }
+            if !s.attr_over.is_empty() {
+                for (_, attr, v) in s.attr_over.iter().filter(|(x, _, _)| *x as usize == c) {
+                    (attr, v).hash(h);
                 }
+            }
+            for &v in &piece_vars {
+                s.comp_vars[c * nvars + v].hash(h);
             }
         };
         for &c in &s.cells {
             if c == NONE {
-                0u8.hash(&mut h);
+                h.write_u32(0);
             } else {
-                1u8.hash(&mut h);
                 comp(&mut h, c);
             }
         }
