@@ -1,0 +1,546 @@
+//! An action's clauses compiled: each a closure holding the closure of the clauses after
+//! it (`action`), with the common shapes of `choose` and `require` given closures of their
+//! own (see the module above).
+
+use super::*;
+
+pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
+    // After the `do` stand only `require afterwards` clauses, judged at the `do` on a copy
+    // of the state (see `Engine::fails_afterwards`); the checker writes nothing else there.
+    let do_at = clauses.iter().position(|c| matches!(c, Clause::Do(_)));
+    let after_do = do_at.map_or(&[][..], |d| &clauses[d + 1..]);
+    if !after_do.iter().all(Clause::is_afterwards) {
+        return None;
+    }
+    // The action's arguments are its choices, read from their slots once the action is
+    // complete (a chosen local is never bound again), not kept on the side per item.
+    let chosen: Vec<usize> = clauses
+        .iter()
+        .filter_map(|c| match c {
+            Clause::Choose { slot, .. } => Some(*slot as usize),
+            _ => None,
+        })
+        .collect();
+    // Choices in consecutive slots (the common case) are handed on where they stand.
+    let run = chosen.first().map_or(0, |&s| s)..chosen.last().map_or(0, |&s| s + 1);
+    let mut next: Step = if chosen.iter().copied().eq(run.clone()) {
+        Box::new(move |_, l, _, f| !budget::spent() && f(a, &l[run.clone()]))
+    } else {
+        Box::new(move |_, l, args, f| {
+            if budget::spent() {
+                return false;
+            }
+            for &s in &chosen {
+                args.push(pool::dup(&l[s]));
+            }
+            let go_on = f(a, args);
+            while let Some(v) = args.pop() {
+                pool::recycle(v);
+            }
+            go_on
+        })
+    };
+    let mut fused: Option<Box<dyn FnOnce(Step) -> Step>> = None;
+    // A `require` straight after a `choose`, compiled, waiting for the choice: judged in
+    // its loop (see `Guarded`) rather than behind a step of its own.
+    let mut guard: Option<((u16, usize), &Expr)> = None;
+    for (i, c) in clauses.iter().enumerate().rev() {
+        // A clause fused with the one after it (see `dirs_then_shifts`) takes that one's
+        // place: built here, from the step after both.
+        if let Some(make) = fused.take() {
+            next = make(next);
+            continue;
+        }
+        if let Some(make) = i
+            .checked_sub(1)
+            .and_then(|p| dirs_then_shifts(cx, a, p, clauses))
+        {
+            if let Some((at, cond)) = guard.take() {
+                next = require(cx, at, cond, next);
+            }
+            fused = Some(make);
+            continue;
+        }
+        if let Clause::Choose {
+            slot, ty, domain, ..
+        } = c
+        {
+            next = match guard.take() {
+                // The cells that pass the `require` found all at once, where it can be
+                // judged for a set of cells (`masks.rs`).
+                Some((at, cond)) => match masks::Filter::new(cx, domain, *slot, cond) {
+                    Some(filter) => {
+                        let slot = *slot as usize;
+                        let then = Passed { at, next };
+                        Choose {
+                            at: (a, i),
+                            slot,
+                            next: then,
+                        }
+                        .to(cx, Passing(filter))
+                    }
+                    None => {
+                        let then = Guarded {
+                            at,
+                            cond: truth(cx, cond),
+                            next,
+                        };
+                        choose(cx, (a, i), *slot, ty, domain, then)
+                    }
+                },
+                None => choose(cx, (a, i), *slot, ty, domain, Plain(next)),
+            };
+            continue;
+        }
+        if let Some((at, cond)) = guard.take() {
+            next = require(cx, at, cond, next);
+        }
+        if let Clause::Require {
+            cond,
+            afterwards: false,
+            ..
+        } = c
+        {
+            if i > 0 && matches!(clauses[i - 1], Clause::Choose { .. }) {
+                guard = Some(((a, i), cond));
+                continue;
+            }
+        }
+        next = match c {
+            Clause::Do(_) if after_do.is_empty() => next,
+            Clause::Do(body) => {
+                // The `require afterwards` conditions, compiled, judged in order on the
+                // position the `do` produces.
+                let rest: Vec<Cond> = after_do
+                    .iter()
+                    .filter_map(|c| match c {
+                        Clause::Require { cond, .. } => Some(truth(cx, cond)),
+                        _ => None,
+                    })
+                    .collect();
+                // The body runs compiled (found by its place in the rules, `Plans::body`);
+                // the copy is for an engine without compiled bodies.
+                let (at, copy) = (body.as_ptr() as usize, body.clone());
+                cx.note_body(body, &copy);
+                let body = copy;
+                Box::new(move |ev, l, args, f| {
+                    if budget::spent() {
+                        return false;
+                    }
+                    let failed = ev.eng.judged_afterwards(ev, at, &body, l, &mut |then, l2| {
+                        rest.iter().position(|c| !c(then, l2)).map(|i| i as u16)
+                    });
+                    if failed.is_some() {
+                        return true;
+                    }
+                    next(ev, l, args, f)
+                })
+            }
+            Clause::Choose { .. } => unreachable!("a choice is built above"),
+            Clause::Let { slot, value } => let_(cx, (a, i), *slot, value, next),
+            // Judged at the `do`; here only a step, as in the tree walk.
+            Clause::Require {
+                afterwards: true, ..
+            } => Box::new(move |ev, l, args, f| located(ev, (a, i), || next(ev, l, args, f))),
+            Clause::Require { cond, .. } => require(cx, (a, i), cond, next),
+        };
+    }
+    Some(next)
+}
+
+/// Runs a clause's step (`at`: the action and the clause), stopping once the budget is
+/// spent and naming the clause in the rules error if the work went over inside it (as
+/// the tree walk does).
+#[inline(always)]
+pub(super) fn located(ev: &Eval, at: (u16, usize), body: impl FnOnce() -> bool) -> bool {
+    if budget::spent() {
+        return false;
+    }
+    let go_on = body();
+    if budget::spent() {
+        budget::locate_innermost(|| ev.eng.clause_text(at.0, at.1));
+    }
+    go_on
+}
+
+pub(super) fn let_(cx: &mut Cx, at: (u16, usize), slot: u16, value: &Expr, next: Step) -> Step {
+    let value = get(cx, value);
+    let slot = slot as usize;
+    Box::new(move |ev, l, args, f| {
+        located(ev, at, || {
+            let v = value(ev, l);
+            pool::set(&mut l[slot], v);
+            next(ev, l, args, f)
+        })
+    })
+}
+
+pub(super) fn require(cx: &mut Cx, at: (u16, usize), cond: &Expr, next: Step) -> Step {
+    require_step(at, truth(cx, cond), next)
+}
+
+/// `require`, its condition compiled: a step of its own, judged as `Guarded` judges it.
+pub(super) fn require_step(at: (u16, usize), cond: Cond, next: Step) -> Step {
+    let guarded = Guarded { at, cond, next };
+    Box::new(move |ev, l, args, f| guarded.go(ev, l, args, f))
+}
+
+/// What a `choose` hands each choice to: the rest of the action's step, or a `require`
+/// straight after it judged first, in the choice's loop (`Guarded`): the same condition,
+/// charged and named as its own step would be, without a call to a step of its own.
+pub(super) trait Then: Send + Sync + 'static {
+    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool;
+}
+
+/// The rest of the action's step.
+pub(super) struct Plain(Step);
+
+impl Then for Plain {
+    #[inline(always)]
+    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool {
+        (self.0)(ev, l, args, f)
+    }
+}
+
+/// A `require` (where it stands in the rules, and its condition), then the rest.
+pub(super) struct Guarded {
+    at: (u16, usize),
+    cond: Cond,
+    next: Step,
+}
+
+impl Then for Guarded {
+    #[inline(always)]
+    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool {
+        located(ev, self.at, || {
+            !(self.cond)(ev, l) || (self.next)(ev, l, args, f)
+        })
+    }
+}
+
+/// The choices that pass the `require` straight after a `choose`, that condition judged
+/// for all the cells at once (`masks::Filter::guard`): a walk of cells as `Choose` takes
+/// one.
+pub(super) struct Passing(masks::Filter);
+
+impl Cells for Passing {
+    #[inline(always)]
+    fn walk<F: FnMut(u16, &mut [Value]) -> bool>(&self, ev: &Eval, l: &mut [Value], f: &mut F) {
+        self.0.guard(ev, l, f)
+    }
+}
+
+/// A choice that passed its `require` (`Passing`), then the rest, the rest named as the
+/// `require`'s step as `Guarded` names it.
+pub(super) struct Passed {
+    at: (u16, usize),
+    next: Step,
+}
+
+impl Then for Passed {
+    #[inline(always)]
+    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool {
+        located(ev, self.at, || (self.next)(ev, l, args, f))
+    }
+}
+
+/// A `choose` over a walk of cells (`with_cells`): each cell written into the choice's
+/// local in place (no twins among cells), then handed on.
+pub(super) struct Choose<T> {
+    at: (u16, usize),
+    slot: usize,
+    next: T,
+}
+
+impl<T: Then> CellsTo<Step> for Choose<T> {
+    fn to<C: Cells>(self, _: &mut Cx, cells: C) -> Step {
+        let Choose { at, slot, next } = self;
+        Box::new(move |ev, l, args, f| {
+            located(ev, at, || {
+                let mut go_on = true;
+                cells.walk(ev, l, &mut |c, l: &mut [Value]| {
+                    pool::set(&mut l[slot], Value::Cell(c));
+                    go_on = next.go(ev, l, args, f);
+                    go_on
+                });
+                go_on
+            })
+        })
+    }
+}
+
+/// `choose`: each item of the domain in turn, as the tree walk offers it. Twin
+/// components in one place are one choice: only the first is offered. `ty` is the type
+/// of the chosen local.
+pub(super) fn choose<T: Then>(
+    cx: &mut Cx,
+    at: (u16, usize),
+    slot: u16,
+    ty: &Type,
+    domain: &Expr,
+    next: T,
+) -> Step {
+    let slot = slot as usize;
+    // A list written in the rules, with no components: a plain loop.
+    if let Expr::Const(Value::List(items)) = domain {
+        if !items.iter().any(|v| matches!(v, Value::Comp(_))) {
+            let items = items.clone();
+            return Box::new(move |ev, l, args, f| {
+                located(ev, at, || {
+                    let mut go_on = true;
+                    for v in &items {
+                        if !budget::charge(1) {
+                            break;
+                        }
+                        // A direction or number over the last one, in place.
+                        pool::assign(&mut l[slot], v);
+                        go_on = next.go(ev, l, args, f);
+                        if !go_on {
+                            break;
+                        }
+                    }
+                    go_on
+                })
+            });
+        }
+    }
+    // Cells: each written into the local in place (no twins among cells).
+    let next = match with_cells(cx, domain, Choose { at, slot, next }) {
+        Ok(step) => return step,
+        Err(Choose { next, .. }) => next,
+    };
+    // How far a run can shift: walked here, each distance written into the local in
+    // place, as `each` walks it (the node, the run and the direction, then each item).
+    if let Expr::Call(Builtin::Shifts, a) = domain {
+        if !cx.remembered(domain) {
+            let shifts = Shifts::new(cx, a);
+            return Box::new(move |ev, l, args, f| {
+                located(ev, at, || {
+                    let Some((run, d)) = shifts.read(ev, l) else {
+                        return true;
+                    };
+                    shifted(ev, l, args, f, run, d, slot, &next)
+                })
+            });
+        }
+    }
+    // Twins are components: a choice of any other type (numbers, runs, seats, lists) has
+    // none to pass over.
+    let twins = matches!(ty, Type::Comp | Type::Nothing | Type::Unknown);
+    // A list in a local: its items written into the choice's local one at a time, each
+    // charged as `for_each` charges it (a cell in place); anything but a list is walked
+    // as `for_each` walks it.
+    if let (Expr::Local(from), false) = (domain, twins) {
+        let (from, domain) = (*from as usize, domain.clone());
+        return Box::new(move |ev, l, args, f| {
+            located(ev, at, || {
+                let mut go_on = true;
+                local_items(ev, l, (from, &domain), slot, |l| {
+                    go_on = next.go(ev, l, args, f);
+                    go_on
+                });
+                go_on
+            })
+        });
+    }
+    let each = each(cx, domain);
+    if !twins {
+        return Box::new(move |ev, l, args, f| {
+            located(ev, at, || {
+                let mut go_on = true;
+                each(ev, l, &mut |v, l| {
+                    pool::set(&mut l[slot], v);
+                    go_on = next.go(ev, l, args, f);
+                    go_on
+                });
+                go_on
+            })
+        });
+    }
+    Box::new(move |ev, l, args, f| {
+        located(ev, at, || {
+            let mut go_on = true;
+            let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
+            each(ev, l, &mut |v, l| {
+                if let Value::Comp(c) = v {
+                    if offered
+                        .iter()
+                        .any(|&o| ev.eng.same_choice(ev.s, &Value::Comp(o), &v))
+                    {
+                        return true;
+                    }
+                    offered.push(c);
+                }
+                pool::set(&mut l[slot], v);
+                go_on = next.go(ev, l, args, f);
+                go_on
+            });
+            go_on
+        })
+    })
+}
+
+/// The items of a collection held in the local `from` (`domain`, the local's expression),
+/// each written into the local `slot` in turn, then `go` called, while it says to go on.
+/// A list is walked in place, each item charged as `for_each` charges it (a cell written
+/// as a number); anything else is walked by `for_each`.
+#[inline(always)]
+pub(super) fn local_items(
+    ev: &Eval,
+    l: &mut [Value],
+    (from, domain): (usize, &Expr),
+    slot: usize,
+    mut go: impl FnMut(&mut [Value]) -> bool,
+) {
+    let Value::List(items) = &l[from] else {
+        ev.for_each(domain, l, &mut |v, l| {
+            pool::set(&mut l[slot], v);
+            go(l)
+        });
+        return;
+    };
+    for i in 0..items.len() {
+        if !budget::charge(1) {
+            return;
+        }
+        let Value::List(items) = &l[from] else {
+            return;
+        };
+        match items[i] {
+            Value::Cell(c) => pool::set(&mut l[slot], Value::Cell(c)),
+            ref v => {
+                let v = pool::dup(v);
+                pool::set(&mut l[slot], v);
+            }
+        }
+        if !go(l) {
+            return;
+        }
+    }
+}
+
+/// Each distance the run can shift by in direction `d`, written into the local `slot` in
+/// place, the rest of the action listed for each (each distance charged, as `each` walks
+/// it).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn shifted(
+    ev: &Eval,
+    l: &mut [Value],
+    args: &mut Args,
+    f: &mut OnAction<'_>,
+    run: (u16, u8, u8),
+    d: u8,
+    slot: usize,
+    next: &impl Then,
+) -> bool {
+    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+    let mut go_on = true;
+    geometry::shifts_of(board, occ, run, d, &mut |v| {
+        if !budget::charge(1) {
+            return false;
+        }
+        pool::set(&mut l[slot], v);
+        go_on = next.go(ev, l, args, f);
+        go_on
+    });
+    go_on
+}
+
+/// `choose d in DIRS` (directions written in the rules) straight followed by `choose k in
+/// shifts(run, d)`: one step for both, each direction's shifts walked where the direction
+/// is chosen rather than through the next clause's step. The two clauses are charged and
+/// located as their own steps are. `None` if the clauses are not of that shape.
+pub(super) fn dirs_then_shifts(
+    cx: &mut Cx,
+    a: u16,
+    i: usize,
+    clauses: &[Clause],
+) -> Option<Box<dyn FnOnce(Step) -> Step>> {
+    let (
+        Clause::Choose {
+            slot: dslot,
+            domain: Expr::Const(Value::List(items)),
+            ..
+        },
+        Clause::Choose {
+            slot: kslot,
+            domain: shifts @ Expr::Call(Builtin::Shifts, sargs),
+            ..
+        },
+    ) = (clauses.get(i)?, clauses.get(i + 1)?)
+    else {
+        return None;
+    };
+    let dirs: Vec<u8> = items
+        .iter()
+        .map(|v| match v {
+            Value::Dir(d) => Some(*d),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let (dslot, kslot) = (*dslot as usize, *kslot as usize);
+    if !matches!(sargs[1], Expr::Local(s) if s as usize == dslot)
+        || matches!(sargs[0], Expr::Local(s) if s as usize == dslot)
+        || cx.remembered(shifts)
+    {
+        return None;
+    }
+    let shifts = Shifts {
+        line: Arg::new(cx, &sargs[0]),
+        dir: Arg::Local(dslot),
+    };
+    Some(Box::new(move |next: Step| -> Step {
+        let next = Plain(next);
+        Box::new(move |ev, l, args, f| {
+            located(ev, (a, i), || {
+                let mut go_on = true;
+                // A run where it stands (a local: the common case): read once for every
+                // direction, and a direction it cannot take a step in passed over before
+                // anything is written; the node and its two operands charged at once, as
+                // `read` charges them. A computed run, which may read the direction, is read
+                // for each direction after it is written (below).
+                if let Some(run) = shifts.run_in_place(l) {
+                    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                    for &d in &dirs {
+                        if !budget::charge(1) {
+                            break;
+                        }
+                        if !budget::charge(3) {
+                            budget::locate_innermost(|| ev.eng.clause_text(a, i + 1));
+                            continue;
+                        }
+                        if geometry::first_step_blocked(board, occ, run, d) {
+                            continue;
+                        }
+                        pool::set(&mut l[dslot], Value::Dir(d));
+                        go_on = shifted(ev, l, args, f, run, d, kslot, &next);
+                        if budget::spent() {
+                            budget::locate_innermost(|| ev.eng.clause_text(a, i + 1));
+                        }
+                        if !go_on {
+                            break;
+                        }
+                    }
+                    return go_on;
+                }
+                for &d in &dirs {
+                    if !budget::charge(1) {
+                        break;
+                    }
+                    pool::set(&mut l[dslot], Value::Dir(d));
+                    go_on = located(ev, (a, i + 1), || {
+                        match shifts.read(ev, l).map(|(run, _)| run) {
+                            Some(run) => shifted(ev, l, args, f, run, d, kslot, &next),
+                            None => true,
+                        }
+                    });
+                    if !go_on {
+                        break;
+                    }
+                }
+                go_on
+            })
+        })
+    }))
+}

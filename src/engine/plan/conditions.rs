@@ -1,0 +1,562 @@
+//! Conditions compiled (`truth`): `and`, `or`, `not`, comparisons, `in` and quantifiers
+//! judged without going back through the evaluator's match, and numbers compared as
+//! numbers (`int`, `numbers`).
+
+use super::*;
+
+/// `e` compiled to give a number where it can (see `Int`): a short read or `distance`,
+/// charged as `get` charges them. `None` for anything else, or a remembered node.
+pub(super) fn int(cx: &mut Cx, e: &Expr) -> Option<Int> {
+    if cx.remembered(e) {
+        return None;
+    }
+    if let Some(read) = reads::int(cx, e) {
+        return Some(read);
+    }
+    let Expr::Call(Builtin::Distance, args) = e else {
+        return None;
+    };
+    let (x, y) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+    // Two cells held in locals (the common case): the node and both locals charged at
+    // once, the cells read where they stand.
+    if let (Arg::Local(a), Arg::Local(b)) = (&x, &y) {
+        let (a, b) = (*a, *b);
+        return Some(Box::new(move |ev, l| {
+            if let (Value::Cell(p), Value::Cell(q)) = (&l[a], &l[b]) {
+                return if budget::charge(3) {
+                    Ok(geometry::distance(&ev.eng.game.board, *p, *q))
+                } else {
+                    Err(Value::None)
+                };
+            }
+            distance(ev, l, &x, &y)
+        }));
+    }
+    Some(Box::new(move |ev, l| distance(ev, l, &x, &y)))
+}
+
+/// `distance(x, y)` as `get` computes it: the node's step, then each operand's.
+pub(super) fn distance(ev: &Eval, l: &mut [Value], x: &Arg, y: &Arg) -> Result<i64, Value> {
+    if !budget::charge(1) {
+        return Err(Value::None);
+    }
+    match (x.cell(ev, l), y.cell(ev, l)) {
+        (Some(a), Some(c)) => Ok(geometry::distance(&ev.eng.game.board, a, c)),
+        _ => Err(Value::None),
+    }
+}
+
+/// `a op b` where one side is a number `int` computes and the other another, a local or
+/// a constant: compared as numbers when both are, else as `ops::compare` compares the
+/// values. The operands are computed and charged in the order of the closure `truth`
+/// makes otherwise (a computed operand before one seen in place).
+pub(super) fn numbers(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
+    let in_place =
+        |e: &Expr| matches!(e, Expr::Local(_)) || matches!(e, Expr::Const(v) if !v.owns_heap());
+    let number = |r: Result<i64, Value>| r.map_or_else(|v| v, Value::Int);
+    let judged = move |x: Result<i64, Value>, y: &Value| match (x, y) {
+        (Ok(p), Value::Int(q)) => ops::ordered(op, p.cmp(q)),
+        (x, y) => {
+            let x = number(x);
+            let t = compared(op, &x, y);
+            pool::recycle(x);
+            t
+        }
+    };
+    if in_place(b) && !in_place(a) {
+        let (a, b) = (int(cx, a)?, Arg::new(cx, b));
+        return Some(Box::new(move |ev, l| {
+            if !budget::charge(1) {
+                return false;
+            }
+            let x = a(ev, l);
+            judged(x, b.seen(l))
+        }));
+    }
+    // `3 < x` as `x > 3`: the computed side first either way.
+    if in_place(a) && !in_place(b) {
+        return numbers(cx, mirrored(op), b, a);
+    }
+    if in_place(a) || in_place(b) {
+        return None;
+    }
+    let (a, b) = (int(cx, a)?, int(cx, b)?);
+    Some(Box::new(move |ev, l| {
+        if !budget::charge(1) {
+            return false;
+        }
+        let x = a(ev, l);
+        let y = b(ev, l);
+        match (x, y) {
+            (Ok(p), Ok(q)) => ops::ordered(op, p.cmp(&q)),
+            (x, y) => {
+                let (x, y) = (number(x), number(y));
+                let t = compared(op, &x, &y);
+                pool::recycle(x);
+                pool::recycle(y);
+                t
+            }
+        }
+    }))
+}
+
+/// The comparison that holds of `b` and `a` where `op` holds of `a` and `b`.
+pub(super) fn mirrored(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
+/// `ops::compare`, with the comparisons the rules make most (two cells, numbers, seats
+/// or phases, and nothing against anything) judged here rather than in a call.
+#[inline(always)]
+pub(super) fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
+    match (x, y) {
+        (Value::Cell(p), Value::Cell(q)) => ops::ordered(op, p.cmp(q)),
+        (Value::Int(p), Value::Int(q)) => ops::ordered(op, p.cmp(q)),
+        // Phases are equal or not (`phase != p`).
+        (Value::Phase(p), Value::Phase(q)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
+            (p == q) == (op == BinOp::Eq)
+        }
+        (Value::Seat(p), Value::Seat(q)) => ops::ordered(op, p.cmp(q)),
+        // Nothing (an empty cell's owner, a variable not set) against anything: equal
+        // only to nothing, and unordered, as `ops::compare` has them.
+        (Value::None, y) | (y, Value::None) => match op {
+            BinOp::Eq => matches!(y, Value::None),
+            BinOp::Ne => !matches!(y, Value::None),
+            _ => false,
+        },
+        _ => ops::compare(op, x, y),
+    }
+}
+
+/// Whether a condition holds, as `Eval::truth` judges it.
+pub(super) fn truth(cx: &mut Cx, e: &Expr) -> Cond {
+    if cx.remembered(e) {
+        let e = cx.copy(e);
+        return Box::new(move |ev, l| ev.truth(&e, l));
+    }
+    truth_node(cx, e)
+}
+
+/// `truth` of a node, remembered or not (see `get_node`).
+pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
+    match e {
+        Expr::Binary(op @ (BinOp::And | BinOp::Or), ..) => chain(cx, *op == BinOp::And, e),
+        Expr::Binary(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => {
+            // `size(coll) > 0` and the like: the evaluator walks `coll` only until the
+            // answer is known (see `Eval::size_against`).
+            if let Some((size, coll, k, op)) = crate::engine::eval::size_against_number(*op, a, b) {
+                if cx.remembered(size) {
+                    let e = cx.copy(e);
+                    return Box::new(move |ev, l| ev.truth(&e, l));
+                }
+                let (count, enough) = (counter(cx, coll), k.saturating_add(1));
+                return Box::new(move |ev, l| {
+                    // The comparison's step and its two operands', as `eval` charges them.
+                    if !budget::charge(3) {
+                        return false;
+                    }
+                    let n = if enough > 0 { count(ev, l, enough) } else { 0 };
+                    ops::ordered(op, n.cmp(&k))
+                });
+            }
+            // A short read compared with a local, `me`, a constant or a read of one hop: one
+            // closure.
+            if let Some(j) = reads::judged(cx, e) {
+                return j.alone();
+            }
+            // Numbers compared as numbers (`distance(a, b) <= 10`).
+            if let Some(c) = numbers(cx, *op, a, b) {
+                return c;
+            }
+            let (op, a, b) = (*op, Arg::new(cx, a), Arg::new(cx, b));
+            // Two locals (`a < b`, `x != dest`): the node and both locals charged at once,
+            // each seen where it stands (a list charged its length, as `get` charges it).
+            if let (Arg::Local(x), Arg::Local(y)) = (&a, &b) {
+                let (x, y) = (*x, *y);
+                return Box::new(move |_, l| {
+                    if !budget::charge(3) {
+                        return false;
+                    }
+                    let (p, q) = (&l[x], &l[y]);
+                    listed(p) && listed(q) && compared(op, p, q)
+                });
+            }
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return false;
+                }
+                // A computed operand first, so that the other can be seen in place.
+                match (&a, &b) {
+                    (Arg::Get(a), Arg::Get(b)) => {
+                        // Each made where it stays: a pair would copy them again.
+                        let x = a(ev, l);
+                        let y = b(ev, l);
+                        let t = compared(op, &x, &y);
+                        pool::recycle(x);
+                        pool::recycle(y);
+                        t
+                    }
+                    (Arg::Get(a), b) => {
+                        let x = a(ev, l);
+                        let t = compared(op, &x, b.seen(l));
+                        pool::recycle(x);
+                        t
+                    }
+                    (a, Arg::Get(b)) => {
+                        let y = b(ev, l);
+                        let t = compared(op, a.seen(l), &y);
+                        pool::recycle(y);
+                        t
+                    }
+                    (a, b) => compared(op, a.seen(l), b.seen(l)),
+                }
+            })
+        }
+        // As `eval` judges `in`: a step for the node, then the items until one is equal.
+        Expr::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => {
+            // A cell among a piece's destinations or attacks: its operands read compiled,
+            // the pattern asked as `Eval::find` asks it (`Eval::reaches`).
+            if let Expr::Call(call @ (Builtin::Destinations | Builtin::Attacks), args) = &**b {
+                if cx.remembered(b) {
+                    let e = cx.copy(e);
+                    return Box::new(move |ev, l| ev.truth(&e, l));
+                }
+                let (attacks, want) = (*call == Builtin::Attacks, *op == BinOp::In);
+                // Operands held in locals (the common case) are seen where they stand.
+                let (item, from, pat) = (
+                    Arg::new(cx, a),
+                    Arg::new(cx, &args[0]),
+                    Arg::new(cx, &args[1]),
+                );
+                // Anything but a cell is looked for as `eval` looks (`Eval::member`).
+                let coll = cx.copy(b);
+                return Box::new(move |ev, l| {
+                    // The node's step; then as `Eval::find` charges: the call's, its two
+                    // arguments', the cells looked at.
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let x = item.with(ev, l, |x| match *x {
+                        Value::Cell(target) => Ok(target),
+                        ref other => Err(pool::dup(other)),
+                    });
+                    let found = match x {
+                        Ok(target) => {
+                            budget::charge(1) && {
+                                let c = from.cell(ev, l);
+                                let p = pat.with(ev, l, |v| match *v {
+                                    Value::Pattern(p) => Some(p),
+                                    _ => None,
+                                });
+                                match (c, p) {
+                                    (Some(c), Some(p)) => ev.reaches(attacks, c, p, target),
+                                    _ => false,
+                                }
+                            }
+                        }
+                        Err(x) => {
+                            let found = ev.member(&x, &coll, l);
+                            pool::recycle(x);
+                            found
+                        }
+                    };
+                    found == want
+                });
+            }
+            let want = *op == BinOp::In;
+            // A short read in a list written in the rules: one closure.
+            if let Some(j) = reads::judged(cx, e) {
+                return j.alone();
+            }
+            // A cell in a region: its place on the region's list looked up, charged as the
+            // walk up to it would be (see `Engine::region_place`).
+            if let Expr::Region(r, seat) = &**b {
+                let (r, item) = (*r as usize, Arg::new(cx, a));
+                let seat = seat.as_deref().map(|p| Arg::new(cx, p));
+                return Box::new(move |ev, l| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    // Only a cell can be on a region's list.
+                    let x = item.cell(ev, l).map_or(Value::None, Value::Cell);
+                    let list = seat_or_first(&seat, ev, l) as usize;
+                    let found = match ev.eng.region_place(r, list, &x) {
+                        Some((found, looked)) => budget::charge(looked) && found,
+                        None => false,
+                    };
+                    found == want
+                });
+            }
+            let walked = {
+                let (item, coll) = (get(cx, a), each(cx, b));
+                move |ev: &Eval, l: &mut [Value]| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let item = item(ev, l);
+                    let mut found = false;
+                    coll(ev, l, &mut |v, _| {
+                        found = v == item;
+                        pool::recycle(v);
+                        !found
+                    });
+                    pool::recycle(item);
+                    found == want
+                }
+            };
+            // A list in a local or written in the rules is searched where it stands, as
+            // `Eval::find` does (a local that is no list is walked).
+            let list = match &**b {
+                Expr::Local(slot) => Arg::Local(*slot as usize),
+                Expr::Const(v @ Value::List(_)) => Arg::Const(v.clone()),
+                _ => return Box::new(walked),
+            };
+            let item = Arg::new(cx, a);
+            Box::new(move |ev, l| {
+                let in_place = |items: &Value, x: &Value| match items {
+                    Value::List(items) => crate::engine::eval::among(items, x),
+                    _ => false,
+                };
+                if !matches!(list.seen_uncharged(l), Value::List(_)) {
+                    return walked(ev, l);
+                }
+                if !budget::charge(1) {
+                    return false;
+                }
+                let found = match &item {
+                    Arg::Get(g) => {
+                        let x = g(ev, l);
+                        let found = in_place(list.seen_uncharged(l), &x);
+                        pool::recycle(x);
+                        found
+                    }
+                    a => in_place(list.seen_uncharged(l), a.seen(l)),
+                };
+                found == want
+            })
+        }
+        Expr::Not(x) => {
+            // `not` of a short read: one closure.
+            if let Some(j) = reads::judged(cx, e) {
+                return j.alone();
+            }
+            let x = truth(cx, x);
+            Box::new(move |ev, l| budget::charge(1) && !x(ev, l))
+        }
+        // As `eval` judges a quantifier: a step for the node, then the items.
+        Expr::Quant(q, slot, coll, body) => {
+            // Over a walk of cells: each written into the local in place.
+            struct Quantified<'e>(Quant, usize, &'e Expr);
+            impl CellsTo<Cond> for Quantified<'_> {
+                fn to<C: Cells>(self, cx: &mut Cx, cells: C) -> Cond {
+                    let (q, slot, body) = (self.0, self.1, truth(cx, self.2));
+                    Box::new(move |ev, l| {
+                        if !budget::charge(1) {
+                            return false;
+                        }
+                        let mut result = q != Quant::Any;
+                        cells.walk(ev, l, &mut |c, l: &mut [Value]| {
+                            pool::set(&mut l[slot], Value::Cell(c));
+                            let t = body(ev, l);
+                            ops::quantify(q, t, &mut result)
+                        });
+                        result
+                    })
+                }
+            }
+            if let Some(cond) = masks::quantified(cx, *q, *slot, coll, body) {
+                return cond;
+            }
+            if let Ok(cond) = with_cells(cx, coll, Quantified(*q, *slot as usize, body)) {
+                return cond;
+            }
+            if let Some(cond) = runs_by_size(cx, *q, *slot, coll, body) {
+                return cond;
+            }
+            // Over a list in a local: walked in place (see `local_items`).
+            if let Expr::Local(from) = **coll {
+                let (q, slot, body) = (*q, *slot as usize, truth(cx, body));
+                let (from, domain) = (from as usize, (**coll).clone());
+                return Box::new(move |ev, l| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let mut result = q != Quant::Any;
+                    local_items(ev, l, (from, &domain), slot, |l| {
+                        let t = body(ev, l);
+                        ops::quantify(q, t, &mut result)
+                    });
+                    result
+                });
+            }
+            let (q, slot, coll, body) = (*q, *slot as usize, each(cx, coll), truth(cx, body));
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return false;
+                }
+                let mut result = q != Quant::Any;
+                coll(ev, l, &mut |v, l| {
+                    pool::set(&mut l[slot], v);
+                    let t = body(ev, l);
+                    ops::quantify(q, t, &mut result)
+                });
+                result
+            })
+        }
+        // Any other value, judged as `truth` judges it: by its value's truthiness.
+        other => {
+            if let Some(j) = reads::judged(cx, other) {
+                return j.alone();
+            }
+            let value = get(cx, other);
+            Box::new(move |ev, l| {
+                let v = value(ev, l);
+                let t = v.truthy();
+                pool::recycle(v);
+                t
+            })
+        }
+    }
+}
+
+/// A quantifier over runs of cells whose body reads its run only as `size(r)` (`any r in
+/// runs(cells_of(me), around): size(r) >= 4`): the runs walked as `for_each` walks them,
+/// each charged to the budget, but the body judged once for each size, and every other
+/// run of that size charged the steps that judgement took. `None` for another quantifier.
+pub(super) fn runs_by_size(
+    cx: &mut Cx,
+    q: Quant,
+    slot: u16,
+    coll: &Expr,
+    body: &Expr,
+) -> Option<Cond> {
+    let Expr::Call(Builtin::Runs, args) = coll else {
+        return None;
+    };
+    if !matches!(args[1], Expr::Const(_)) || !reads_size_only(cx, body, slot) {
+        return None;
+    }
+    let (runs, body, slot) = (Runs::new(cx, args), truth(cx, body), slot as usize);
+    Some(Box::new(move |ev, l| {
+        if !budget::charge(1) {
+            return false;
+        }
+        let mut result = q != Quant::Any;
+        // The sizes judged (a bit each), those the body holds for, and the steps each took.
+        let (mut judged, mut holds, mut steps) = (0u64, 0u64, [0u64; 64]);
+        runs.each(ev, l, &mut |v, l| {
+            if !budget::charge(1) {
+                return false;
+            }
+            let size = match v {
+                Value::Line { len, .. } => len as usize,
+                _ => 0,
+            };
+            let t = if size < 64 && judged & (1 << size) != 0 {
+                if !budget::charge(steps[size]) {
+                    return false;
+                }
+                holds & (1 << size) != 0
+            } else {
+                let before = budget::left();
+                pool::set(&mut l[slot], v);
+                let t = body(ev, l);
+                if budget::spent() {
+                    return false;
+                }
+                if size < 64 {
+                    judged |= 1 << size;
+                    holds |= u64::from(t) << size;
+                    steps[size] = before.abs_diff(budget::left());
+                }
+                t
+            };
+            ops::quantify(q, t, &mut result)
+        });
+        result
+    }))
+}
+
+/// Whether `e` reads the local `slot` only as `size(slot)`, and holds no node remembered
+/// within a query (whose first evaluation charges steps that later ones do not).
+pub(super) fn reads_size_only(cx: &Cx, e: &Expr, slot: u16) -> bool {
+    if cx.remembered(e) {
+        return false;
+    }
+    match e {
+        Expr::Call(Builtin::Size, args) if matches!(args[..], [Expr::Local(s)] if s == slot) => {
+            true
+        }
+        Expr::Local(s) => *s != slot,
+        other => {
+            let mut only = true;
+            other.each_child(&mut |c| only = only && reads_size_only(cx, c, slot));
+            only
+        }
+    }
+}
+
+/// A chain of `and`s (`and` true) or of `or`s, `a and b and c`: the conditions along its
+/// left spine (`(a and b) and c`), each judged with the rest of the chain in one closure
+/// (`Judgement::then`: a condition on a short read is judged inside it). `eval` charges
+/// every node of the spine before it judges the first condition: the first closure
+/// charges them all.
+pub(super) fn chain(cx: &mut Cx, and: bool, e: &Expr) -> Cond {
+    let op = if and { BinOp::And } else { BinOp::Or };
+    // The conditions in order; a node of the chain remembered within a query is one of
+    // them, judged by the memo.
+    let mut parts = Vec::new();
+    let mut at = e;
+    while let Expr::Binary(o, a, b) = at {
+        if *o != op || (!std::ptr::eq(at, e) && cx.remembered(at)) {
+            break;
+        }
+        parts.push(&**b);
+        at = a;
+    }
+    parts.push(at);
+    let nodes = parts.len() as u64 - 1;
+    let mut rest = truth(cx, parts[0]);
+    for (i, part) in parts.iter().enumerate().skip(1) {
+        let charge = if i == parts.len() - 1 { nodes } else { 0 };
+        rest = match reads::judged(cx, part) {
+            Some(j) => j.then(and, charge, rest),
+            None if and => joined::<true>(charge, truth(cx, part), rest),
+            None => joined::<false>(charge, truth(cx, part), rest),
+        };
+    }
+    rest
+}
+
+/// `first` judged before `rest` in a chain of `and`s (`AND`) or `or`s, `charge` steps
+/// charged first (see `chain`).
+pub(super) fn joined<const AND: bool>(charge: u64, first: Cond, rest: Cond) -> Cond {
+    Box::new(move |ev, l| chained::<AND>(charge, l, |l| first(ev, l), |l| rest(ev, l)))
+}
+
+/// One link of a chain of `and`s (`AND`) or `or`s: `charge` steps (none but for the
+/// chain's first condition), then `first`, then `rest` if the answer is not known yet.
+#[inline(always)]
+pub(super) fn chained<const AND: bool>(
+    charge: u64,
+    l: &mut [Value],
+    first: impl FnOnce(&mut [Value]) -> bool,
+    rest: impl FnOnce(&mut [Value]) -> bool,
+) -> bool {
+    (charge == 0 || budget::charge(charge))
+        && if AND {
+            first(l) && rest(l)
+        } else {
+            first(l) || rest(l)
+        }
+}

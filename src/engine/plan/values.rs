@@ -1,0 +1,506 @@
+//! Values compiled (`get`): the reads, calls and collections expressions give, made as
+//! `Eval::eval` makes them; anything else handed to the evaluator.
+
+use super::*;
+
+/// The value of an expression, as `Eval::eval` gives it, for the reads conditions are
+/// mostly made of; the rest goes to the evaluator.
+pub(super) fn get(cx: &mut Cx, e: &Expr) -> Get {
+    if cx.remembered(e) {
+        // Computed already in this query (the common case): the value looked up at once.
+        let e = cx.copy(e);
+        return Box::new(move |ev, l| ev.remembered_done(&e).unwrap_or_else(|| ev.eval(&e, l)));
+    }
+    get_node(cx, e)
+}
+
+/// `get` of a node, remembered or not: what computes a remembered node's value the first
+/// time a query asks for it (`Plans::computer`).
+pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
+    // A piece, an owner, an attribute, a variable: a hop, taken by `reads.rs`.
+    if let Some(read) = reads::read(cx, e) {
+        return read;
+    }
+    if let Some(hop) = reads::hop(cx, e) {
+        return hop;
+    }
+    if let Expr::Call(Builtin::Along, args) = e {
+        if let Expr::Region(r, seat) = &args[0] {
+            if cx.board.regions.get(*r as usize).is_some_and(|x| x.path) {
+                return along_path(cx, *r, seat.as_deref(), args);
+            }
+        }
+    }
+    match e {
+        Expr::Const(v) if !v.owns_heap() => {
+            let v = v.clone();
+            node(move |_, _| v.clone())
+        }
+        // A list written in the rules: a copy from the pool.
+        Expr::Const(v) => {
+            let v = v.clone();
+            node(move |_, _| kept(pool::dup(&v)))
+        }
+        Expr::Local(slot) => {
+            let slot = *slot as usize;
+            node(move |_, l| copied(&l[slot]))
+        }
+        // A join (`a + b`) made as `Eval::call` makes it, its parts read where they stand.
+        Expr::Call(Builtin::Concat, parts) => {
+            let parts: Vec<Arg> = parts.iter().map(|p| Arg::new(cx, p)).collect();
+            node(move |ev, l| {
+                let mut out = pool::take();
+                for p in &parts {
+                    let mut push = |v| {
+                        out.push(v);
+                        true
+                    };
+                    p.with(ev, l, |v| ev.each_joined(v, &mut push));
+                }
+                kept(Value::List(out))
+            })
+        }
+        Expr::Me => node(|ev, _| Value::Seat(ev.me)),
+        // As `eval` makes an aggregate: a step for the node, then the items.
+        Expr::Agg(agg, slot, coll, body) => {
+            let (agg, slot, coll) = (*agg, *slot as usize, each(cx, coll));
+            let body = match agg {
+                Agg::Count => AggBody::Count(truth(cx, body)),
+                _ => AggBody::Number(get(cx, body)),
+            };
+            node(move |ev, l| {
+                let mut acc: Option<i64> = None;
+                coll(ev, l, &mut |v, l| {
+                    pool::set(&mut l[slot], v);
+                    let n = match &body {
+                        AggBody::Count(counts) => counts(ev, l) as i64,
+                        AggBody::Number(value) => {
+                            let x = value(ev, l);
+                            let n = x.as_int();
+                            pool::recycle(x);
+                            n
+                        }
+                    };
+                    acc = Some(ops::aggregate(agg, acc, n));
+                    true
+                });
+                Value::Int(acc.unwrap_or(0))
+            })
+        }
+        // A comprehension made as a list, as `eval` makes it: filtered as it is walked.
+        // (The items are charged as the collection walks them, not again as they are kept.)
+        Expr::Comprehension(slot, coll, cond) => {
+            // Cells judged as a set, where the condition allows (`masks.rs`).
+            if let Some(filter) = cond
+                .as_deref()
+                .and_then(|c| masks::Filter::new(cx, coll, *slot, c))
+            {
+                return node(move |ev, l| {
+                    let mut out = pool::take();
+                    filter.list(ev, l, &mut out);
+                    kept(Value::List(out))
+                });
+            }
+            // Over one of the commonest walks of cells: taken into the loop that filters.
+            if let Some(walk) = CellWalk::new(cx, coll) {
+                let slot = *slot as usize;
+                let cond = cond.as_deref().map(|c| truth(cx, c));
+                return node(move |ev, l| {
+                    let mut out = pool::take();
+                    walk.each(ev, l, &mut |c, l: &mut [Value]| {
+                        pool::set(&mut l[slot], Value::Cell(c));
+                        if cond.as_ref().is_none_or(|t| t(ev, l)) {
+                            out.push(Value::Cell(c));
+                        }
+                        true
+                    });
+                    kept(Value::List(out))
+                });
+            }
+            let (slot, coll) = (*slot as usize, each(cx, coll));
+            let cond = cond.as_deref().map(|c| truth(cx, c));
+            node(move |ev, l| {
+                let mut out = pool::take();
+                coll(ev, l, &mut |v, l| {
+                    filter_item(ev, l, slot, cond.as_ref(), v, |v, _| {
+                        out.push(v);
+                        true
+                    })
+                });
+                kept(Value::List(out))
+            })
+        }
+        // The cells of a set reached from a cell, as `Eval::call` finds them: the set's
+        // members walked (compiled) into a set of cells, or, for occupied cells, a row of
+        // the state's index taken whole (each cell the step walking it is).
+        Expr::Call(Builtin::Group, args) if matches!(args[1], Expr::Const(_)) => {
+            let (cell, dirs) = (get(cx, &args[0]), const_dirs(&args[1]));
+            let members = occupied_row(cx, &args[2]).ok_or_else(|| cells_in(cx, &args[2]));
+            node(move |ev, l| {
+                let Value::Cell(c) = cell(ev, l) else {
+                    return Value::List(vec![]);
+                };
+                let board = &ev.eng.game.board;
+                let member = match &members {
+                    Ok(seat) => {
+                        let seat = whose_read_whole(seat, ev, l);
+                        geometry::CellSet::of_words(board.cells.len(), ev.s.occupied_by(seat))
+                    }
+                    Err(members) => {
+                        let mut member = geometry::CellSet::new(board.cells.len());
+                        members(ev, l, &mut |x, _| {
+                            member.insert(x);
+                            true
+                        });
+                        member
+                    }
+                };
+                let mut out = pool::take();
+                geometry::group(board, c, &dirs, &member, &mut out);
+                kept(Value::List(out))
+            })
+        }
+        Expr::If(c, a, b) => {
+            let (c, a, b) = (truth(cx, c), get(cx, a), get(cx, b));
+            node(move |ev, l| kept(if c(ev, l) { a(ev, l) } else { b(ev, l) }))
+        }
+        // Arithmetic, as `ops::binary` does it.
+        Expr::Binary(
+            op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem),
+            a,
+            b,
+        ) => {
+            let (op, a, b) = (*op, get(cx, a), get(cx, b));
+            node(move |ev, l| {
+                let x = a(ev, l);
+                let y = b(ev, l);
+                let v = ops::binary(op, &x, &y, &ev.eng.game.board);
+                pool::recycle(x);
+                pool::recycle(y);
+                v
+            })
+        }
+        // `size`: the items walked and counted, without a list.
+        Expr::Call(Builtin::Size, args) => {
+            let count = counter(cx, &args[0]);
+            node(move |ev, l| Value::Int(count(ev, l, i64::MAX)))
+        }
+        Expr::GlobalVar(i) => {
+            let i = *i as usize;
+            node(move |ev, _| copied(&ev.s.globals[i]))
+        }
+        Expr::TurnSeat => node(|ev, _| Value::Seat(ev.s.turn_seat)),
+        Expr::PhaseTurns => node(|ev, _| Value::Int(ev.s.phase_turns as i64)),
+        Expr::CurrentPhase => node(|ev, _| Value::Phase(ev.s.phase)),
+        // The small built-ins on numbers and cells, as `Eval::call` computes them.
+        Expr::Call(b @ (Builtin::Max2 | Builtin::Min2 | Builtin::Distance), args) => {
+            let (b, x, y) = (*b, Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+            node(move |ev, l| match b {
+                Builtin::Distance => match (x.cell(ev, l), y.cell(ev, l)) {
+                    (Some(a), Some(c)) => Value::Int(geometry::distance(&ev.eng.game.board, a, c)),
+                    _ => Value::None,
+                },
+                _ => {
+                    let (m, n) = (x.with(ev, l, Value::as_int), y.with(ev, l, Value::as_int));
+                    Value::Int(if b == Builtin::Max2 {
+                        m.max(n)
+                    } else {
+                        m.min(n)
+                    })
+                }
+            })
+        }
+        // The cells around or along lines from a cell, listed as `Eval::call` lists them.
+        Expr::Call(
+            b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach),
+            args,
+        ) if matches!(args[1], Expr::Const(_)) => {
+            let (b, cell, dirs) = (*b, Arg::new(cx, &args[0]), const_dirs(&args[1]));
+            node(move |ev, l| {
+                let mut out = pool::take();
+                if let Some(c) = cell.cell(ev, l) {
+                    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                    geometry::list_from_cell(b, board, occ, c, &dirs, &mut out);
+                }
+                kept(Value::List(out))
+            })
+        }
+        Expr::Call(b @ (Builtin::NextSeat | Builtin::PrevSeat), args) => {
+            let (next, p) = (*b == Builtin::NextSeat, Arg::new(cx, &args[0]));
+            node(move |ev, l| {
+                let p = p.seat(ev, l).unwrap_or(NO_SEAT);
+                let n = if next {
+                    ev.next_seat(p)
+                } else {
+                    ev.prev_seat(p)
+                };
+                if n == NO_SEAT {
+                    Value::None
+                } else {
+                    Value::Seat(n)
+                }
+            })
+        }
+        Expr::Opponent => node(|ev, _| Value::Seat(ev.next_seat(ev.me))),
+        Expr::Call(Builtin::Abs, args) => {
+            let x = Arg::new(cx, &args[0]);
+            node(move |ev, l| Value::Int(x.with(ev, l, Value::as_int).saturating_abs()))
+        }
+        // A condition's value, judged as a condition: `truth` charges each node as
+        // `eval` does.
+        Expr::Binary(
+            BinOp::And
+            | BinOp::Or
+            | BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::In
+            | BinOp::NotIn,
+            ..,
+        )
+        | Expr::Not(_)
+        | Expr::Quant(..) => {
+            let c = truth_node(cx, e);
+            Box::new(move |ev, l| Value::Bool(c(ev, l)))
+        }
+        // A zone: by its seat and its number, as `eval` finds it.
+        Expr::Zone(z, seat, slot) => {
+            let (z, seat) = (*z, seat.as_deref().map(|p| Arg::new(cx, p)));
+            let slot = slot.as_deref().map(|n| get(cx, n));
+            node(move |ev, l| zone(ev, l, z, &seat, &slot))
+        }
+        // A zone's first or last component, read where it stands and charged as the walk
+        // to it is (see `Eval::call`).
+        Expr::Call(b @ (Builtin::First | Builtin::Last), args)
+            if matches!(args[0], Expr::Zone(..)) =>
+        {
+            let (first, zone) = (*b == Builtin::First, get(cx, &args[0]));
+            node(move |ev, l| {
+                let Value::Zone(z, seat, slot) = zone(ev, l) else {
+                    return Value::None;
+                };
+                let items = &ev.s.zones[ev.eng.zone_instance(z, seat, slot) as usize];
+                let (end, passed) = if first {
+                    (items.first(), items.len().min(1))
+                } else {
+                    (items.last(), items.len())
+                };
+                match end {
+                    Some(&c) if budget::charge(passed as u64) => Value::Comp(c),
+                    _ => Value::None,
+                }
+            })
+        }
+        // Any other collection's first item (its walk stopped there) or last.
+        Expr::Call(b @ (Builtin::First | Builtin::Last), args) => {
+            let (first, coll) = (*b == Builtin::First, each(cx, &args[0]));
+            node(move |ev, l| {
+                let mut found = Value::None;
+                coll(ev, l, &mut |v, _| {
+                    pool::recycle(std::mem::replace(&mut found, v));
+                    !first
+                });
+                kept(found)
+            })
+        }
+        // A list written of expressions (`[passed]`): each item's value, in order.
+        Expr::List(items) => {
+            let items: Vec<Get> = items.iter().map(|i| get(cx, i)).collect();
+            node(move |ev, l| {
+                let mut out = pool::take();
+                out.extend(items.iter().map(|g| g(ev, l)));
+                kept(Value::List(out))
+            })
+        }
+        // A piece's destinations or attacks as a list, as `Eval::call` lists them (a walk
+        // of them is `each_cell`'s).
+        Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
+            let attacks = *b == Builtin::Attacks;
+            let (from, pattern) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+            node(move |ev, l| {
+                let c = from.cell(ev, l);
+                let p = pattern.with(ev, l, |v| match *v {
+                    Value::Pattern(p) => Some(p),
+                    _ => None,
+                });
+                let (Some(c), Some(p)) = (c, p) else {
+                    return Value::List(vec![]);
+                };
+                let mut out = pool::take();
+                ev.moves_into(attacks, c, p, &mut out);
+                kept(Value::List(out))
+            })
+        }
+        // The paths over links from a cell (boards of areas), as `Eval::call` finds them:
+        // the empty cells of `within` reached through empty cells of it, or the occupied
+        // cells at the end of a path passing over at most `k` others.
+        Expr::Call(Builtin::Reachable, args) => {
+            let (cell, within) = (Arg::new(cx, &args[0]), each(cx, &args[1]));
+            node(move |ev, l| {
+                let Some(c) = cell.cell(ev, l) else {
+                    return Value::List(vec![]);
+                };
+                let member = ev.cells_among(|f| within(ev, l, f));
+                let mut out = pool::take();
+                ev.eng.reachable(ev.s, c, &member, &mut out);
+                kept(Value::List(out))
+            })
+        }
+        Expr::Call(Builtin::Targets, args) => {
+            let (cell, k) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
+            node(move |ev, l| {
+                let Some(c) = cell.cell(ev, l) else {
+                    return Value::List(vec![]);
+                };
+                let k = k.with(ev, l, Value::as_int);
+                let mut out = pool::take();
+                ev.eng.targets(ev.s, c, k, &mut out);
+                kept(Value::List(out))
+            })
+        }
+        // A cell's place on a board of areas, as `Eval::call` finds it.
+        Expr::Call(b @ (Builtin::SeatOf | Builtin::Row | Builtin::Rows), args) => {
+            let (b, cell) = (*b, Arg::new(cx, &args[0]));
+            node(move |ev, l| {
+                let Some(c) = cell.cell(ev, l) else {
+                    return if b == Builtin::SeatOf {
+                        Value::None
+                    } else {
+                        Value::Int(0)
+                    };
+                };
+                match b {
+                    Builtin::SeatOf => ev.eng.seat_of_cell(c),
+                    _ => Value::Int(ev.eng.row_of(ev.s, c, b == Builtin::Rows)),
+                }
+            })
+        }
+        // A shape's rows or cells, as `Eval::call` counts them.
+        Expr::Call(b @ (Builtin::ShapeRows | Builtin::ShapeSize), args) => {
+            let (rows, shape) = (*b == Builtin::ShapeRows, Arg::new(cx, &args[0]));
+            node(move |ev, l| {
+                let Some(sh) = shape.with(ev, l, |v| match *v {
+                    Value::Shape(sh) => ev.eng.game.shapes.get(sh as usize),
+                    _ => None,
+                }) else {
+                    return Value::Int(0);
+                };
+                Value::Int(if rows {
+                    sh.rows.len()
+                } else {
+                    sh.cell_row.len()
+                } as i64)
+            })
+        }
+        // An area's cells in its current shape (its one cell, for an area of one), as
+        // `eval` lists them.
+        Expr::Area(a, seat) => {
+            let (a, seat) = (*a, seat.as_deref().map(|p| Arg::new(cx, p)));
+            node(move |ev, l| {
+                let seat = seat_or_first(&seat, ev, l);
+                kept(ev.eng.area_value(ev.s, a, seat))
+            })
+        }
+        other => {
+            let other = cx.copy(other);
+            Box::new(move |ev, l| ev.eval(&other, l))
+        }
+    }
+}
+
+/// The zone `z` of a seat (`seat`, for a per-seat zone) and a number (`slot`, for `x N`
+/// zones), as `eval` finds it: none for no such seat or number.
+pub(super) fn zone(
+    ev: &Eval,
+    l: &mut [Value],
+    z: u16,
+    seat: &Option<Arg>,
+    slot: &Option<Get>,
+) -> Value {
+    let p = seat_or_first(seat, ev, l);
+    let n = match slot {
+        Some(n) => {
+            let v = n(ev, l);
+            let n = v.as_int() - 1;
+            pool::recycle(v);
+            n
+        }
+        None => 0,
+    };
+    if p == NO_SEAT || n < 0 || n >= ev.eng.game.zones[z as usize].slots as i64 {
+        Value::None
+    } else {
+        Value::Zone(z, p, n as u16)
+    }
+}
+
+/// A compiled node: a step of the budget, as `eval` charges each node, then `f`; `none`
+/// once the budget is spent.
+pub(super) fn node(f: impl Fn(&Eval, &mut [Value]) -> Value + Send + Sync + 'static) -> Get {
+    Box::new(move |ev, l| {
+        if budget::charge(1) {
+            f(ev, l)
+        } else {
+            Value::None
+        }
+    })
+}
+
+/// `along(path, cell, k)` on a declared path (region `r`, of `seat`): the cell `k` places
+/// along, as `Eval::call` finds it, its place on the path looked up.
+pub(super) fn along_path(cx: &mut Cx, r: u16, seat: Option<&Expr>, args: &[Expr]) -> Get {
+    let (r, seat) = (r as usize, seat.map(|p| Arg::new(cx, p)));
+    let (path, cell, k) = (
+        cx.copy(&args[0]),
+        Arg::new(cx, &args[1]),
+        Arg::new(cx, &args[2]),
+    );
+    node(move |ev, l| {
+        let Some(c) = cell.cell(ev, l) else {
+            return Value::None;
+        };
+        let k = k.with(ev, l, Value::as_int);
+        let seat = seat_or_first(&seat, ev, l) as usize;
+        // No such seat's path: walked as `Eval::call` walks a list of cells that is no
+        // declared path.
+        ev.eng
+            .along_path(r, seat, c, k)
+            .unwrap_or_else(|| ev.along_list(&path, c, k, l))
+    })
+}
+
+/// A value as `eval` hands it on: a list is charged its length (and refused past
+/// `MAX_LIST`). Inlined, so that the value is not copied in and out again.
+#[inline(always)]
+pub(super) fn kept(v: Value) -> Value {
+    if !listed(&v) {
+        pool::recycle(v);
+        return Value::None;
+    }
+    v
+}
+
+/// A copy of a value read where it stands, as `eval` hands it on (see `kept`): a scalar
+/// copied straight into the caller's place (made in a temporary first, it would be copied
+/// again a field at a time, and those narrow loads stall on the wide stores just made), a
+/// list from the pool.
+#[inline(always)]
+pub(super) fn copied(v: &Value) -> Value {
+    if v.owns_heap() {
+        kept(pool::dup(v))
+    } else {
+        v.clone()
+    }
+}
+
+/// The directions a constant names (`orthogonal`, `[n, e]`), read once when a plan is
+/// built.
+pub(super) fn const_dirs(e: &Expr) -> Vec<u8> {
+    match e {
+        Expr::Const(d) => Dirs::of(d).as_slice().to_vec(),
+        _ => Vec::new(),
+    }
+}
