@@ -424,3 +424,52 @@ fn bench_by_action_gives_each_listed_action_its_cost() {
         "shares add up to {shares}:\n{t}"
     );
 }
+
+#[test]
+fn bench_by_clause_gives_each_clause_its_own_steps() {
+    let out = muster(&["bench", GAME, "--seconds", "0.2", "--by-clause"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    assert!(!t.contains("by action"), "{t}");
+    let table: Vec<&str> = t
+        .lines()
+        .skip_while(|l| !l.contains("by clause"))
+        .skip(2)
+        .collect();
+    // Share, steps per run, runs, then the clause: its place among the action's clauses,
+    // what it is, its action and where it stands.
+    let row = |clause: &str| -> (f64, f64, u64) {
+        let l = (table.iter())
+            .find(|l| l.contains(clause))
+            .unwrap_or_else(|| panic!("no row for {clause}:\n{t}"));
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let share = w[0].trim_end_matches('%').parse().expect("a share");
+        (
+            share,
+            w[1].parse().expect("steps"),
+            w[2].parse().expect("runs"),
+        )
+    };
+    // The attack's `require foe.owner != me` comes after two `let`s, each run once for
+    // every target: it runs as often as they do, 4 steps each (the comparison, the
+    // owner's read of two hops, `me`).
+    let (_, let_steps, let_runs) = row("5. a `let` of action `attack`");
+    let (share, steps, runs) = row("6. `require foe.owner != me` of action `attack`");
+    assert!(share > 0.0 && runs > 0, "{t}");
+    assert_eq!((steps, runs), (4.0, let_runs), "{t}");
+    assert!(let_steps > 0.0, "{t}");
+    // The costliest first.
+    let shares: Vec<f64> = (table.iter())
+        .map(|l| {
+            l.split_whitespace()
+                .next()
+                .unwrap()
+                .trim_end_matches('%')
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(shares.windows(2).all(|w| w[0] >= w[1]), "{t}");
+    let sum: f64 = shares.iter().sum();
+    assert!((sum - 100.0).abs() < 0.5, "shares add up to {sum}:\n{t}");
+}

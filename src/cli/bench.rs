@@ -2,7 +2,7 @@
 //! thread and on all of them.
 
 use super::{GameOpts, EXIT_INVALID, EXIT_OK};
-use crate::engine::{ActionCost, Engine, Listed};
+use crate::engine::{take_clause_costs, ActionCost, ClauseCost, Engine, Listed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -59,7 +59,7 @@ fn playouts(
     Ok(c)
 }
 
-pub fn run(file: &Path, seconds: f64, by_action: bool, opts: &GameOpts) -> i32 {
+pub fn run(file: &Path, seconds: f64, by: By, opts: &GameOpts) -> i32 {
     let (engine, players) = match super::prepare(file, opts) {
         Ok(x) => x,
         Err(code) => return code,
@@ -120,7 +120,7 @@ pub fn run(file: &Path, seconds: f64, by_action: bool, opts: &GameOpts) -> i32 {
         "  mean playout length {:.1} actions",
         one.actions as f64 / one.playouts.max(1) as f64
     );
-    if by_action {
+    if by.action {
         let mut costs = Vec::new();
         if let Err(e) = playouts(&engine, players, opts.seed(), secs, Some(&mut costs)) {
             eprintln!("error: {e}");
@@ -128,7 +128,52 @@ pub fn run(file: &Path, seconds: f64, by_action: bool, opts: &GameOpts) -> i32 {
         }
         print!("{}", by_action_table(&engine, &costs));
     }
+    if by.clause {
+        let counting = engine.counting_clauses();
+        take_clause_costs();
+        if let Err(e) = playouts(&counting, players, opts.seed(), secs, None) {
+            eprintln!("error: {e}");
+            return EXIT_INVALID;
+        }
+        print!("{}", by_clause_table(&engine, &take_clause_costs()));
+    }
     EXIT_OK
+}
+
+/// The finer tables `bench` prints after its measurements.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct By {
+    /// What each action costs (`--by-action`).
+    pub action: bool,
+    /// What each clause costs in listing, in steps (`--by-clause`).
+    pub clause: bool,
+}
+
+/// What each clause took in listing the legal actions, in evaluation steps, its own (the
+/// clauses after it left out): one row per clause that took any, the costliest first.
+fn by_clause_table(engine: &Engine, costs: &[ClauseCost]) -> String {
+    let total: u64 = costs.iter().map(|c| c.steps).sum();
+    let mut rows: Vec<&ClauseCost> = costs.iter().filter(|c| c.steps > 0).collect();
+    rows.sort_by_key(|c| (std::cmp::Reverse(c.steps), c.action, c.clause));
+    let mut out = format!(
+        "  by clause, one thread (each clause's own evaluation steps in listing the legal \
+         actions, the clauses after it left out; a `do` counts listing the action, and \
+         running its effects where a `require afterwards` judges them; a `require` judged \
+         with its `choose` for a set of cells counts with the `choose`):\n  \
+         {:>6}  {:>10}  {:>12}  clause\n",
+        "share", "steps/run", "runs"
+    );
+    for c in rows {
+        out.push_str(&format!(
+            "  {:>5.1}%  {:>10.1}  {:>12}  {}. {}\n",
+            100.0 * c.steps as f64 / total.max(1) as f64,
+            c.steps as f64 / c.runs.max(1) as f64,
+            c.runs,
+            c.clause + 1,
+            engine.clause_text(c.action, c.clause as usize)
+        ));
+    }
+    out
 }
 
 /// What listing and applying each action cost, one row per action that was asked (in the

@@ -213,6 +213,11 @@ pub enum Command {
         /// applied, and that time and those steps; its share of all the time
         #[arg(long)]
         by_action: bool,
+        /// Then what each clause of each action takes in listing the legal actions, one
+        /// thread over as long again: its own evaluation steps (the clauses after it left
+        /// out), how often it ran, its share of all the listing steps; the costliest first
+        #[arg(long)]
+        by_clause: bool,
         #[command(flatten)]
         game: GameOpts,
     },
@@ -297,8 +302,17 @@ pub fn run(cli: Cli) -> i32 {
             file,
             seconds,
             by_action,
+            by_clause,
             game,
-        } => bench::run(&file, seconds, by_action, &game),
+        } => bench::run(
+            &file,
+            seconds,
+            bench::By {
+                action: by_action,
+                clause: by_clause,
+            },
+            &game,
+        ),
         Command::Lsp => lsp::run(),
     }
 }

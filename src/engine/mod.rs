@@ -28,7 +28,7 @@ pub use legal::{
     Action, Args, Listed, DONE as DONE_ACTION, MAX_ACTIONS_PER_TURN, SKIP as SKIP_ACTION,
 };
 pub use notation::Announcement;
-pub use profile::ActionCost;
+pub use profile::{take_clause_costs, ActionCost, ClauseCost};
 pub use state::{Loc, Outcome, Seats, State, NONE, NO_SEAT};
 pub use view::{Seen, View};
 
@@ -252,6 +252,17 @@ impl Engine {
     }
 
     pub fn new(game: Game) -> Engine {
+        Engine::built(game, false)
+    }
+
+    /// The same game, its plans counting what each clause of an action takes in listing
+    /// the legal actions (`profile::take_clause_costs`, `muster bench --by-clause`). It
+    /// plays the same games, more slowly.
+    pub fn counting_clauses(&self) -> Engine {
+        Engine::built((*self.game).clone(), true)
+    }
+
+    fn built(game: Game, count_clauses: bool) -> Engine {
         let seats = game.seats.len();
         let mut zone_base = Vec::new();
         let mut n = 0usize;
@@ -308,7 +319,12 @@ impl Engine {
         memo_nodes.extend(effect_nodes);
         memo_nodes.sort_unstable();
         memo_nodes.dedup();
-        let plans = Arc::new(plan::Plans::build(&game, &memo_nodes, &memo_roots));
+        let plans = Arc::new(plan::Plans::build(
+            &game,
+            &memo_nodes,
+            &memo_roots,
+            count_clauses,
+        ));
         memo_nodes.extend_from_slice(&plans.memo_nodes);
         memo_nodes.sort_unstable();
         let mut memo_roots = memo_roots;

@@ -55,6 +55,7 @@ use super::eval::{emit, Dirs, Eval};
 use super::geometry;
 use super::legal::{Args, OnAction};
 use super::pool;
+use super::profile;
 use super::state::NO_SEAT;
 use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Stmt, Type, Value};
 use smallvec::SmallVec;
@@ -275,6 +276,9 @@ struct Cx<'a> {
     board: &'a crate::ir::Board,
     /// The seats, for what is worked out once from their attributes.
     seats: &'a [crate::ir::SeatDef],
+    /// Whether each clause's step counts its own evaluation steps (`profile.rs`): for
+    /// `muster bench --by-clause`, in an engine of its own, so that no other pays for it.
+    count_clauses: bool,
 }
 
 impl Cx<'_> {
@@ -346,8 +350,14 @@ impl std::fmt::Debug for Plans {
 impl Plans {
     /// The plans of `game`'s actions and end rules; `memo`: the nodes remembered within a
     /// query, by address in `game` (sorted; see `memo::nodes`).
-    pub(crate) fn build(game: &Game, memo: &[usize], roots: &[usize]) -> Plans {
+    pub(crate) fn build(
+        game: &Game,
+        memo: &[usize],
+        roots: &[usize],
+        count_clauses: bool,
+    ) -> Plans {
         let mut cx = Cx {
+            count_clauses,
             board: &game.board,
             seats: &game.seats,
             memo,

@@ -1,9 +1,16 @@
 //! What listing each action costs, and applying it (`muster bench --by-action`): for a
 //! designer who wants to know which rule a game's time goes to. Off unless a query asks
 //! for it, and then only for that query; the count lives per thread, as the budget's does.
+//!
+//! Finer, what each clause of an action costs in listing (`muster bench --by-clause`): an
+//! engine made by `Engine::counting_clauses` has plans whose clauses count their own
+//! evaluation steps (those of the clauses after them left out), added up per thread until
+//! `take_clause_costs`. Steps, not time: a count a clock would spoil, the same on every
+//! machine. Other engines' plans have no such count in them, and pay nothing for it.
 
 use super::budget;
 use super::legal::OnAction;
+use super::plan::{Cond, Step};
 use super::state::State;
 use super::{Engine, EngineError};
 use std::cell::{Cell, RefCell};
@@ -29,9 +36,72 @@ pub struct ActionCost {
     pub apply_steps: u64,
 }
 
+/// What one clause of an action cost in listing legal actions, summed: how often its
+/// step ran (for a `require` judged in its `choose`'s loop, how often it was judged) and
+/// the evaluation steps it took itself, the clauses after it left out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClauseCost {
+    pub action: u16,
+    /// The clause's place among the action's clauses, from 0.
+    pub clause: u16,
+    pub runs: u64,
+    pub steps: u64,
+}
+
 thread_local! {
     static ON: Cell<bool> = const { Cell::new(false) };
     static COSTS: RefCell<Vec<ActionCost>> = const { RefCell::new(Vec::new()) };
+    /// The clauses counted so far on this thread, by (action, clause).
+    static CLAUSES: RefCell<std::collections::BTreeMap<(u16, u16), ClauseCost>> =
+        const { RefCell::new(std::collections::BTreeMap::new()) };
+    /// For each counted clause under way, innermost last: the steps taken so far by the
+    /// counted clauses inside it, to be left out of its own.
+    static OPEN: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `step`, counting its own steps as clause `at` (see the module).
+pub(crate) fn counted_step(at: (u16, usize), step: Step) -> Step {
+    Box::new(move |ev, l, args, f| counted(at, || step(ev, l, args, f)))
+}
+
+/// `cond`, a `require` judged in its `choose`'s loop, counting its steps as clause `at`.
+pub(crate) fn counted_cond(at: (u16, usize), cond: Cond) -> Cond {
+    Box::new(move |ev, l| counted(at, || cond(ev, l)))
+}
+
+fn counted<R>(at: (u16, usize), body: impl FnOnce() -> R) -> R {
+    let before = budget::work();
+    OPEN.with_borrow_mut(|o| o.push(0));
+    let r = body();
+    let after = budget::work();
+    let inner = OPEN.with_borrow_mut(|o| o.pop()).unwrap_or(0);
+    // Nothing is counted once the budget is spent (`work` is then `u64::MAX`).
+    let total = if after == u64::MAX || before == u64::MAX {
+        0
+    } else {
+        after.saturating_sub(before)
+    };
+    OPEN.with_borrow_mut(|o| {
+        if let Some(outer) = o.last_mut() {
+            *outer += total;
+        }
+    });
+    CLAUSES.with_borrow_mut(|m| {
+        let c = m.entry((at.0, at.1 as u16)).or_insert(ClauseCost {
+            action: at.0,
+            clause: at.1 as u16,
+            ..ClauseCost::default()
+        });
+        c.runs += 1;
+        c.steps += total.saturating_sub(inner);
+    });
+    r
+}
+
+/// The clause costs counted on this thread since the last call, by action and clause
+/// (see the module); the count starts again from nothing.
+pub fn take_clause_costs() -> Vec<ClauseCost> {
+    CLAUSES.with_borrow_mut(|m| std::mem::take(m).into_values().collect())
 }
 
 impl Engine {

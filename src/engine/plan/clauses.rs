@@ -48,7 +48,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
         // A clause fused with the one after it (see `dirs_then_shifts`) takes that one's
         // place: built here, from the step after both.
         if let Some(make) = fused.take() {
-            next = make(next);
+            next = counted(cx, (a, i), make(next));
             continue;
         }
         if let Some(make) = i
@@ -56,7 +56,8 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             .and_then(|p| dirs_then_shifts(cx, a, p, clauses))
         {
             if let Some((at, cond)) = guard.take() {
-                next = require(cx, at, cond, next);
+                let step = require(cx, at, cond, next);
+                next = counted(cx, at, step);
             }
             fused = Some(make);
             continue;
@@ -80,9 +81,14 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                         .to(cx, Passing(filter))
                     }
                     None => {
+                        let cond = truth(cx, cond);
                         let then = Guarded {
                             at,
-                            cond: truth(cx, cond),
+                            cond: if cx.count_clauses {
+                                profile::counted_cond(at, cond)
+                            } else {
+                                cond
+                            },
                             next,
                         };
                         choose(cx, (a, i), *slot, ty, domain, then)
@@ -90,10 +96,12 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                 },
                 None => choose(cx, (a, i), *slot, ty, domain, Plain(next)),
             };
+            next = counted(cx, (a, i), next);
             continue;
         }
         if let Some((at, cond)) = guard.take() {
-            next = require(cx, at, cond, next);
+            let step = require(cx, at, cond, next);
+            next = counted(cx, at, step);
         }
         if let Clause::Require {
             cond,
@@ -111,10 +119,16 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             Clause::Do(body) => {
                 // The `require afterwards` conditions, compiled, judged in order on the
                 // position the `do` produces.
-                let rest: Vec<Cond> = after_do
-                    .iter()
-                    .filter_map(|c| match c {
-                        Clause::Require { cond, .. } => Some(truth(cx, cond)),
+                let rest: Vec<Cond> = (after_do.iter().enumerate())
+                    .filter_map(|(k, c)| match c {
+                        Clause::Require { cond, .. } => {
+                            let cond = truth(cx, cond);
+                            Some(if cx.count_clauses {
+                                profile::counted_cond((a, i + 1 + k), cond)
+                            } else {
+                                cond
+                            })
+                        }
                         _ => None,
                     })
                     .collect();
@@ -144,8 +158,22 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             } => Box::new(move |ev, l, args, f| located(ev, (a, i), || next(ev, l, args, f))),
             Clause::Require { cond, .. } => require(cx, (a, i), cond, next),
         };
+        // A `require afterwards` is counted where it is judged, at the `do`.
+        if !c.is_afterwards() {
+            next = counted(cx, (a, i), next);
+        }
     }
     Some(next)
+}
+
+/// A clause's step, counting its own steps where the plans count them (`Cx::count_clauses`,
+/// `muster bench --by-clause`); as it is otherwise.
+fn counted(cx: &Cx, at: (u16, usize), step: Step) -> Step {
+    if cx.count_clauses {
+        profile::counted_step(at, step)
+    } else {
+        step
+    }
 }
 
 /// Runs a clause's step (`at`: the action and the clause), stopping once the budget is
