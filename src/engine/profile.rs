@@ -64,7 +64,8 @@ pub(crate) fn counted_step(at: (u16, usize), step: Step) -> Step {
     Box::new(move |ev, l, args, f| counted(at, || step(ev, l, args, f)))
 }
 
-/// `cond`, a `require` judged in its `choose`'s loop, counting its steps as clause `at`.
+/// `cond`, a `require` judged apart from a step of its own (in its `choose`'s loop, or at
+/// the `do` for `require afterwards`), counting its steps as clause `at`.
 pub(crate) fn counted_cond(at: (u16, usize), cond: Cond) -> Cond {
     Box::new(move |ev, l| counted(at, || cond(ev, l)))
 }

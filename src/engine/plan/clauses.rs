@@ -84,11 +84,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                         let cond = truth(cx, cond);
                         let then = Guarded {
                             at,
-                            cond: if cx.count_clauses {
-                                profile::counted_cond(at, cond)
-                            } else {
-                                cond
-                            },
+                            cond: counted_cond(cx, at, cond),
                             next,
                         };
                         choose(cx, (a, i), *slot, ty, domain, then)
@@ -123,11 +119,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                     .filter_map(|(k, c)| match c {
                         Clause::Require { cond, .. } => {
                             let cond = truth(cx, cond);
-                            Some(if cx.count_clauses {
-                                profile::counted_cond((a, i + 1 + k), cond)
-                            } else {
-                                cond
-                            })
+                            Some(counted_cond(cx, (a, i + 1 + k), cond))
                         }
                         _ => None,
                     })
@@ -173,6 +165,16 @@ fn counted(cx: &Cx, at: (u16, usize), step: Step) -> Step {
         profile::counted_step(at, step)
     } else {
         step
+    }
+}
+
+/// A `require`'s condition judged apart from its step (in its `choose`'s loop, or at the
+/// `do` for `require afterwards`), counted as `counted` counts a step.
+fn counted_cond(cx: &Cx, at: (u16, usize), cond: Cond) -> Cond {
+    if cx.count_clauses {
+        profile::counted_cond(at, cond)
+    } else {
+        cond
     }
 }
 
