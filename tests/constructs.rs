@@ -134,6 +134,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `swap` with an empty cell and between the sides: a seat's cells, their number and
     // the empty cells, read after each swap.
     ("swaps.scenarios", 4),
+    // A quantifier over `attacks`, which walks empty squares too, whose condition opens
+    // with the piece there: false on every empty square, or true there.
+    ("lookouts.scenarios", 3),
 ];
 
 #[test]

@@ -3,6 +3,7 @@
 //! numbers (`int`, `numbers`).
 
 use super::*;
+use crate::engine::state::NONE;
 
 /// `e` compiled to give a number where it can (see `Int`): a short read or `distance`,
 /// charged as `get` charges them. `None` for anything else, or a remembered node.
@@ -359,13 +360,39 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             struct Quantified<'e>(Quant, usize, &'e Expr);
             impl CellsTo<Cond> for Quantified<'_> {
                 fn to<C: Cells>(self, cx: &mut Cx, cells: C) -> Cond {
+                    // A walk of occupied cells meets no empty one to pass over.
+                    let probe = (cells.gives_empty())
+                        .then(|| EmptyProbe::new(cx, self.1 as u16, self.2))
+                        .flatten();
                     let (q, slot, body) = (self.0, self.1, truth(cx, self.2));
+                    let Some(probe) = probe else {
+                        return Box::new(move |ev, l| {
+                            if !budget::charge(1) {
+                                return false;
+                            }
+                            let mut result = q != Quant::Any;
+                            cells.walk(ev, l, &mut |c, l: &mut [Value]| {
+                                pool::set(&mut l[slot], Value::Cell(c));
+                                let t = body(ev, l);
+                                ops::quantify(q, t, &mut result)
+                            });
+                            result
+                        });
+                    };
                     Box::new(move |ev, l| {
                         if !budget::charge(1) {
                             return false;
                         }
                         let mut result = q != Quant::Any;
+                        let mut empty = Empty::Untried;
                         cells.walk(ev, l, &mut |c, l: &mut [Value]| {
+                            if ev.s.cells[c as usize] == NONE {
+                                match probe.judge(ev, l, slot, c, &mut empty) {
+                                    Some(false) => return false,
+                                    Some(true) => return ops::quantify(q, false, &mut result),
+                                    None => {}
+                                }
+                            }
                             pool::set(&mut l[slot], Value::Cell(c));
                             let t = body(ev, l);
                             ops::quantify(q, t, &mut result)
@@ -427,6 +454,110 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             })
         }
     }
+}
+
+/// The first condition of a quantifier's body over cells (the body itself, or the first
+/// of its chain of `and`s), where it reads the quantifier's cell only for the piece on it
+/// (`y.piece.owner == next(p) and ...`) and holds no node remembered within a query: on
+/// every empty cell it reads none, so it is judged alike and charges alike. Where it is
+/// false on the first empty cell a walk meets, the body is false on every empty cell, and
+/// each is charged what judging it took (the chain's `and`s and that condition) without
+/// being judged again: a walk along rays over empty squares (`attacks(c, lookout)`) looks
+/// only at the pieces. Where it is true there, every cell is judged as usual.
+pub(super) struct EmptyProbe {
+    first: Cond,
+    /// The `and`s of the chain, charged before its first condition is judged.
+    ands: u64,
+}
+
+/// What the empty cells of one walk come to (see `EmptyProbe`).
+pub(super) enum Empty {
+    Untried,
+    /// The body is false on each, for these steps.
+    False(u64),
+    /// Judged as every cell is.
+    Judged,
+}
+
+impl EmptyProbe {
+    fn new(cx: &mut Cx, slot: u16, body: &Expr) -> Option<EmptyProbe> {
+        if cx.remembered(body) {
+            return None;
+        }
+        let (mut first, mut ands) = (body, 0);
+        while let Expr::Binary(BinOp::And, a, _) = first {
+            if ands > 0 && cx.remembered(first) {
+                return None;
+            }
+            ands += 1;
+            first = a;
+        }
+        if !piece_only(cx, first, slot) {
+            return None;
+        }
+        Some(EmptyProbe {
+            first: truth(cx, first),
+            ands,
+        })
+    }
+
+    /// Empty cell `c` of a walk: `Some(true)` if its body is false, charged; `Some(false)`
+    /// if the budget is spent; `None` if it is to be judged as usual.
+    #[inline]
+    fn judge(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        slot: usize,
+        c: u16,
+        empty: &mut Empty,
+    ) -> Option<bool> {
+        match *empty {
+            Empty::False(k) => Some(budget::charge(k)),
+            Empty::Judged => None,
+            Empty::Untried => {
+                pool::set(&mut l[slot], Value::Cell(c));
+                let before = budget::left();
+                let holds = (self.first)(ev, l);
+                if budget::spent() {
+                    return Some(false);
+                }
+                let took = (before - budget::left()) as u64;
+                if holds {
+                    // The body judges it again, charging it again.
+                    budget::refund(took);
+                    *empty = Empty::Judged;
+                    return None;
+                }
+                *empty = Empty::False(self.ands + took);
+                Some(budget::charge(self.ands))
+            }
+        }
+    }
+}
+
+/// Whether `e` reads local `slot` only as the piece on its cell (`slot.piece`), and holds
+/// no node remembered within a query; at least once.
+fn piece_only(cx: &Cx, e: &Expr, slot: u16) -> bool {
+    fn walk(cx: &Cx, e: &Expr, slot: u16, reads: &mut bool) -> bool {
+        if cx.remembered(e) {
+            return false;
+        }
+        match e {
+            Expr::CellPiece(x) if matches!(**x, Expr::Local(s) if s == slot) => {
+                *reads = true;
+                true
+            }
+            Expr::Local(s) => *s != slot,
+            other => {
+                let mut only = true;
+                other.each_child(&mut |c| only = only && walk(cx, c, slot, reads));
+                only
+            }
+        }
+    }
+    let mut reads = false;
+    walk(cx, e, slot, &mut reads) && reads
 }
 
 /// A quantifier over runs of cells whose body reads its run only as `size(r)` (`any r in

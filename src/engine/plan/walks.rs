@@ -435,12 +435,21 @@ impl CellWalk {
 /// comprehensions) are written once for both.
 pub(super) trait Cells: Send + Sync + 'static {
     fn walk<F: FnMut(u16, &mut [Value]) -> bool>(&self, ev: &Eval, l: &mut [Value], f: &mut F);
+
+    /// Whether the walk may give an empty cell (false only where it never can).
+    fn gives_empty(&self) -> bool {
+        true
+    }
 }
 
 impl Cells for CellWalk {
     #[inline(always)]
     fn walk<F: FnMut(u16, &mut [Value]) -> bool>(&self, ev: &Eval, l: &mut [Value], f: &mut F) {
         self.each(ev, l, f)
+    }
+
+    fn gives_empty(&self) -> bool {
+        !matches!(self, CellWalk::Occupied(_))
     }
 }
 
