@@ -6,7 +6,7 @@
 
 mod common;
 
-use muster::engine::{take_clause_costs, Engine, SKIP_ACTION};
+use muster::engine::{take_clause_costs, Action, ClauseCost, Engine, SKIP_ACTION};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -83,23 +83,48 @@ fn the_clauses_own_steps_add_up_to_the_listings() {
 /// In a listing, each clause's own steps are what it judges itself: the `require` of
 /// Battle Line's `end_turn` that asks whether the king is attacked costs far more per run
 /// than the `do` after it, which only lists the action.
-#[test]
-fn a_costly_condition_is_told_from_a_cheap_step() {
-    let plain = Engine::new(common::compile_file_or_panic("games/battle_line.muster", None).game);
-    let counting = plain.counting_clauses();
-    let s = plain.start(2, 1).expect("the game starts");
-    take_clause_costs();
-    let (legal, _) = counting.legal_actions_and_work(&s);
-    let costs = take_clause_costs();
-    let of = |action: &str, clause: u16| {
-        let a = (plain.game.actions.iter())
+/// The first listing of a shipped game, two players, seed 1, counted by clause: the
+/// engine, the actions listed, the listing's steps and the clauses' costs.
+struct FirstListing {
+    engine: Engine,
+    legal: Vec<Action>,
+    work: u64,
+    costs: Vec<ClauseCost>,
+}
+
+impl FirstListing {
+    fn of(name: &str) -> FirstListing {
+        let engine =
+            Engine::new(common::compile_file_or_panic(&format!("games/{name}.muster"), None).game);
+        let s = engine.start(2, 1).expect("the game starts");
+        take_clause_costs();
+        let (legal, work) = engine.counting_clauses().legal_actions_and_work(&s);
+        let costs = take_clause_costs();
+        FirstListing {
+            engine,
+            legal,
+            work,
+            costs,
+        }
+    }
+
+    /// What clause `clause` of `action` cost.
+    fn cost(&self, action: &str, clause: u16) -> ClauseCost {
+        let a = (self.engine.game.actions.iter())
             .position(|a| a.name == action)
-            .expect("Battle Line has the action") as u16;
-        (costs.iter())
+            .unwrap_or_else(|| panic!("no action {action}")) as u16;
+        (self.costs.iter())
             .find(|c| c.action == a && c.clause == clause)
             .copied()
-            .expect("the clause ran")
-    };
+            .unwrap_or_else(|| panic!("clause {clause} of {action} did not run: {:?}", self.costs))
+    }
+}
+
+#[test]
+fn a_costly_condition_is_told_from_a_cheap_step() {
+    let first = FirstListing::of("battle_line");
+    let (plain, legal) = (&first.engine, &first.legal);
+    let of = |action: &str, clause: u16| first.cost(action, clause);
     let (attacked, done) = (of("end_turn", 0), of("end_turn", 2));
     assert_eq!((attacked.runs, done.runs), (1, 1));
     // Listing the one action, which has no arguments: one step.
@@ -121,23 +146,10 @@ fn a_costly_condition_is_told_from_a_cheap_step() {
 /// chess, each of the 20 moves is tried once, and no king is in check after any.
 #[test]
 fn a_require_afterwards_counts_its_own_judging() {
-    let plain = Engine::new(common::compile_file_or_panic("games/chess.muster", None).game);
-    let counting = plain.counting_clauses();
-    let s = plain.start(2, 1).expect("the game starts");
-    take_clause_costs();
-    let (legal, work) = counting.legal_actions_and_work(&s);
-    let costs = take_clause_costs();
+    let first = FirstListing::of("chess");
+    let (legal, work, costs) = (&first.legal, first.work, &first.costs);
     assert_eq!(legal.len(), 20);
-    let go = (plain.game.actions.iter())
-        .position(|a| a.name == "go")
-        .expect("chess has go") as u16;
-    let of = |clause: u16| {
-        (costs.iter())
-            .find(|c| c.action == go && c.clause == clause)
-            .copied()
-            .unwrap_or_else(|| panic!("clause {clause} of go did not run: {costs:?}"))
-    };
-    let (done, judged) = (of(5), of(6));
+    let (done, judged) = (first.cost("go", 5), first.cost("go", 6));
     assert_eq!((done.runs, judged.runs), (20, 20));
     // Judging whether the king is attacked costs more than making the move on the copy.
     assert!(

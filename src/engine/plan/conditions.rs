@@ -365,6 +365,8 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                         .then(|| EmptyProbe::new(cx, self.1 as u16, self.2))
                         .flatten();
                     let (q, slot, body) = (self.0, self.1, truth(cx, self.2));
+                    // Two closures, not one generic over the probe: made one, the walks
+                    // with no probe paid for it (Hex +2.5%, Chess +1.4% instructions).
                     let Some(probe) = probe else {
                         return Box::new(move |ev, l| {
                             if !budget::charge(1) {
@@ -464,14 +466,14 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
 /// each is charged what judging it took (the chain's `and`s and that condition) without
 /// being judged again: a walk along rays over empty squares (`attacks(c, lookout)`) looks
 /// only at the pieces. Where it is true there, every cell is judged as usual.
-pub(super) struct EmptyProbe {
+struct EmptyProbe {
     first: Cond,
     /// The `and`s of the chain, charged before its first condition is judged.
     ands: u64,
 }
 
 /// What the empty cells of one walk come to (see `EmptyProbe`).
-pub(super) enum Empty {
+enum Empty {
     Untried,
     /// The body is false on each, for these steps.
     False(u64),
