@@ -326,9 +326,12 @@ fn slots_bound(e: &muster::ir::Expr, out: &mut Vec<u16>) {
 
 // Plans read an action's arguments from its choices' slots once the action is complete:
 // no clause of any shipped action binds a chosen slot again (the slots of quantifiers in
-// definitions expanded twice may repeat among themselves, never a choice's).
+// definitions expanded twice may repeat among themselves, never a choice's); and the
+// choices stand side by side, in their order, whatever the clauses between them bind
+// (`move_out`'s `let straight` in Army Ants, the definitions chess's `go` expands), so
+// that the arguments are handed on where they stand.
 #[test]
-fn no_clause_binds_a_chosen_slot_again() {
+fn choices_stand_side_by_side_and_no_clause_binds_one_again() {
     use muster::ir::Clause;
     let mut actions = 0;
     for (name, variant) in common::shipped_games_and_variants() {
@@ -359,6 +362,15 @@ fn no_clause_binds_a_chosen_slot_again() {
             assert!(
                 twice.is_empty(),
                 "{name} {variant:?} action `{}` binds chosen slots {twice:?} again",
+                a.name
+            );
+            let first = chosen.first().copied().unwrap_or(0);
+            assert!(
+                chosen
+                    .iter()
+                    .copied()
+                    .eq(first..first + chosen.len() as u16),
+                "{name} {variant:?} action `{}` has its choices in slots {chosen:?}",
                 a.name
             );
             actions += 1;

@@ -124,6 +124,25 @@ impl<'a> Ctx<'a> {
         slot
     }
 
+    /// Sets aside the next `n` slots, for names bound later by `bind_reserved` (an action's
+    /// choices); the first of them, or `None` if they would pass the limit of locals (the
+    /// names then take slots as they come, and the limit is reported where it is passed).
+    pub fn reserve_slots(&mut self, n: u16) -> Option<u16> {
+        let first = self.scope.next_slot;
+        let end = first.checked_add(n).filter(|&e| e <= super::MAX_LOCALS)?;
+        self.scope.next_slot = end;
+        self.scope.max_slot = self.scope.max_slot.max(end);
+        Some(first)
+    }
+
+    /// Binds `name` to `slot`, one set aside by `reserve_slots`.
+    pub fn bind_reserved(&mut self, name: &str, ty: Type, slot: u16) -> u16 {
+        self.scope
+            .names
+            .push((name.to_string(), Binding::Slot(slot, ty)));
+        slot
+    }
+
     /// Starts a fresh local scope (one per action, hook or rule); returns the previous maximum.
     pub fn reset_scope(&mut self) -> u16 {
         let max = self.scope.max_slot;

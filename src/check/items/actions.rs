@@ -24,6 +24,15 @@ pub(super) fn lower_actions(
         let mut require_reasons = Vec::new();
         let mut choose_reasons: Vec<Option<String>> = Vec::new();
         let mut choose_count = 0usize;
+        // The choices take the first slots, one after another in their order, whatever
+        // the clauses between them bind: an action's arguments then stand side by side
+        // where the engine lists it, and are handed on where they stand.
+        let choices = (a.clauses.iter())
+            .filter(|c| matches!(c, ast::Clause::Choose { .. }))
+            .count();
+        let first_choice = u16::try_from(choices)
+            .ok()
+            .and_then(|n| cx.reserve_slots(n));
         let mut seen_do = false;
         for c in &a.clauses {
             match c {
@@ -33,7 +42,12 @@ pub(super) fn lower_actions(
                     reason,
                 } => {
                     let (d, el) = cx.collection(domain, "what `choose` picks from");
-                    let slot = cx.push_local(&var.name, el.clone());
+                    let slot = match first_choice {
+                        Some(first) => {
+                            cx.bind_reserved(&var.name, el.clone(), first + choose_count as u16)
+                        }
+                        None => cx.push_local(&var.name, el.clone()),
+                    };
                     if reason.is_some() {
                         choose_reasons.resize(choose_count, None);
                         choose_reasons.push(reason.clone());

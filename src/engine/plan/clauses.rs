@@ -21,7 +21,8 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             _ => None,
         })
         .collect();
-    // Choices in consecutive slots (the common case) are handed on where they stand.
+    // Choices in consecutive slots are handed on where they stand: the checker gives an
+    // action's choices slots side by side (`Ctx::reserve_slots`); others are gathered.
     let run = chosen.first().map_or(0, |&s| s)..chosen.last().map_or(0, |&s| s + 1);
     let mut next: Step = if chosen.iter().copied().eq(run.clone()) {
         Box::new(move |_, l, _, f| !budget::spent() && f(a, &l[run.clone()]))
