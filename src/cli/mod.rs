@@ -30,6 +30,8 @@ use std::sync::Arc;
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_INVALID: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
+/// A panic: a bug in Muster, never meant to happen (the code an unwound panic gives).
+pub const EXIT_PANIC: i32 = 101;
 
 /// The exit code for an error that ended a game in `play`: a rules error or a refused
 /// action is invalid input; anything else (the terminal went away) an I/O error.
@@ -224,7 +226,7 @@ pub enum Command {
 }
 
 pub fn main() -> i32 {
-    quiet_on_closed_pipe();
+    report_panics();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -319,8 +321,10 @@ pub fn run(cli: Cli) -> i32 {
 
 /// Output piped into a program that stops reading (`muster moves ... | head`) ends the
 /// command quietly with `EXIT_OK`, as a Unix filter does, instead of a panic from
-/// `println!` on the closed pipe. Every other panic is reported as before.
-fn quiet_on_closed_pipe() {
+/// `println!` on the closed pipe. Every other panic is reported as before, and ends the
+/// program with `EXIT_PANIC`, the code an unwound panic gives: the release build aborts on
+/// a panic (Cargo.toml), which would otherwise end it with a signal.
+fn report_panics() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let text = info
@@ -332,7 +336,8 @@ fn quiet_on_closed_pipe() {
         if text.starts_with("failed printing to stdout") && text.contains("Broken pipe") {
             std::process::exit(EXIT_OK);
         }
-        default(info)
+        default(info);
+        std::process::exit(EXIT_PANIC);
     }));
 }
 
