@@ -6,7 +6,34 @@
 use super::state::{State, NONE};
 use super::Engine;
 use smallvec::SmallVec;
+use std::cell::Cell;
 use std::hash::{BuildHasher, Hash, Hasher};
+
+thread_local! {
+    /// The position a turn's end just recorded, while the end rules judge it (see
+    /// `Recorded`): the state's address, how many positions it had seen, and the key.
+    static RECORDED: Cell<Option<(usize, usize, u64)>> = const { Cell::new(None) };
+}
+
+/// While it lives, `repetitions` of the state whose position was just recorded reads the
+/// key recorded instead of hashing the position again: made where a turn's end records
+/// the position and judges the end rules on it, which change nothing the key holds.
+pub(crate) struct Recorded;
+
+impl Recorded {
+    pub(crate) fn new(s: &State) -> Recorded {
+        if let Some(&key) = s.history.last() {
+            RECORDED.set(Some((s as *const State as usize, s.history.len(), key)));
+        }
+        Recorded
+    }
+}
+
+impl Drop for Recorded {
+    fn drop(&mut self) {
+        RECORDED.set(None);
+    }
+}
 
 impl Engine {
     /// The key of the position `s` stands in, as the turn of seat `ended` ends: what
@@ -87,7 +114,14 @@ impl Engine {
     /// ends: once the turn's position is recorded (end rules, `until`) it is among them;
     /// before (in `after turn`, or during the turn) it is added.
     pub(crate) fn repetitions(&self, s: &State) -> i64 {
-        let key = self.position_key(s, s.turn_seat);
+        let key = match RECORDED.get() {
+            Some((at, seen, key))
+                if at == s as *const State as usize && seen == s.history.len() =>
+            {
+                key
+            }
+            _ => self.position_key(s, s.turn_seat),
+        };
         let seen = s.history.iter().filter(|&&k| k == key).count() as i64;
         if s.history.last() == Some(&key) {
             seen

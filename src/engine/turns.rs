@@ -314,7 +314,10 @@ impl Engine {
             let key = self.position_key(s, s.turn_seat);
             s.history.push(key);
         }
-        if !judged && self.check_end(s, l) {
+        if !judged && {
+            let _recorded = super::history::Recorded::new(s);
+            self.check_end(s, l)
+        } {
             return Ok(None);
         }
         if s.turns >= self.game.max_turns {
