@@ -314,11 +314,12 @@ impl Engine {
             let key = self.position_key(s, s.turn_seat);
             s.history.push(key);
         }
-        if !judged && {
+        if !judged {
+            // The end rules read the key just recorded (`repetitions`), not one hashed again.
             let _recorded = super::history::Recorded::new(s);
-            self.check_end(s, l)
-        } {
-            return Ok(None);
+            if self.check_end(s, l) {
+                return Ok(None);
+            }
         }
         if s.turns >= self.game.max_turns {
             s.outcome = Some(Outcome::Capped);
