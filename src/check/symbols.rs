@@ -118,10 +118,7 @@ impl<'a> Ctx<'a> {
         }
         self.scope.next_slot += 1;
         self.scope.max_slot = self.scope.max_slot.max(self.scope.next_slot);
-        self.scope
-            .names
-            .push((name.to_string(), Binding::Slot(slot, ty)));
-        slot
+        self.bind_reserved(name, ty, slot)
     }
 
     /// Sets aside the next `n` slots, for names bound later by `bind_reserved` (an action's
@@ -135,7 +132,8 @@ impl<'a> Ctx<'a> {
         Some(first)
     }
 
-    /// Binds `name` to `slot`, one set aside by `reserve_slots`.
+    /// Binds `name` to `slot`, one set aside by `reserve_slots` (or just taken by
+    /// `push_local`).
     pub fn bind_reserved(&mut self, name: &str, ty: Type, slot: u16) -> u16 {
         self.scope
             .names

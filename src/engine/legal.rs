@@ -368,14 +368,13 @@ impl Engine {
             .then(|| super::memo::begin(self, s, me))
             .flatten();
         for &a in actions {
-            let mut args = Args::new();
             let _listing = self.judges_afterwards.then(Listing::begin);
             let go_on =
                 super::profile::listing(a, f, |f| match self.plans.actions.get(a as usize) {
-                    Some(Some(plan)) => plan(&ev, locals, &mut args, f),
+                    Some(Some(plan)) => plan(&ev, locals, f),
                     _ => {
                         let clauses = &self.game.actions[a as usize].clauses;
-                        self.walk(&ev, a, clauses, 0, locals, &mut args, f)
+                        self.walk(&ev, a, clauses, 0, locals, &mut Args::new(), f)
                     }
                 });
             if !go_on {

@@ -31,8 +31,8 @@
 //!   destinations(a, p)` (or `attacks`) reads its operands compiled and asks
 //!   `Eval::reaches`, which follows only the rays that point at the cell;
 //! - an action's arguments are read from its choices' slots when the action is complete
-//!   (the checker never binds a chosen local again), handed on where they stand when the
-//!   slots are consecutive.
+//!   (the checker never binds a chosen local again, and gives the choices consecutive
+//!   slots), handed on where they stand: a step takes no buffer of arguments.
 //!
 //! Everything else is handed to the evaluator (`Eval::for_each`, `Eval::truth`,
 //! `Eval::eval`), so a plan covers every action. A plan lists the same actions in the
@@ -53,7 +53,7 @@
 use super::budget;
 use super::eval::{emit, Dirs, Eval};
 use super::geometry;
-use super::legal::{Args, OnAction};
+use super::legal::OnAction;
 use super::pool;
 use super::profile;
 use super::state::NO_SEAT;
@@ -75,8 +75,7 @@ use walks::*;
 
 /// The rest of an action from one clause on: fills the remaining clauses and passes each
 /// complete action to the sink; false stops the whole listing.
-pub(crate) type Step =
-    Box<dyn Fn(&Eval, &mut [Value], &mut Args, &mut OnAction<'_>) -> bool + Send + Sync>;
+pub(crate) type Step = Box<dyn Fn(&Eval, &mut [Value], &mut OnAction<'_>) -> bool + Send + Sync>;
 pub(crate) type Cond = Box<dyn Fn(&Eval, &mut [Value]) -> bool + Send + Sync>;
 /// Compiled parts of the rules by the address of what they were compiled from, sorted.
 pub(crate) type ByAddress<T> = Vec<(usize, T)>;

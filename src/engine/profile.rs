@@ -61,7 +61,7 @@ thread_local! {
 
 /// `step`, counting its own steps as clause `at` (see the module).
 pub(crate) fn counted_step(at: (u16, usize), step: Step) -> Step {
-    Box::new(move |ev, l, args, f| counted(at, || step(ev, l, args, f)))
+    Box::new(move |ev, l, f| counted(at, || step(ev, l, f)))
 }
 
 /// `cond`, a `require` judged apart from a step of its own (in its `choose`'s loop, or at

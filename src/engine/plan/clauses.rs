@@ -13,7 +13,9 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
         return None;
     }
     // The action's arguments are its choices, read from their slots once the action is
-    // complete (a chosen local is never bound again), not kept on the side per item.
+    // complete (a chosen local is never bound again), and handed on where they stand: the
+    // checker gives an action's choices slots side by side (`Ctx::reserve_slots`). Rules
+    // with choices apart (none the checker makes) are listed by the tree walk.
     let chosen: Vec<usize> = clauses
         .iter()
         .filter_map(|c| match c {
@@ -21,26 +23,11 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             _ => None,
         })
         .collect();
-    // Choices in consecutive slots are handed on where they stand: the checker gives an
-    // action's choices slots side by side (`Ctx::reserve_slots`); others are gathered.
     let run = chosen.first().map_or(0, |&s| s)..chosen.last().map_or(0, |&s| s + 1);
-    let mut next: Step = if chosen.iter().copied().eq(run.clone()) {
-        Box::new(move |_, l, _, f| !budget::spent() && f(a, &l[run.clone()]))
-    } else {
-        Box::new(move |_, l, args, f| {
-            if budget::spent() {
-                return false;
-            }
-            for &s in &chosen {
-                args.push(pool::dup(&l[s]));
-            }
-            let go_on = f(a, args);
-            while let Some(v) = args.pop() {
-                pool::recycle(v);
-            }
-            go_on
-        })
-    };
+    if !chosen.iter().copied().eq(run.clone()) {
+        return None;
+    }
+    let mut next: Step = Box::new(move |_, l, f| !budget::spent() && f(a, &l[run.clone()]));
     let mut fused: Option<Box<dyn FnOnce(Step) -> Step>> = None;
     // A `require` straight after a `choose`, compiled, waiting for the choice: judged in
     // its loop (see `Guarded`) rather than behind a step of its own.
@@ -130,7 +117,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                 let (at, copy) = (body.as_ptr() as usize, body.clone());
                 cx.note_body(body, &copy);
                 let body = copy;
-                Box::new(move |ev, l, args, f| {
+                Box::new(move |ev, l, f| {
                     if budget::spent() {
                         return false;
                     }
@@ -140,7 +127,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                     if failed.is_some() {
                         return true;
                     }
-                    next(ev, l, args, f)
+                    next(ev, l, f)
                 })
             }
             Clause::Choose { .. } => unreachable!("a choice is built above"),
@@ -148,7 +135,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             // Judged at the `do`; here only a step, as in the tree walk.
             Clause::Require {
                 afterwards: true, ..
-            } => Box::new(move |ev, l, args, f| located(ev, (a, i), || next(ev, l, args, f))),
+            } => Box::new(move |ev, l, f| located(ev, (a, i), || next(ev, l, f))),
             Clause::Require { cond, .. } => require(cx, (a, i), cond, next),
         };
         // A `require afterwards` is counted where it is judged, at the `do`.
@@ -197,11 +184,11 @@ pub(super) fn located(ev: &Eval, at: (u16, usize), body: impl FnOnce() -> bool) 
 pub(super) fn let_(cx: &mut Cx, at: (u16, usize), slot: u16, value: &Expr, next: Step) -> Step {
     let value = get(cx, value);
     let slot = slot as usize;
-    Box::new(move |ev, l, args, f| {
+    Box::new(move |ev, l, f| {
         located(ev, at, || {
             let v = value(ev, l);
             pool::set(&mut l[slot], v);
-            next(ev, l, args, f)
+            next(ev, l, f)
         })
     })
 }
@@ -213,14 +200,14 @@ pub(super) fn require(cx: &mut Cx, at: (u16, usize), cond: &Expr, next: Step) ->
 /// `require`, its condition compiled: a step of its own, judged as `Guarded` judges it.
 pub(super) fn require_step(at: (u16, usize), cond: Cond, next: Step) -> Step {
     let guarded = Guarded { at, cond, next };
-    Box::new(move |ev, l, args, f| guarded.go(ev, l, args, f))
+    Box::new(move |ev, l, f| guarded.go(ev, l, f))
 }
 
 /// What a `choose` hands each choice to: the rest of the action's step, or a `require`
 /// straight after it judged first, in the choice's loop (`Guarded`): the same condition,
 /// charged and named as its own step would be, without a call to a step of its own.
 pub(super) trait Then: Send + Sync + 'static {
-    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool;
+    fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool;
 }
 
 /// The rest of the action's step.
@@ -228,8 +215,8 @@ pub(super) struct Plain(Step);
 
 impl Then for Plain {
     #[inline(always)]
-    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool {
-        (self.0)(ev, l, args, f)
+    fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
+        (self.0)(ev, l, f)
     }
 }
 
@@ -242,10 +229,8 @@ pub(super) struct Guarded {
 
 impl Then for Guarded {
     #[inline(always)]
-    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool {
-        located(ev, self.at, || {
-            !(self.cond)(ev, l) || (self.next)(ev, l, args, f)
-        })
+    fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
+        located(ev, self.at, || !(self.cond)(ev, l) || (self.next)(ev, l, f))
     }
 }
 
@@ -270,8 +255,8 @@ pub(super) struct Passed {
 
 impl Then for Passed {
     #[inline(always)]
-    fn go(&self, ev: &Eval, l: &mut [Value], args: &mut Args, f: &mut OnAction<'_>) -> bool {
-        located(ev, self.at, || (self.next)(ev, l, args, f))
+    fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
+        located(ev, self.at, || (self.next)(ev, l, f))
     }
 }
 
@@ -286,12 +271,12 @@ pub(super) struct Choose<T> {
 impl<T: Then> CellsTo<Step> for Choose<T> {
     fn to<C: Cells>(self, _: &mut Cx, cells: C) -> Step {
         let Choose { at, slot, next } = self;
-        Box::new(move |ev, l, args, f| {
+        Box::new(move |ev, l, f| {
             located(ev, at, || {
                 let mut go_on = true;
                 cells.walk(ev, l, &mut |c, l: &mut [Value]| {
                     pool::set(&mut l[slot], Value::Cell(c));
-                    go_on = next.go(ev, l, args, f);
+                    go_on = next.go(ev, l, f);
                     go_on
                 });
                 go_on
@@ -316,7 +301,7 @@ pub(super) fn choose<T: Then>(
     if let Expr::Const(Value::List(items)) = domain {
         if !items.iter().any(|v| matches!(v, Value::Comp(_))) {
             let items = items.clone();
-            return Box::new(move |ev, l, args, f| {
+            return Box::new(move |ev, l, f| {
                 located(ev, at, || {
                     let mut go_on = true;
                     for v in &items {
@@ -325,7 +310,7 @@ pub(super) fn choose<T: Then>(
                         }
                         // A direction or number over the last one, in place.
                         pool::assign(&mut l[slot], v);
-                        go_on = next.go(ev, l, args, f);
+                        go_on = next.go(ev, l, f);
                         if !go_on {
                             break;
                         }
@@ -345,12 +330,12 @@ pub(super) fn choose<T: Then>(
     if let Expr::Call(Builtin::Shifts, a) = domain {
         if !cx.remembered(domain) {
             let shifts = Shifts::new(cx, a);
-            return Box::new(move |ev, l, args, f| {
+            return Box::new(move |ev, l, f| {
                 located(ev, at, || {
                     let Some((run, d)) = shifts.read(ev, l) else {
                         return true;
                     };
-                    shifted(ev, l, args, f, run, d, slot, &next)
+                    shifted(ev, l, f, run, d, slot, &next)
                 })
             });
         }
@@ -363,11 +348,11 @@ pub(super) fn choose<T: Then>(
     // as `for_each` walks it.
     if let (Expr::Local(from), false) = (domain, twins) {
         let (from, domain) = (*from as usize, domain.clone());
-        return Box::new(move |ev, l, args, f| {
+        return Box::new(move |ev, l, f| {
             located(ev, at, || {
                 let mut go_on = true;
                 local_items(ev, l, (from, &domain), slot, |l| {
-                    go_on = next.go(ev, l, args, f);
+                    go_on = next.go(ev, l, f);
                     go_on
                 });
                 go_on
@@ -376,19 +361,19 @@ pub(super) fn choose<T: Then>(
     }
     let each = each(cx, domain);
     if !twins {
-        return Box::new(move |ev, l, args, f| {
+        return Box::new(move |ev, l, f| {
             located(ev, at, || {
                 let mut go_on = true;
                 each(ev, l, &mut |v, l| {
                     pool::set(&mut l[slot], v);
-                    go_on = next.go(ev, l, args, f);
+                    go_on = next.go(ev, l, f);
                     go_on
                 });
                 go_on
             })
         });
     }
-    Box::new(move |ev, l, args, f| {
+    Box::new(move |ev, l, f| {
         located(ev, at, || {
             let mut go_on = true;
             let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
@@ -403,7 +388,7 @@ pub(super) fn choose<T: Then>(
                     offered.push(c);
                 }
                 pool::set(&mut l[slot], v);
-                go_on = next.go(ev, l, args, f);
+                go_on = next.go(ev, l, f);
                 go_on
             });
             go_on
@@ -454,11 +439,9 @@ pub(super) fn local_items(
 /// place, the rest of the action listed for each (each distance charged, as `each` walks
 /// it).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 pub(super) fn shifted(
     ev: &Eval,
     l: &mut [Value],
-    args: &mut Args,
     f: &mut OnAction<'_>,
     run: (u16, u8, u8),
     d: u8,
@@ -472,7 +455,7 @@ pub(super) fn shifted(
             return false;
         }
         pool::set(&mut l[slot], v);
-        go_on = next.go(ev, l, args, f);
+        go_on = next.go(ev, l, f);
         go_on
     });
     go_on
@@ -523,7 +506,7 @@ pub(super) fn dirs_then_shifts(
     };
     Some(Box::new(move |next: Step| -> Step {
         let next = Plain(next);
-        Box::new(move |ev, l, args, f| {
+        Box::new(move |ev, l, f| {
             located(ev, (a, i), || {
                 let mut go_on = true;
                 // A run where it stands (a local: the common case): read once for every
@@ -545,7 +528,7 @@ pub(super) fn dirs_then_shifts(
                             continue;
                         }
                         pool::set(&mut l[dslot], Value::Dir(d));
-                        go_on = shifted(ev, l, args, f, run, d, kslot, &next);
+                        go_on = shifted(ev, l, f, run, d, kslot, &next);
                         if budget::spent() {
                             budget::locate_innermost(|| ev.eng.clause_text(a, i + 1));
                         }
@@ -562,7 +545,7 @@ pub(super) fn dirs_then_shifts(
                     pool::set(&mut l[dslot], Value::Dir(d));
                     go_on = located(ev, (a, i + 1), || {
                         match shifts.read(ev, l).map(|(run, _)| run) {
-                            Some(run) => shifted(ev, l, args, f, run, d, kslot, &next),
+                            Some(run) => shifted(ev, l, f, run, d, kslot, &next),
                             None => true,
                         }
                     });
