@@ -1,6 +1,8 @@
 //! The hot path allocates nothing: a legal-action query (`legal_into` with a buffer the
 //! caller reuses) and the `apply` of a listed action (`apply_listed`, on a state the caller
-//! reuses through `clone_from`) make no heap allocation once warm, on every shipped game.
+//! reuses through `clone_from`; `apply_and_list`, listing the next decision's actions
+//! ahead into a buffer the caller reuses) make no heap allocation once warm, on every
+//! shipped game.
 //!
 //! A counting global allocator counts the allocations (`alloc`, `alloc_zeroed`, `realloc`)
 //! of the thread that asks, so tests running side by side do not disturb the count. Each
@@ -78,6 +80,7 @@ fn worst(name: &str) -> (u64, u64) {
     // The states a search would keep and copy positions into.
     let first = e.start(players, 0).expect("the game starts");
     let (mut s, mut next): (State, State) = (first.clone(), first);
+    let mut ahead = Listed::new();
     let (mut legal, mut apply) = (0, 0);
     // Two passes to warm up: the two states take turns, and each must have grown to
     // what the playouts need of it.
@@ -95,8 +98,15 @@ fn worst(name: &str) -> (u64, u64) {
                 let a = &buf[rng.gen_range(0..buf.len())];
                 next.clone_from(&s);
                 let before = allocs();
-                e.apply_listed(&mut next, a)
-                    .expect("a listed action applies");
+                // Every other action applied with the next decision's actions listed
+                // ahead into a buffer of the caller's (`apply_and_list`).
+                if n % 2 == 0 {
+                    e.apply_listed(&mut next, a)
+                        .expect("a listed action applies");
+                } else {
+                    e.apply_and_list(&mut next, a, &mut ahead)
+                        .expect("a listed action applies");
+                }
                 let applying = allocs() - before;
                 if pass == 2 {
                     legal = legal.max(listing);

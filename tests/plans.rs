@@ -6,7 +6,13 @@
 
 mod common;
 
-use muster::engine::Engine;
+use muster::engine::{Action, Engine, Listed};
+use std::cell::Cell;
+
+thread_local! {
+    /// Decisions whose actions were listed ahead (`Engine::apply_and_list`) and compared.
+    static AHEAD: Cell<usize> = const { Cell::new(0) };
+}
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -49,11 +55,20 @@ fn compare_engines(
         let players = planned.game.min_players + (seed % u64::from(counts)) as u8;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut s = planned.start(players, seed).expect("the game starts");
+        // The actions listed ahead as the last action was applied, if they were.
+        let mut ahead: Option<Vec<Action>> = None;
         for _ in 0..cap {
             if planned.decider(&s).is_none() {
                 break;
             }
             let (legal, work) = planned.legal_actions_and_work(&s);
+            if let Some(ahead) = ahead.take() {
+                assert_eq!(
+                    ahead, legal,
+                    "{name} {variant:?} {players}p seed {seed}: the actions listed ahead differ"
+                );
+                AHEAD.set(AHEAD.get() + 1);
+            }
             let (walked_legal, walked_work) = walked.legal_actions_and_work(&s);
             assert_eq!(
                 legal, walked_legal,
@@ -77,8 +92,27 @@ fn compare_engines(
                 break;
             }
             let pick = rng.gen_range(0..legal.len());
-            let mut t = s.clone();
+            let (mut t, mut u) = (s.clone(), s.clone());
             let (done, work) = planned.apply_listed_and_work(&mut s, &legal[pick]);
+            // Applied with the next listing asked for: the same result, state and steps.
+            let mut next = Listed::new();
+            let (listed, listing_work) =
+                planned.apply_and_list_and_work(&mut u, &legal[pick], &mut next);
+            assert_eq!(
+                (done.clone().map_err(|e| e.to_string()), work),
+                (
+                    listed.clone().map(|_| ()).map_err(|e| e.to_string()),
+                    listing_work
+                ),
+                "{name} {variant:?} {players}p seed {seed}: applying and listing ahead differs"
+            );
+            assert!(
+                s == u,
+                "{name} {variant:?} {players}p seed {seed}: listing ahead changed the state"
+            );
+            if listed == Ok(true) {
+                ahead = Some(next.to_vec());
+            }
             let (walked_done, walked_work) = walked.apply_listed_and_work(&mut t, &legal[pick]);
             // A rules error (some construct files make one on purpose) is the same error.
             assert_eq!(
@@ -118,7 +152,13 @@ fn plans_list_what_the_tree_walk_lists() {
         planned += p;
         decisions += d;
     }
-    println!("{planned} planned actions, {decisions} decisions compared");
+    let ahead = AHEAD.get();
+    println!("{planned} planned actions, {decisions} decisions compared, {ahead} listed ahead");
+    // Most decisions come after an action whose applying listed them.
+    assert!(
+        ahead > decisions / 2,
+        "only {ahead} of {decisions} listed ahead"
+    );
     // The comparison means something only if plans were used, on many decisions.
     assert!(planned > 40, "only {planned} actions have a plan");
     assert!(decisions > 2_000, "only {decisions} decisions compared");

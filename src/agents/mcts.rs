@@ -127,6 +127,8 @@ pub struct SearchAgent {
     // Buffers reused across iterations.
     tree: Vec<Node>,
     legal: Listed,
+    /// The actions listed ahead in a playout (see `iterate`).
+    next: Listed,
     /// The edges whose actions are legal in this iteration.
     on_offer: Vec<usize>,
     path: Vec<(u32, usize, u8)>,
@@ -152,6 +154,7 @@ impl SearchAgent {
             name,
             tree: Vec::new(),
             legal: Listed::new(),
+            next: Listed::new(),
             on_offer: Vec::new(),
             path: Vec::new(),
             reward: Vec::new(),
@@ -302,13 +305,24 @@ impl SearchAgent {
             .playout_cutoff
             .filter(|_| engine.game.end.score.is_some());
         let mut steps = 0u32;
+        // Each action's successor listed as it is applied, where the engine can
+        // (`Engine::apply_and_list`): `listed` says whether `self.legal` holds it.
+        let mut listed = false;
         while !failed && s.outcome.is_none() && cutoff.is_none_or(|c| steps < c) {
-            engine.legal_into(&s, &mut self.legal);
+            if !listed {
+                engine.legal_into(&s, &mut self.legal);
+            }
             if self.legal.is_empty() {
                 break;
             }
             let a = &self.legal[self.rng.gen_range(0..self.legal.len())];
-            failed = engine.apply_listed(&mut s, a).is_err();
+            match engine.apply_and_list(&mut s, a, &mut self.next) {
+                Ok(ahead) => listed = ahead,
+                Err(_) => failed = true,
+            }
+            if listed {
+                std::mem::swap(&mut self.legal, &mut self.next);
+            }
             steps += 1;
         }
         if failed {

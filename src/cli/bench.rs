@@ -28,30 +28,41 @@ fn playouts(
 ) -> Result<Counts, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut c = Counts::default();
-    let mut legal = Listed::new();
+    // As `muster simulate` plays: the next decision's actions listed as the action before
+    // is applied, where the engine can (`Engine::apply_and_list`), and that listing timed
+    // as a query; a profiled run lists and applies apart, to count each on its own.
+    let (mut legal, mut next) = (Listed::new(), Listed::new());
     let end = Instant::now() + Duration::from_secs_f64(secs);
     while Instant::now() < end {
         let mut s = engine
             .start(players, rng.gen())
             .map_err(|e| e.to_string())?;
+        let mut listed = false;
         while engine.decider(&s).is_some() {
-            let t = Instant::now();
-            match costs.as_deref_mut() {
-                Some(costs) => engine.try_legal_into_profiled(&s, &mut legal, costs),
-                None => engine.try_legal_into(&s, &mut legal),
+            if !listed {
+                let t = Instant::now();
+                match costs.as_deref_mut() {
+                    Some(costs) => engine.try_legal_into_profiled(&s, &mut legal, costs),
+                    None => engine.try_legal_into(&s, &mut legal),
+                }
+                .map_err(|e| e.to_string())?;
+                c.query_time += t.elapsed();
             }
-            .map_err(|e| e.to_string())?;
-            c.query_time += t.elapsed();
             c.queries += 1;
             if legal.is_empty() {
                 return Err("no legal action in a running game".into());
             }
             let a = &legal[rng.gen_range(0..legal.len())];
-            match costs.as_deref_mut() {
-                Some(costs) => engine.apply_listed_profiled(&mut s, a, costs),
-                None => engine.apply_listed(&mut s, a),
+            listed = match costs.as_deref_mut() {
+                Some(costs) => engine
+                    .apply_listed_profiled(&mut s, a, costs)
+                    .map(|()| false),
+                None => engine.apply_and_list_timed(&mut s, a, &mut next, Some(&mut c.query_time)),
             }
             .map_err(|e| e.to_string())?;
+            if listed {
+                std::mem::swap(&mut legal, &mut next);
+            }
             c.actions += 1;
         }
         c.playouts += 1;

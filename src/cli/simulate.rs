@@ -80,13 +80,17 @@ pub fn play_one(
         action_counts: vec![0; n_actions + 2],
         scores: None,
     };
-    let mut legal = Listed::new();
+    // The next decision's actions are listed as the action before is applied, where the
+    // engine can (`Engine::apply_and_list`): `listed` says whether `legal` holds them.
+    let (mut legal, mut next, mut listed) = (Listed::new(), Listed::new(), false);
     while let Some(seat) = engine.decider(&state) {
-        if let Err(e) = engine.try_legal_into(&state, &mut legal) {
-            return Err(Failure {
-                reason: e.to_string(),
-                actions: taken,
-            });
+        if !listed {
+            if let Err(e) = engine.try_legal_into(&state, &mut legal) {
+                return Err(Failure {
+                    reason: e.to_string(),
+                    actions: taken,
+                });
+            }
         }
         if legal.is_empty() {
             return Err(Failure {
@@ -114,11 +118,17 @@ pub fn play_one(
         };
         r.action_counts[k] += 1;
         taken.push(a.clone());
-        if let Err(e) = engine.apply_listed(&mut state, a) {
-            return Err(Failure {
-                reason: e.to_string(),
-                actions: taken,
-            });
+        match engine.apply_and_list(&mut state, a, &mut next) {
+            Ok(ahead) => listed = ahead,
+            Err(e) => {
+                return Err(Failure {
+                    reason: e.to_string(),
+                    actions: taken,
+                })
+            }
+        }
+        if listed {
+            std::mem::swap(&mut legal, &mut next);
         }
     }
     r.turns = state.turns;

@@ -32,6 +32,11 @@ thread_local! {
     static OVER: Cell<bool> = const { Cell::new(false) };
     /// What went over, then where it was (innermost first).
     static REASON: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// While a listing is made ahead (`apart`): whether it found its first action, and
+    /// the steps walks that charge once they end would have charged had the listing
+    /// stopped there (see `owe`).
+    static FOUND: Cell<Option<bool>> = const { Cell::new(None) };
+    static OWED: Cell<u64> = const { Cell::new(0) };
 }
 
 /// One decision's budget, from the outermost engine call that opens it to its drop.
@@ -127,6 +132,53 @@ pub(crate) fn work() -> u64 {
         return u64::MAX;
     }
     (MAX_WORK as i64).abs_diff(LEFT.get())
+}
+
+/// Runs `body` on a budget of its own, whole as an outermost decision's is, then gives
+/// the open decision its budget back as it was: a listing made inside `apply` for the
+/// query after it (`Engine::list_ahead`). Also says whether `body` went over its budget
+/// (what went over is forgotten). The open decision's budget must not be spent.
+pub(crate) fn apart<R>(body: impl FnOnce() -> R) -> (R, bool) {
+    let left = LEFT.replace(MAX_WORK as i64);
+    let r = body();
+    let over = OVER.replace(false);
+    if over {
+        REASON.with_borrow_mut(Vec::clear);
+    }
+    LEFT.set(left);
+    (r, over)
+}
+
+/// Runs a listing made ahead (`Engine::list_ahead`), and returns with what it returned
+/// what a listing stopped at its first action would have charged on its way out (see
+/// `owe`).
+pub(crate) fn owed_at_first<R>(body: impl FnOnce() -> R) -> (R, u64) {
+    FOUND.set(Some(false));
+    OWED.set(0);
+    let r = body();
+    FOUND.set(None);
+    (r, OWED.replace(0))
+}
+
+/// A listing made ahead found its first action (nothing otherwise).
+#[inline]
+pub(crate) fn found_first() {
+    if FOUND.get() == Some(false) {
+        FOUND.set(Some(true));
+    }
+}
+
+/// Whether a listing made ahead has found its first action.
+#[inline]
+pub(crate) fn first_found() -> bool {
+    FOUND.get() == Some(true)
+}
+
+/// A walk that charges its steps once it ends (`plan/masks.rs`) and found the first action
+/// of a listing made ahead in its cell's turn: what it would have charged had the listing
+/// stopped there, which the listing does not (it goes on), for `owed_at_first`.
+pub(crate) fn owe(n: u64) {
+    OWED.set(OWED.get() + n);
 }
 
 /// Whether the budget is spent: evaluation stops as soon as it is.

@@ -114,8 +114,11 @@ pub struct Listed {
 }
 
 impl Listed {
-    pub fn new() -> Listed {
-        Listed::default()
+    pub const fn new() -> Listed {
+        Listed {
+            actions: Vec::new(),
+            len: 0,
+        }
     }
 
     /// Lists nothing (the actions' storage stays for the next query).
@@ -235,12 +238,26 @@ impl Engine {
             return Ok(());
         }
         let decision = Decision::begin();
+        self.list_step(s, out);
+        budget::locate(|| self.deciding_text(s));
+        decision.result()
+    }
+
+    /// Lists the legal actions of the step into `out`, charging the open decision's
+    /// budget; returns what was left of the budget (`budget::left`) when the first action
+    /// was found, `None` if none was.
+    pub(crate) fn list_step(&self, s: &State, out: &mut Listed) -> Option<i64> {
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
         // The buffer's actions are overwritten in place, those beyond kept as spares (see
         // `Listed`): a query into a buffer reused from the last ones makes no new `Action`.
         let mut n = 0;
+        let mut first = None;
         let actions = &mut out.actions;
         self.enumerate_step(s, &mut locals, &mut |a, args| {
+            if n == 0 {
+                first = Some(budget::left());
+                budget::found_first();
+            }
             if n >= budget::MAX_LEGAL_ACTIONS {
                 return too_many_actions();
             }
@@ -253,8 +270,7 @@ impl Engine {
             go_on
         });
         out.len = n;
-        budget::locate(|| self.deciding_text(s));
-        decision.result()
+        first
     }
 
     /// The legal actions and the evaluation steps listing them took, of the decision's
@@ -312,6 +328,10 @@ impl Engine {
         if self.is_secret_choice(s) {
             return self.next_secret_chooser(s).is_some()
                 || self.has_legal_action_for(s, s.turn_seat);
+        }
+        // Where a playout asked for the next listing, they are all listed now.
+        if let Some(any) = self.list_ahead(s) {
+            return any;
         }
         self.has_legal_action_for(s, self.step_decider(s))
     }
@@ -395,7 +415,7 @@ impl Engine {
     /// Whether the current step offers `skip` or `done` (an `optional` or `repeat` one):
     /// then it has a legal action whatever else it offers, and nothing need be walked to
     /// know it.
-    fn offers_pass(&self, s: &State) -> bool {
+    pub(crate) fn offers_pass(&self, s: &State) -> bool {
         matches!(
             self.current_choice(s),
             Some((_, StepMode::Optional | StepMode::Repeat))

@@ -4,6 +4,7 @@
 //! Architecture invariant: nothing here knows any particular game; every rule comes from
 //! the IR.
 
+mod ahead;
 mod budget;
 mod effects;
 mod eval;

@@ -564,9 +564,15 @@ impl<const W: usize> Sets<W> {
         let (s, held, steps) = self.judge(ev, l);
         let mut stopped = None;
         held.each(|c| {
+            let found = budget::first_found();
             let go_on = if emitted { emit_cell(f, c, l) } else { f(c, l) };
             if !go_on {
                 stopped = Some(c);
+            }
+            // A listing made ahead found its first action in this cell's turn: what
+            // stopping there charges, owed (see `budget::owe`).
+            if !found && budget::first_found() {
+                budget::owe(self.cost_upto(ev, s, c));
             }
             go_on
         });

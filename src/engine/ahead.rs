@@ -1,0 +1,193 @@
+//! Listing ahead: the legal actions of the next decision, listed inside `apply` where it
+//! looks for them anyway.
+//!
+//! Applying an action ends where the next decider is known to have a legal action:
+//! `has_legal_action` lists until the first one, and the playout's next query lists them
+//! all again from the start. A caller that asks for the next listing with the action
+//! (`Engine::apply_and_list`) gets it from that one walk: `has_legal_action` lists every
+//! action instead of stopping at the first. The listing charges a budget of its own, as
+//! the query after `apply` would, and `apply` is charged only what the walk took up to
+//! the first action, as before: both give the same results and the same rules errors as
+//! the two calls did (`tests/plans.rs` plays every shipped game both ways). Where a
+//! listing ahead would differ (a pass offered without a listing, a secret choice, a
+//! listing or a walk up to its first action that goes over a budget), nothing is listed
+//! ahead and the caller lists as before.
+//!
+//! **Invariant:** a `has_legal_action` that finds an action ends `apply`: the state it
+//! listed is the state `apply` leaves. `Mark` checks what `apply` changes on its way
+//! (counters, phase, step, seat, reactions), so that a listing of any other position is
+//! never handed out.
+
+use super::budget;
+use super::legal::Listed;
+use super::state::State;
+use super::{Action, Engine, EngineError};
+use std::cell::RefCell;
+use std::time::{Duration, Instant};
+
+/// What a caller of `apply_and_list` handed in: its buffer, and the position listed
+/// into it, if any.
+struct Ahead {
+    /// Whether an `apply_and_list` is under way (and not listing now).
+    asked: bool,
+    listed: Listed,
+    of: Option<Mark>,
+    /// Whether to time the listing (`muster bench`), and the time it took.
+    timed: bool,
+    took: Duration,
+}
+
+/// What `apply` changes on its way from one decision to the next, besides the position
+/// itself.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Mark {
+    actions: u32,
+    turn_actions: u32,
+    turns: u32,
+    phase: u16,
+    step: u16,
+    turn_seat: u8,
+    reactions: usize,
+    secret: usize,
+    ending_turn: bool,
+}
+
+impl Mark {
+    fn of(s: &State) -> Mark {
+        Mark {
+            actions: s.actions,
+            turn_actions: s.turn_actions,
+            turns: s.turns,
+            phase: s.phase,
+            step: s.step,
+            turn_seat: s.turn_seat,
+            reactions: s.reactions.len(),
+            secret: s.secret.len(),
+            ending_turn: s.ending_turn,
+        }
+    }
+}
+
+thread_local! {
+    /// The listing asked for by the `apply_and_list` under way on this thread.
+    static AHEAD: RefCell<Ahead> = const {
+        RefCell::new(Ahead {
+            asked: false,
+            listed: Listed::new(),
+            of: None,
+            timed: false,
+            took: Duration::ZERO,
+        })
+    };
+}
+
+impl Engine {
+    /// `apply_listed`, and the legal actions of the position it leaves listed into
+    /// `next`, as `try_legal_into` would list them, where applying the action looked for
+    /// them anyway (see the module). `Ok(true)` if `next` holds them; `Ok(false)` if the
+    /// caller must list them itself (the game is over, or they could not be listed
+    /// ahead). Applying `act` gives the same state and the same result either way.
+    pub fn apply_and_list(
+        &self,
+        s: &mut State,
+        act: &Action,
+        next: &mut Listed,
+    ) -> Result<bool, EngineError> {
+        self.apply_and_list_timed(s, act, next, None)
+    }
+
+    /// `apply_and_list`, and the evaluation steps applying took of the decision's budget:
+    /// those `apply_listed` takes (`tests/plans.rs` checks it).
+    pub fn apply_and_list_and_work(
+        &self,
+        s: &mut State,
+        act: &Action,
+        next: &mut Listed,
+    ) -> (Result<bool, EngineError>, u64) {
+        let _outer = budget::Decision::begin();
+        let r = self.apply_and_list(s, act, next);
+        (r, budget::work())
+    }
+
+    /// `apply_and_list`, adding the time listing ahead took to `took`.
+    pub fn apply_and_list_timed(
+        &self,
+        s: &mut State,
+        act: &Action,
+        next: &mut Listed,
+        took: Option<&mut Duration>,
+    ) -> Result<bool, EngineError> {
+        let asked = AHEAD.with_borrow_mut(|a| {
+            if a.asked {
+                return false;
+            }
+            std::mem::swap(&mut a.listed, next);
+            (a.asked, a.of, a.timed, a.took) = (true, None, took.is_some(), Duration::ZERO);
+            true
+        });
+        let r = self.apply_listed(s, act);
+        if !asked {
+            return r.map(|()| false);
+        }
+        let of = AHEAD.with_borrow_mut(|a| {
+            a.asked = false;
+            std::mem::swap(&mut a.listed, next);
+            if let Some(t) = took {
+                *t += a.took;
+            }
+            a.of
+        });
+        r?;
+        Ok(s.outcome.is_none() && of == Some(Mark::of(s)))
+    }
+
+    /// `has_legal_action` for a caller of `apply_and_list`: every legal action listed into
+    /// its buffer, the budget charged what stopping at the first would have charged.
+    /// `None` where there is no such caller or nothing may be listed ahead (see the
+    /// module): the caller looks for the first action as ever.
+    pub(crate) fn list_ahead(&self, s: &State) -> Option<bool> {
+        // The buffer is taken out while it is listed into, so that nothing inside asks.
+        let (mut listed, timed) = AHEAD.with_borrow_mut(|a| {
+            if !a.asked {
+                return None;
+            }
+            a.asked = false;
+            a.of = None;
+            Some((std::mem::take(&mut a.listed), a.timed))
+        })?;
+        let start = timed.then(Instant::now);
+        let found = self.list_into_ahead(s, &mut listed);
+        AHEAD.with_borrow_mut(|a| {
+            a.asked = true;
+            a.listed = listed;
+            if let Some(start) = start {
+                a.took += start.elapsed();
+            }
+            // A decider with no action is passed over or stuck: `apply` goes on from there.
+            if found == Some(true) {
+                a.of = Some(Mark::of(s));
+            }
+        });
+        found
+    }
+
+    fn list_into_ahead(&self, s: &State, listed: &mut Listed) -> Option<bool> {
+        if budget::spent() || s.outcome.is_some() || self.offers_pass(s) {
+            return None;
+        }
+        let (((first, end), owed), over) = budget::apart(|| {
+            budget::owed_at_first(|| {
+                let first = self.list_step(s, listed);
+                (first, budget::left())
+            })
+        });
+        // What the walk up to the first action took, and what stopping there charges on
+        // the way out: charged to `apply`, as stopping charges it, if it fits what is left.
+        let took = budget::MAX_WORK as i64 - first.unwrap_or(end) + owed as i64;
+        if over || took > budget::left() {
+            return None;
+        }
+        budget::charge(took as u64);
+        Some(first.is_some())
+    }
+}
