@@ -113,6 +113,13 @@ fn compare_engines(
             if listed == Ok(true) {
                 ahead = Some(next.to_vec());
             }
+            // As playouts ask for it (the steps not counted exactly): the same again.
+            let (mut v, mut quick) = (t.clone(), Listed::new());
+            let fast = planned.apply_and_list(&mut v, &legal[pick], &mut quick);
+            assert!(
+                fast == listed && v == u && (fast != Ok(true) || *quick == *next),
+                "{name} {variant:?} {players}p seed {seed}: listing ahead in a playout differs"
+            );
             let (walked_done, walked_work) = walked.apply_listed_and_work(&mut t, &legal[pick]);
             // A rules error (some construct files make one on purpose) is the same error.
             assert_eq!(

@@ -57,7 +57,7 @@ fn playouts(
                 Some(costs) => engine
                     .apply_listed_profiled(&mut s, a, costs)
                     .map(|()| false),
-                None => engine.apply_and_list_timed(&mut s, a, &mut next, Some(&mut c.query_time)),
+                None => engine.apply_and_list_timed(&mut s, a, &mut next, &mut c.query_time),
             }
             .map_err(|e| e.to_string())?;
             if listed {

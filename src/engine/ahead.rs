@@ -6,17 +6,23 @@
 //! all again from the start. A caller that asks for the next listing with the action
 //! (`Engine::apply_and_list`) gets it from that one walk: `has_legal_action` lists every
 //! action instead of stopping at the first. The listing charges a budget of its own, as
-//! the query after `apply` would, and `apply` is charged only what the walk took up to
-//! the first action, as before: both give the same results and the same rules errors as
-//! the two calls did (`tests/plans.rs` plays every shipped game both ways). Where a
-//! listing ahead would differ (a pass offered without a listing, a secret choice, a
-//! listing or a walk up to its first action that goes over a budget), nothing is listed
-//! ahead and the caller lists as before.
+//! the query after `apply` would. Where a listing ahead could end otherwise than the two
+//! calls (a pass offered without a listing, a secret choice, a listing that goes over its
+//! budget or would not fit in what is left of `apply`'s), nothing is listed ahead and
+//! `apply` looks for the first action as ever; the caller lists as before.
+//!
+//! What `apply` is charged: only what the walk up to the first action took. Stopping
+//! there also charges, on the way out, what walks that charge once they end
+//! (`plan/masks.rs`) owe for the cells up to it; that is counted only when the steps are
+//! asked for (`apply_and_list_and_work`, which then charges exactly what `apply_listed`
+//! does: `tests/plans.rs` plays every shipped game both ways). Either way the whole
+//! listing fitted in what was left, so `apply` cannot go over its budget where the two
+//! calls would not, or the other way round.
 //!
 //! **Invariant:** a `has_legal_action` that finds an action ends `apply`: the state it
-//! listed is the state `apply` leaves. `Mark` checks what `apply` changes on its way
-//! (counters, phase, step, seat, reactions), so that a listing of any other position is
-//! never handed out.
+//! listed is the state `apply` leaves, and nothing is charged after it. `Mark` checks what
+//! `apply` changes on its way (counters, phase, step, seat, reactions), so that a listing
+//! of any other position is never handed out.
 
 use super::budget;
 use super::legal::Listed;
@@ -32,6 +38,8 @@ struct Ahead {
     asked: bool,
     listed: Listed,
     of: Option<Mark>,
+    /// Whether to charge `apply` exactly what `apply_listed` charges (see the module).
+    exact: bool,
     /// Whether to time the listing (`muster bench`), and the time it took.
     timed: bool,
     took: Duration,
@@ -75,10 +83,18 @@ thread_local! {
             asked: false,
             listed: Listed::new(),
             of: None,
+            exact: false,
             timed: false,
             took: Duration::ZERO,
         })
     };
+}
+
+/// How an `apply_and_list` is asked: whether its steps are counted exactly, and where to
+/// add the time listing took.
+struct Asked<'a> {
+    exact: bool,
+    took: Option<&'a mut Duration>,
 }
 
 impl Engine {
@@ -93,20 +109,11 @@ impl Engine {
         act: &Action,
         next: &mut Listed,
     ) -> Result<bool, EngineError> {
-        self.apply_and_list_timed(s, act, next, None)
-    }
-
-    /// `apply_and_list`, and the evaluation steps applying took of the decision's budget:
-    /// those `apply_listed` takes (`tests/plans.rs` checks it).
-    pub fn apply_and_list_and_work(
-        &self,
-        s: &mut State,
-        act: &Action,
-        next: &mut Listed,
-    ) -> (Result<bool, EngineError>, u64) {
-        let _outer = budget::Decision::begin();
-        let r = self.apply_and_list(s, act, next);
-        (r, budget::work())
+        let asked = Asked {
+            exact: false,
+            took: None,
+        };
+        self.apply_ahead(s, act, next, asked)
     }
 
     /// `apply_and_list`, adding the time listing ahead took to `took`.
@@ -115,18 +122,51 @@ impl Engine {
         s: &mut State,
         act: &Action,
         next: &mut Listed,
-        took: Option<&mut Duration>,
+        took: &mut Duration,
     ) -> Result<bool, EngineError> {
-        let asked = AHEAD.with_borrow_mut(|a| {
+        let asked = Asked {
+            exact: false,
+            took: Some(took),
+        };
+        self.apply_ahead(s, act, next, asked)
+    }
+
+    /// `apply_and_list`, and the evaluation steps applying took of the decision's budget,
+    /// counted exactly: those `apply_listed` takes (`tests/plans.rs` checks it).
+    pub fn apply_and_list_and_work(
+        &self,
+        s: &mut State,
+        act: &Action,
+        next: &mut Listed,
+    ) -> (Result<bool, EngineError>, u64) {
+        let _outer = budget::Decision::begin();
+        let asked = Asked {
+            exact: true,
+            took: None,
+        };
+        let r = self.apply_ahead(s, act, next, asked);
+        (r, budget::work())
+    }
+
+    fn apply_ahead(
+        &self,
+        s: &mut State,
+        act: &Action,
+        next: &mut Listed,
+        asked: Asked,
+    ) -> Result<bool, EngineError> {
+        let Asked { exact, took } = asked;
+        let under_way = AHEAD.with_borrow_mut(|a| {
             if a.asked {
-                return false;
+                return true;
             }
             std::mem::swap(&mut a.listed, next);
-            (a.asked, a.of, a.timed, a.took) = (true, None, took.is_some(), Duration::ZERO);
-            true
+            (a.asked, a.of, a.exact) = (true, None, exact);
+            (a.timed, a.took) = (took.is_some(), Duration::ZERO);
+            false
         });
         let r = self.apply_listed(s, act);
-        if !asked {
+        if under_way {
             return r.map(|()| false);
         }
         let of = AHEAD.with_borrow_mut(|a| {
@@ -142,21 +182,20 @@ impl Engine {
     }
 
     /// `has_legal_action` for a caller of `apply_and_list`: every legal action listed into
-    /// its buffer, the budget charged what stopping at the first would have charged.
-    /// `None` where there is no such caller or nothing may be listed ahead (see the
-    /// module): the caller looks for the first action as ever.
+    /// its buffer (see the module). `None` where there is no such caller or nothing may
+    /// be listed ahead: the caller looks for the first action as ever.
     pub(crate) fn list_ahead(&self, s: &State) -> Option<bool> {
         // The buffer is taken out while it is listed into, so that nothing inside asks.
-        let (mut listed, timed) = AHEAD.with_borrow_mut(|a| {
+        let (mut listed, exact, timed) = AHEAD.with_borrow_mut(|a| {
             if !a.asked {
                 return None;
             }
             a.asked = false;
             a.of = None;
-            Some((std::mem::take(&mut a.listed), a.timed))
+            Some((std::mem::take(&mut a.listed), a.exact, a.timed))
         })?;
         let start = timed.then(Instant::now);
-        let found = self.list_into_ahead(s, &mut listed);
+        let found = self.list_into_ahead(s, &mut listed, exact);
         AHEAD.with_borrow_mut(|a| {
             a.asked = true;
             a.listed = listed;
@@ -171,23 +210,24 @@ impl Engine {
         found
     }
 
-    fn list_into_ahead(&self, s: &State, listed: &mut Listed) -> Option<bool> {
+    fn list_into_ahead(&self, s: &State, listed: &mut Listed, exact: bool) -> Option<bool> {
         if budget::spent() || s.outcome.is_some() || self.offers_pass(s) {
             return None;
         }
         let (((first, end), owed), over) = budget::apart(|| {
-            budget::owed_at_first(|| {
+            budget::owed_at_first(exact, || {
                 let first = self.list_step(s, listed);
                 (first, budget::left())
             })
         });
-        // What the walk up to the first action took, and what stopping there charges on
-        // the way out: charged to `apply`, as stopping charges it, if it fits what is left.
-        let took = budget::MAX_WORK as i64 - first.unwrap_or(end) + owed as i64;
-        if over || took > budget::left() {
+        // The whole listing fits in what is left; `apply` is charged the walk up to the
+        // first action (and, counted exactly, what stopping there owes).
+        let (to_first, all) = (first.unwrap_or(end), end);
+        let whole = budget::MAX_WORK as i64 - all;
+        if over || whole > budget::left() {
             return None;
         }
-        budget::charge(took as u64);
+        budget::charge((budget::MAX_WORK as i64 - to_first) as u64 + owed);
         Some(first.is_some())
     }
 }

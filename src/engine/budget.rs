@@ -151,8 +151,11 @@ pub(crate) fn apart<R>(body: impl FnOnce() -> R) -> (R, bool) {
 
 /// Runs a listing made ahead (`Engine::list_ahead`), and returns with what it returned
 /// what a listing stopped at its first action would have charged on its way out (see
-/// `owe`).
-pub(crate) fn owed_at_first<R>(body: impl FnOnce() -> R) -> (R, u64) {
+/// `owe`), if `counted`; nothing is counted otherwise.
+pub(crate) fn owed_at_first<R>(counted: bool, body: impl FnOnce() -> R) -> (R, u64) {
+    if !counted {
+        return (body(), 0);
+    }
     FOUND.set(Some(false));
     OWED.set(0);
     let r = body();
@@ -166,6 +169,12 @@ pub(crate) fn found_first() {
     if FOUND.get() == Some(false) {
         FOUND.set(Some(true));
     }
+}
+
+/// Whether a listing made ahead is under way and has not found its first action.
+#[inline]
+pub(crate) fn seeking_first() -> bool {
+    FOUND.get() == Some(false)
 }
 
 /// Whether a listing made ahead has found its first action.

@@ -563,19 +563,23 @@ impl<const W: usize> Sets<W> {
     ) {
         let (s, held, steps) = self.judge(ev, l);
         let mut stopped = None;
+        // In a listing made ahead that has not found its first action yet, the cell in
+        // whose turn it does is noted (see `budget::owe`).
+        let mut first = None;
+        let seek = budget::seeking_first();
         held.each(|c| {
-            let found = budget::first_found();
             let go_on = if emitted { emit_cell(f, c, l) } else { f(c, l) };
             if !go_on {
                 stopped = Some(c);
             }
-            // A listing made ahead found its first action in this cell's turn: what
-            // stopping there charges, owed (see `budget::owe`).
-            if !found && budget::first_found() {
-                budget::owe(self.cost_upto(ev, s, c));
+            if seek && first.is_none() && budget::first_found() {
+                first = Some(c);
             }
             go_on
         });
+        if let Some(c) = first {
+            budget::owe(self.cost_upto(ev, s, c));
+        }
         budget::charge(match stopped {
             Some(c) => self.cost_upto(ev, s, c),
             None => steps,
