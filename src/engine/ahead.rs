@@ -165,10 +165,15 @@ impl Engine {
             (a.timed, a.took) = (took.is_some(), Duration::ZERO);
             false
         });
-        let r = self.apply_listed(s, act);
         if under_way {
+            // Not from a playout's loop (nothing in the engine asks): the outer caller's
+            // buffer is left out of this action's walk.
+            AHEAD.with_borrow_mut(|a| a.asked = false);
+            let r = self.apply_listed(s, act);
+            AHEAD.with_borrow_mut(|a| a.asked = true);
             return r.map(|()| false);
         }
+        let r = self.apply_listed(s, act);
         let of = AHEAD.with_borrow_mut(|a| {
             a.asked = false;
             std::mem::swap(&mut a.listed, next);

@@ -32,7 +32,8 @@ thread_local! {
     static OVER: Cell<bool> = const { Cell::new(false) };
     /// What went over, then where it was (innermost first).
     static REASON: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
-    /// While a listing is made ahead (`apart`): whether it found its first action, and
+    /// While a listing is made ahead and its steps are counted exactly
+    /// (`owed_at_first`): whether it found its first action, and
     /// the steps walks that charge once they end would have charged had the listing
     /// stopped there (see `owe`).
     static FOUND: Cell<Option<bool>> = const { Cell::new(None) };

@@ -320,7 +320,8 @@ impl Engine {
         (any, budget::work())
     }
 
-    /// Whether the decider has any legal action (stops at the first).
+    /// Whether the decider has any legal action (stops at the first, but where the
+    /// `apply_and_list` under way asked for them all: see `ahead.rs`).
     pub fn has_legal_action(&self, s: &State) -> bool {
         let _decision = Decision::begin();
         // In a secret choice the next chooser is the first seat found with a legal action

@@ -27,7 +27,9 @@
 //! steps are the sum of its cells', counted as the sets are judged. A walk that stops at a
 //! cell charges what the cells up to it cost (the set judged again up to it). The steps
 //! are charged once the walk ends, in one charge: a budget that runs out there ends the
-//! decision as it would have a few cells earlier.
+//! decision as it would have a few cells earlier. A listing made ahead inside `apply`
+//! (`engine/ahead.rs`) goes on past its first action; counted exactly, the walk in whose
+//! cell's turn it was found owes what stopping there would have charged (`budget::owe`).
 
 use super::{
     budget, const_dirs, emit_cell, ops, seat_or_first, whose, Arg, Cond, Cx, Eval, NO_SEAT,
