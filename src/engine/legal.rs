@@ -199,15 +199,27 @@ impl Engine {
         if depth == 0 {
             return Ok(1);
         }
-        let legal = self.try_legal_actions(s)?;
+        let mut legal = Listed::new();
+        self.try_legal_into(s, &mut legal)?;
+        self.perft_below(s, &legal, depth)
+    }
+
+    /// `perft` of `s`, whose legal actions are `legal`: each applied with the legal
+    /// actions after it listed ahead (`apply_and_list`), or listed after it where they
+    /// could not be.
+    fn perft_below(&self, s: &State, legal: &[Action], depth: u32) -> Result<u64, EngineError> {
         if depth == 1 {
             return Ok(legal.len() as u64);
         }
         let mut leaves = 0u64;
-        for a in &legal {
-            let mut next = s.clone();
-            self.apply_listed(&mut next, a)?;
-            leaves += self.perft(&next, depth - 1)?;
+        let (mut t, mut next) = (s.clone(), Listed::new());
+        for a in legal {
+            t.clone_from(s);
+            leaves += if self.apply_and_list(&mut t, a, &mut next)? {
+                self.perft_below(&t, &next, depth - 1)?
+            } else {
+                self.perft(&t, depth - 1)?
+            };
         }
         Ok(leaves)
     }
