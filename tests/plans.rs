@@ -7,14 +7,14 @@
 mod common;
 
 use muster::engine::{Action, Engine, Listed};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::cell::Cell;
 
 thread_local! {
     /// Decisions whose actions were listed ahead (`Engine::apply_and_list`) and compared.
     static AHEAD: Cell<usize> = const { Cell::new(0) };
 }
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 /// Random playouts per game and variant; the player counts take turns.
 const PLAYOUTS: u64 = 2;
@@ -471,5 +471,57 @@ fn profiled_queries_count_what_each_action_lists() {
     assert_eq!(
         costs[named("activate")].listings,
         costs[named("relay")].listings
+    );
+}
+
+// A listing that goes over its budget is not listed ahead: the action applies as ever,
+// and the query after it meets the rules error it always met (here the legal actions grow
+// past `MAX_LEGAL_ACTIONS` on the fourth turn).
+#[test]
+fn a_listing_over_its_budget_is_not_listed_ahead() {
+    let rules = r#"game "Grow" { players 2 }
+       board grid 26 x 52
+       var n = 1
+       phase p { turn { one of go } }
+       action go {
+         choose a in cells
+         choose b in [c in cells where c != a and rank(c) <= n]
+         do {
+           n = n + 10
+           end turn
+         }
+       }"#;
+    let game = muster::check::compile_source("grow.muster", rules, None)
+        .expect("the rules check")
+        .game;
+    let engine = Engine::new(game);
+    let mut s = engine.start(2, 1).expect("the game starts");
+    let (mut legal, mut next) = (Listed::new(), Listed::new());
+    engine
+        .try_legal_into(&s, &mut legal)
+        .expect("the first listing");
+    let mut turns = 0;
+    loop {
+        let (mut plain, a) = (s.clone(), legal[legal.len() / 2].clone());
+        engine
+            .apply_listed(&mut plain, &a)
+            .expect("the action applies");
+        let ahead = engine.apply_and_list(&mut s, &a, &mut next);
+        assert!(s == plain, "turn {turns}: listing ahead changed the state");
+        turns += 1;
+        match ahead {
+            Ok(true) => std::mem::swap(&mut legal, &mut next),
+            Ok(false) => break,
+            Err(e) => panic!("turn {turns}: {e}"),
+        }
+    }
+    assert_eq!(turns, 3, "listed ahead until the listing went over");
+    let err = engine
+        .try_legal_into(&s, &mut legal)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("MAX_LEGAL_ACTIONS") && err.contains("`choose b`"),
+        "{err}"
     );
 }
