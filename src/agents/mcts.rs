@@ -25,7 +25,7 @@
 
 use super::reward::rewards;
 use super::Agent;
-use crate::engine::{Action, Engine, Listed, Outcome, State, View};
+use crate::engine::{Action, Engine, Listed, Outcome, Playout, State, View};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
@@ -127,8 +127,8 @@ pub struct SearchAgent {
     // Buffers reused across iterations.
     tree: Vec<Node>,
     legal: Listed,
-    /// The actions listed ahead in a playout (see `iterate`).
-    next: Listed,
+    /// The buffers of the random playouts (see `iterate`).
+    playout: Playout,
     /// The edges whose actions are legal in this iteration.
     on_offer: Vec<usize>,
     path: Vec<(u32, usize, u8)>,
@@ -154,7 +154,7 @@ impl SearchAgent {
             name,
             tree: Vec::new(),
             legal: Listed::new(),
-            next: Listed::new(),
+            playout: Playout::new(),
             on_offer: Vec::new(),
             path: Vec::new(),
             reward: Vec::new(),
@@ -306,23 +306,15 @@ impl SearchAgent {
             .filter(|_| engine.game.end.score.is_some());
         let mut steps = 0u32;
         // Each action's successor listed as it is applied, where the engine can
-        // (`Engine::apply_and_list`): `listed` says whether `self.legal` holds it.
-        let mut listed = false;
+        // (`Playout`); a listing that meets a rules error ends the playout as no action.
+        self.playout.restart();
         while !failed && s.outcome.is_none() && cutoff.is_none_or(|c| steps < c) {
-            if !listed {
-                engine.legal_into(&s, &mut self.legal);
-            }
-            if self.legal.is_empty() {
+            let n = self.playout.legal(engine, &s).map_or(0, |l| l.len());
+            if n == 0 {
                 break;
             }
-            let a = &self.legal[self.rng.gen_range(0..self.legal.len())];
-            match engine.apply_and_list(&mut s, a, &mut self.next) {
-                Ok(ahead) => listed = ahead,
-                Err(_) => failed = true,
-            }
-            if listed {
-                std::mem::swap(&mut self.legal, &mut self.next);
-            }
+            let i = self.rng.gen_range(0..n);
+            failed = self.playout.apply(engine, &mut s, i, None).is_err();
             steps += 1;
         }
         if failed {

@@ -2,7 +2,7 @@
 //! thread and on all of them.
 
 use super::{GameOpts, EXIT_INVALID, EXIT_OK};
-use crate::engine::{take_clause_costs, ActionCost, ClauseCost, Engine, Listed};
+use crate::engine::{take_clause_costs, ActionCost, ClauseCost, Engine, Listed, Playout};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -29,40 +29,36 @@ fn playouts(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut c = Counts::default();
     // As `muster simulate` plays: the next decision's actions listed as the action before
-    // is applied, where the engine can (`Engine::apply_and_list`), and that listing timed
-    // as a query; a profiled run lists and applies apart, to count each on its own.
-    let (mut legal, mut next) = (Listed::new(), Listed::new());
+    // is applied, where the engine can (`Playout`), and that listing timed as a query; a
+    // profiled run lists and applies apart, to count each on its own.
+    let mut playout = Playout::new();
+    let mut legal = Listed::new();
     let end = Instant::now() + Duration::from_secs_f64(secs);
     while Instant::now() < end {
         let mut s = engine
             .start(players, rng.gen())
             .map_err(|e| e.to_string())?;
-        let mut listed = false;
+        playout.restart();
         while engine.decider(&s).is_some() {
-            if !listed {
-                let t = Instant::now();
-                match costs.as_deref_mut() {
-                    Some(costs) => engine.try_legal_into_profiled(&s, &mut legal, costs),
-                    None => engine.try_legal_into(&s, &mut legal),
-                }
-                .map_err(|e| e.to_string())?;
-                c.query_time += t.elapsed();
-            }
-            c.queries += 1;
-            if legal.is_empty() {
-                return Err("no legal action in a running game".into());
-            }
-            let a = &legal[rng.gen_range(0..legal.len())];
-            listed = match costs.as_deref_mut() {
+            let t = Instant::now();
+            let n = match costs.as_deref_mut() {
                 Some(costs) => engine
-                    .apply_listed_profiled(&mut s, a, costs)
-                    .map(|()| false),
-                None => engine.apply_and_list_timed(&mut s, a, &mut next, &mut c.query_time),
+                    .try_legal_into_profiled(&s, &mut legal, costs)
+                    .map(|()| legal.len()),
+                None => playout.legal(engine, &s).map(|l| l.len()),
             }
             .map_err(|e| e.to_string())?;
-            if listed {
-                std::mem::swap(&mut legal, &mut next);
+            c.query_time += t.elapsed();
+            c.queries += 1;
+            if n == 0 {
+                return Err("no legal action in a running game".into());
             }
+            let i = rng.gen_range(0..n);
+            match costs.as_deref_mut() {
+                Some(costs) => engine.apply_listed_profiled(&mut s, &legal[i], costs),
+                None => playout.apply(engine, &mut s, i, Some(&mut c.query_time)),
+            }
+            .map_err(|e| e.to_string())?;
             c.actions += 1;
         }
         c.playouts += 1;

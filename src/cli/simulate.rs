@@ -5,7 +5,7 @@
 
 use super::{agent_list, GameOpts, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::agents;
-use crate::engine::{Action, Engine, Listed, Outcome};
+use crate::engine::{Action, Engine, Outcome, Playout};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -81,17 +81,18 @@ pub fn play_one(
         scores: None,
     };
     // The next decision's actions are listed as the action before is applied, where the
-    // engine can (`Engine::apply_and_list`): `listed` says whether `legal` holds them.
-    let (mut legal, mut next, mut listed) = (Listed::new(), Listed::new(), false);
+    // engine can (`Playout`).
+    let mut playout = Playout::new();
     while let Some(seat) = engine.decider(&state) {
-        if !listed {
-            if let Err(e) = engine.try_legal_into(&state, &mut legal) {
+        let legal = match playout.legal(engine, &state) {
+            Ok(legal) => legal,
+            Err(e) => {
                 return Err(Failure {
                     reason: e.to_string(),
                     actions: taken,
-                });
+                })
             }
-        }
+        };
         if legal.is_empty() {
             return Err(Failure {
                 reason: "the decider has no legal action but the game is not over".into(),
@@ -101,7 +102,7 @@ pub fn play_one(
         let phase = state.phase as usize;
         r.decisions[phase] += 1;
         r.branching[phase] += legal.len() as u64;
-        let i = seats[seat as usize].choose_lazily(&|| engine.view(&state, seat), &legal);
+        let i = seats[seat as usize].choose_lazily(&|| engine.view(&state, seat), legal);
         let a = legal
             .get(i)
             .ok_or_else(|| format!("agent `{}` chose no listed action", names[seat as usize]))
@@ -118,17 +119,11 @@ pub fn play_one(
         };
         r.action_counts[k] += 1;
         taken.push(a.clone());
-        match engine.apply_and_list(&mut state, a, &mut next) {
-            Ok(ahead) => listed = ahead,
-            Err(e) => {
-                return Err(Failure {
-                    reason: e.to_string(),
-                    actions: taken,
-                })
-            }
-        }
-        if listed {
-            std::mem::swap(&mut legal, &mut next);
+        if let Err(e) = playout.apply(engine, &mut state, i, None) {
+            return Err(Failure {
+                reason: e.to_string(),
+                actions: taken,
+            });
         }
     }
     r.turns = state.turns;

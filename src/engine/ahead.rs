@@ -90,6 +90,56 @@ thread_local! {
     };
 }
 
+/// A playout's legal actions, listed ahead as each action is applied where the engine can
+/// (`Engine::apply_and_list`), else when they are asked for: the two buffers a playout
+/// loop reuses, and which of them holds the position's actions.
+#[derive(Debug, Default)]
+pub struct Playout {
+    legal: Listed,
+    next: Listed,
+    /// Whether `legal` holds the actions of the position the last `apply` left.
+    listed: bool,
+}
+
+impl Playout {
+    pub fn new() -> Playout {
+        Playout::default()
+    }
+
+    /// The legal actions of `s`: those listed ahead by the last `apply`, or listed now
+    /// (`try_legal_into`). `s` is the state the last `apply` left, or a new game's.
+    pub fn legal(&mut self, engine: &Engine, s: &State) -> Result<&Listed, EngineError> {
+        if !std::mem::take(&mut self.listed) {
+            engine.try_legal_into(s, &mut self.legal)?;
+        }
+        Ok(&self.legal)
+    }
+
+    /// Applies the `i`th of the actions `legal` gave (`apply_listed`), listing the next
+    /// ones ahead where the engine can; with `took`, the time listing them took is added
+    /// to it.
+    pub fn apply(
+        &mut self,
+        engine: &Engine,
+        s: &mut State,
+        i: usize,
+        took: Option<&mut Duration>,
+    ) -> Result<(), EngineError> {
+        let asked = Asked { exact: false, took };
+        self.listed = engine.apply_ahead(s, &self.legal[i], &mut self.next, asked)?;
+        if self.listed {
+            std::mem::swap(&mut self.legal, &mut self.next);
+        }
+        Ok(())
+    }
+
+    /// Forgets the actions listed ahead: the next `legal` lists them (a new game, or a
+    /// state the last `apply` did not leave).
+    pub fn restart(&mut self) {
+        self.listed = false;
+    }
+}
+
 /// How an `apply_and_list` is asked: whether its steps are counted exactly, and where to
 /// add the time listing took.
 struct Asked<'a> {
@@ -112,21 +162,6 @@ impl Engine {
         let asked = Asked {
             exact: false,
             took: None,
-        };
-        self.apply_ahead(s, act, next, asked)
-    }
-
-    /// `apply_and_list`, adding the time listing ahead took to `took`.
-    pub fn apply_and_list_timed(
-        &self,
-        s: &mut State,
-        act: &Action,
-        next: &mut Listed,
-        took: &mut Duration,
-    ) -> Result<bool, EngineError> {
-        let asked = Asked {
-            exact: false,
-            took: Some(took),
         };
         self.apply_ahead(s, act, next, asked)
     }

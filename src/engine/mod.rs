@@ -23,6 +23,7 @@ mod state;
 mod turns;
 mod view;
 
+pub use ahead::Playout;
 pub use budget::{MAX_LEGAL_ACTIONS, MAX_LIST, MAX_WORK};
 pub use effects::MAX_TRIGGER_DEPTH;
 pub use legal::{
