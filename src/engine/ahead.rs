@@ -262,12 +262,11 @@ impl Engine {
         });
         // The whole listing fits in what is left; `apply` is charged the walk up to the
         // first action (and, counted exactly, what stopping there owes).
-        let (to_first, all) = (first.unwrap_or(end), end);
-        let whole = budget::MAX_WORK as i64 - all;
+        let whole = budget::MAX_WORK as i64 - end;
         if over || whole > budget::left() {
             return None;
         }
-        budget::charge((budget::MAX_WORK as i64 - to_first) as u64 + owed);
+        budget::charge((budget::MAX_WORK as i64 - first.unwrap_or(end)) as u64 + owed);
         Some(first.is_some())
     }
 }
