@@ -91,6 +91,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // transferred, a piece's, a list): each try judged on its own copy, never on what the
     // try before it wrote.
     ("afterwards_vars.scenarios", 1),
+    // A try for `require afterwards` leaves out the writes no judgement can see, and keeps
+    // a write the judgements read through another; the move played writes them all.
+    ("afterwards_trials.scenarios", 2),
     // A board written once for every size: `width`, `height`, `cell(f, r)`; variants that
     // change only the size keep the base's regions, a restated region replaces its own.
     ("board_sizes.scenarios", 6),
@@ -603,4 +606,38 @@ fn a_cell_is_reached_when_the_walk_gives_it() {
     // Many positions, with pieces that reach far and near.
     assert!(positions > 300, "only {positions} positions");
     assert!(reached > 10_000, "only {reached} cells reached");
+}
+
+/// A try for `require afterwards` leaves out what no judgement can see: listing the moves
+/// of `afterwards_trials.muster` takes the steps it takes with those statements struck
+/// from its `do` (a counter, a note, an `if` of such writes, a per-piece variable), the
+/// plans and the tree walk alike; struck, a statement a judgement reads costs steps.
+#[test]
+fn a_try_for_require_afterwards_leaves_out_what_no_judgement_sees() {
+    let text = read("afterwards_trials.muster");
+    let unseen = [
+        "    tally += 1\n",
+        "    if from == a1 or from == a2 {\n      note = note + 10\n      from.piece.age += 1\n    }\n",
+        "    from.piece.age += 1\n    dest.piece.age += 1\n",
+    ];
+    let mut struck = text.clone();
+    for s in unseen {
+        assert!(struck.contains(s), "{s}");
+        struck = struck.replace(s, "");
+    }
+    let work = |text: &str| {
+        let engine = Engine::new(compile("afterwards_trials.muster", text));
+        let s = engine.start(2, 1).unwrap();
+        let (legal, plans) = engine.legal_actions_and_work(&s);
+        let (walked, tree) = engine.tree_walking().legal_actions_and_work(&s);
+        assert_eq!(legal, walked);
+        assert_eq!(plans, tree);
+        (legal.len(), plans)
+    };
+    let (listed, steps) = work(&text);
+    assert_eq!(listed, 2);
+    assert_eq!(work(&struck), (listed, steps));
+    // The write of `spent`, which `bank` is set from, is no such statement.
+    let seen = struck.replace("    spent = spent + file(from)\n", "");
+    assert!(work(&seen).1 < steps);
 }

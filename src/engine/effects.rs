@@ -31,6 +31,9 @@ pub(crate) struct Runner<'a> {
     /// Where kept, each variable slot this runner writes, before it writes it (see
     /// `Engine::judged_afterwards`, which puts back only those).
     pub written: Option<Vec<(Vars, u32)>>,
+    /// Whether this runs a trial of a `do` for `require afterwards`, which skips the
+    /// statements no judgement can see (see `trials.rs`).
+    pub trial: bool,
 }
 
 /// The variable an assignment changes: a global, a seat's or a piece's (by its index).
@@ -111,6 +114,7 @@ impl<'a> Runner<'a> {
             budget: MAX_STEPS_PER_ACTION,
             depth: 0,
             written: None,
+            trial: false,
         }
     }
 
@@ -180,28 +184,41 @@ impl<'a> Runner<'a> {
         stmts: &[Stmt],
         l: &mut [Value],
     ) -> Result<(), EngineError> {
-        self.each_step(s, stmts, l, Self::stmt)
+        let (eng, trial) = (self.eng, self.trial);
+        self.each_step(s, stmts, l, |st| trial && eng.trial_skips(st), Self::stmt)
     }
 
     /// Runs a compiled body (see `plan/bodies.rs`) as `run` runs the statements it was
     /// compiled from.
     fn run_ops(&mut self, s: &mut State, ops: &[Op], l: &mut [Value]) -> Result<(), EngineError> {
-        self.each_step(s, ops, l, Self::op)
+        let trial = self.trial;
+        self.each_step(
+            s,
+            ops,
+            l,
+            |op| trial && matches!(op, Op::Skipped(_)),
+            Self::op,
+        )
     }
 
     /// Runs `steps` (statements, or their compiled ops) one by one by `one`, each counted
-    /// against the action's effects, until the game is over.
+    /// against the action's effects, until the game is over; those a trial skips
+    /// (`skipped`) are neither run nor counted.
     #[inline(always)]
     fn each_step<T>(
         &mut self,
         s: &mut State,
         steps: &[T],
         l: &mut [Value],
+        skipped: impl Fn(&T) -> bool,
         one: impl Fn(&mut Self, &mut State, &T, &mut [Value]) -> Result<(), EngineError>,
     ) -> Result<(), EngineError> {
         for step in steps {
             if s.outcome.is_some() {
                 return Ok(());
+            }
+            if skipped(step) {
+                continue;
             }
             self.tick()?;
             one(self, s, step, l)?;
@@ -265,6 +282,8 @@ impl<'a> Runner<'a> {
                 self.assign(s, *var, who, *op, v)?;
             }
             Op::Stmt(st) => self.stmt(s, st, l)?,
+            // Skipped only in a trial (`run_ops`).
+            Op::Skipped(op) => self.op(s, op, l)?,
         }
         Ok(())
     }

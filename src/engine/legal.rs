@@ -644,6 +644,7 @@ impl Engine {
         let l2 = &mut after.locals;
         let mut runner = Runner::new(self, ev.me);
         runner.written = Some(std::mem::take(&mut after.written));
+        runner.trial = true;
         let ran = runner.run_at(&mut after.state, at, body, l2);
         after.written = runner.written.take().unwrap_or_default();
         let failed = match ran {

@@ -20,6 +20,7 @@ mod pool;
 mod profile;
 mod sample;
 mod state;
+mod trials;
 mod turns;
 mod view;
 
@@ -146,6 +147,9 @@ pub struct Engine {
     /// `repetitions`): if not, a turn that ends with no `after turn` effects does not
     /// judge them again on the position they were just judged on after its last action.
     end_reads_turns: bool,
+    /// The statements of `do`s that a trial for `require afterwards` skips, by address in
+    /// the rules, sorted (see `trials.rs`).
+    trial_skips: Vec<usize>,
     /// For each player count, each component's home seat (see `sample::home_seats`),
     /// worked out when first needed.
     homes: Vec<std::sync::OnceLock<Vec<u8>>>,
@@ -221,6 +225,13 @@ fn lets_applied(clauses: &[Clause]) -> Box<[bool]> {
 }
 
 impl Engine {
+    /// Whether a trial of a `do` for `require afterwards` skips `st`, a statement of the
+    /// rules (see `trials.rs`).
+    #[inline]
+    pub(crate) fn trial_skips(&self, st: &crate::ir::Stmt) -> bool {
+        trials::skips_statement(&self.trial_skips, st)
+    }
+
     /// The same engine listing legal actions by the tree walk alone, without the
     /// compiled plans: the reference the plans are tested against (`tests/plans.rs`).
     pub fn tree_walking(&self) -> Engine {
@@ -321,10 +332,13 @@ impl Engine {
         memo_nodes.extend(effect_nodes);
         memo_nodes.sort_unstable();
         memo_nodes.dedup();
+        // The statements a trial for `require afterwards` skips, by address in the rules.
+        let trial_skips = trials::skipped(&game);
         let plans = Arc::new(plan::Plans::build(
             &game,
             &memo_nodes,
             &memo_roots,
+            &trial_skips,
             count_clauses,
         ));
         memo_nodes.extend_from_slice(&plans.memo_nodes);
@@ -357,6 +371,7 @@ impl Engine {
             query_memo,
             memo_filter: 0,
             judges_afterwards,
+            trial_skips,
         };
         engine.memo_filter = engine
             .memo_nodes

@@ -278,9 +278,17 @@ struct Cx<'a> {
     /// Whether each clause's step counts its own evaluation steps (`profile.rs`): for
     /// `muster bench --by-clause`, in an engine of its own, so that no other pays for it.
     count_clauses: bool,
+    /// The statements a trial for `require afterwards` skips, by address in the rules
+    /// (sorted; see `trials.rs`).
+    trial_skips: &'a [usize],
 }
 
 impl Cx<'_> {
+    /// Whether a trial for `require afterwards` skips `st`, a statement of the rules.
+    fn trial_skips(&self, st: &crate::ir::Stmt) -> bool {
+        super::trials::skips_statement(self.trial_skips, st)
+    }
+
     /// Whether `e` is an expression of a statement that holds nodes to remember.
     fn scoped(&self, e: &Expr) -> bool {
         self.roots
@@ -353,10 +361,12 @@ impl Plans {
         game: &Game,
         memo: &[usize],
         roots: &[usize],
+        trial_skips: &[usize],
         count_clauses: bool,
     ) -> Plans {
         let mut cx = Cx {
             count_clauses,
+            trial_skips,
             board: &game.board,
             seats: &game.seats,
             memo,

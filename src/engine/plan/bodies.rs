@@ -35,6 +35,9 @@ pub(crate) enum Op {
     Assign(VarTarget, Option<Get>, AssignOp, Get),
     /// Any other statement, run as written.
     Stmt(Box<Stmt>),
+    /// A statement that a trial of the `do` for `require afterwards` skips, and anything
+    /// else runs (see `trials.rs`).
+    Skipped(Box<Op>),
 }
 
 /// The compiled bodies of a game (see `Plans::bodies`) and the compiled `let`s of its
@@ -69,6 +72,13 @@ fn ops(cx: &mut Cx, stmts: &[Stmt]) -> Body {
 }
 
 fn op(cx: &mut Cx, st: &Stmt) -> Op {
+    if cx.trial_skips(st) {
+        return Op::Skipped(Box::new(as_run(cx, st)));
+    }
+    as_run(cx, st)
+}
+
+fn as_run(cx: &mut Cx, st: &Stmt) -> Op {
     match st {
         Stmt::If(c, a, b) => Op::If(cond(cx, c), ops(cx, a), ops(cx, b)),
         Stmt::For(slot, coll, body) => Op::For(*slot as usize, items(cx, coll), ops(cx, body)),
