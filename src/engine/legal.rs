@@ -45,8 +45,6 @@ struct After {
     /// wrote. `None` when the copy is of nothing known.
     synced: Option<(usize, u64)>,
     written: Vec<(Vars, u32)>,
-    /// The locals of the try, copied over those of the last one.
-    locals: Vec<Value>,
 }
 
 thread_local! {
@@ -575,15 +573,15 @@ impl Engine {
 
     /// The first `require afterwards` among `rest` (the clauses after a `do`) that fails on
     /// the position `body` produces, as its index among the action's requires; `None` if
-    /// all hold or there is none. The `do` runs on a copy of the state and of the locals;
-    /// a rules error while it runs leaves the action legal, so that applying it reports
-    /// the error.
+    /// all hold or there is none. The `do` runs on a copy of the state (see
+    /// `judged_afterwards`); a rules error while it runs leaves the action legal, so that
+    /// applying it reports the error.
     pub(crate) fn fails_afterwards(
         &self,
         ev: &Eval,
         rest: &[Clause],
         body: &[crate::ir::Stmt],
-        l: &[Value],
+        l: &mut [Value],
     ) -> Option<u16> {
         if !rest.iter().any(Clause::is_afterwards) {
             return None;
@@ -600,18 +598,22 @@ impl Engine {
         })
     }
 
-    /// Runs `body` on a copy of the state and of the locals, and hands the position it
-    /// produces to `judge` (which gives the index of a failing `require afterwards`, if
-    /// any). A rules error while `body` runs leaves the action legal, so that applying it
-    /// reports the error. Plans judge with their compiled conditions. `at`: where the
-    /// body stands in the rules, by which its compiled form is found (`body` may be a
-    /// copy).
+    /// Runs `body` on a copy of the state, and hands the position it produces to `judge`
+    /// (which gives the index of a failing `require afterwards`, if any). A rules error
+    /// while `body` runs leaves the action legal, so that applying it reports the error.
+    /// Plans judge with their compiled conditions. `at`: where the body stands in the
+    /// rules, by which its compiled form is found (`body` may be a copy).
+    ///
+    /// The body and the judgements run on the listing's own locals: they bind only slots
+    /// of their own (the checker never binds a slot twice within an action), which
+    /// nothing in the listing reads after them, and never write the choices and `let`s
+    /// bound before the `do`.
     pub(crate) fn judged_afterwards(
         &self,
         ev: &Eval,
         at: usize,
         body: &[crate::ir::Stmt],
-        l: &[Value],
+        l: &mut [Value],
         judge: &mut dyn FnMut(&Eval, &mut [Value]) -> Option<u16>,
     ) -> Option<u16> {
         // The copy goes into a state kept from the last time (per thread), so that its
@@ -621,7 +623,6 @@ impl Engine {
                 state: ev.s.clone(),
                 synced: None,
                 written: Vec::new(),
-                locals: Vec::new(),
             })
         });
         // Within one action's listing, the copy made for the last try is of this same
@@ -640,12 +641,10 @@ impl Engine {
         }
         after.written.clear();
         after.synced = (listing != 0).then_some(here);
-        super::pool::copy_values(&mut after.locals, l);
-        let l2 = &mut after.locals;
         let mut runner = Runner::new(self, ev.me);
         runner.written = Some(std::mem::take(&mut after.written));
         runner.trial = true;
-        let ran = runner.run_at(&mut after.state, at, body, l2);
+        let ran = runner.run_at(&mut after.state, at, body, l);
         after.written = runner.written.take().unwrap_or_default();
         let failed = match ran {
             Err(_) => None,
@@ -655,7 +654,7 @@ impl Engine {
                     s: &after.state,
                     me: ev.me,
                 };
-                judge(&then, l2)
+                judge(&then, l)
             }
         };
         AFTER.with_borrow_mut(|kept| *kept = Some(after));
@@ -740,7 +739,7 @@ impl Engine {
                 }
                 Clause::Do(body) => {
                     let rest = &def.clauses[i + 1..];
-                    if let Some(index) = self.fails_afterwards(&ev, rest, body, &l) {
+                    if let Some(index) = self.fails_afterwards(&ev, rest, body, &mut l) {
                         return Some(refusal(index));
                     }
                 }
