@@ -94,6 +94,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // A try for `require afterwards` leaves out the writes no judgement can see, and keeps
     // a write the judgements read through another; the move played writes them all.
     ("afterwards_trials.scenarios", 2),
+    // Each try for `require afterwards` starts from the position listed, whatever the try
+    // before it changed: an attribute, where a piece stands, a zone, a variable.
+    ("afterwards_copies.scenarios", 1),
     // A board written once for every size: `width`, `height`, `cell(f, r)`; variants that
     // change only the size keep the base's regions, a restated region replaces its own.
     ("board_sizes.scenarios", 6),

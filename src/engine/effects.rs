@@ -34,6 +34,18 @@ pub(crate) struct Runner<'a> {
     /// Whether this runs a trial of a `do` for `require afterwards`, which skips the
     /// statements no judgement can see (see `trials.rs`).
     pub trial: bool,
+    /// What of the state, besides variables, the statements run so far may have changed.
+    pub touched: Touched,
+}
+
+/// What of a state a runner's statements may have changed, besides its variables (which
+/// `Runner::written` lists): nothing, only where components stand (a `move`), or anything.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) enum Touched {
+    Nothing,
+    /// `cells`, `zones`, `locs`, `owners`, `face_up` and the index of occupied cells.
+    Moves,
+    All,
 }
 
 /// The variable an assignment changes: a global, a seat's or a piece's (by its index).
@@ -115,6 +127,7 @@ impl<'a> Runner<'a> {
             depth: 0,
             written: None,
             trial: false,
+            touched: Touched::Nothing,
         }
     }
 
@@ -250,6 +263,9 @@ impl<'a> Runner<'a> {
         fn ev<'e>(eng: &'e Engine, s: &'e State, me: u8) -> Eval<'e> {
             Eval { eng, s, me }
         }
+        if let Op::Move(..) = op {
+            self.touched = self.touched.max(Touched::Moves);
+        }
         match op {
             Op::If(c, a, b) => {
                 let branch = if c(&ev(eng, s, me), l) { a } else { b };
@@ -289,6 +305,15 @@ impl<'a> Runner<'a> {
     }
 
     fn stmt(&mut self, s: &mut State, st: &Stmt, l: &mut [Value]) -> Result<(), EngineError> {
+        let touches = match st {
+            Stmt::If(..) | Stmt::For(..) | Stmt::Block(_) | Stmt::Let(..) => Touched::Nothing,
+            Stmt::Assign(Target::Global(_) | Target::Seat(..) | Target::Piece(..), ..) => {
+                Touched::Nothing
+            }
+            Stmt::Move(..) => Touched::Moves,
+            _ => Touched::All,
+        };
+        self.touched = self.touched.max(touches);
         match st {
             Stmt::If(c, a, b) => {
                 let v = self.ev(s, c, l);

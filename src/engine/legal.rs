@@ -2,7 +2,7 @@
 //! its `require`s, and applying one.
 
 use super::budget::{self, Decision};
-use super::effects::Runner;
+use super::effects::{Runner, Touched};
 use super::eval::Eval;
 use super::state::{State, Vars};
 use super::{code, Engine, EngineError};
@@ -45,6 +45,8 @@ struct After {
     /// wrote. `None` when the copy is of nothing known.
     synced: Option<(usize, u64)>,
     written: Vec<(Vars, u32)>,
+    /// What else the last try may have changed (see `Runner::touched`).
+    touched: Touched,
 }
 
 thread_local! {
@@ -623,15 +625,22 @@ impl Engine {
                 state: ev.s.clone(),
                 synced: None,
                 written: Vec::new(),
+                touched: Touched::All,
             })
         });
         // Within one action's listing, the copy made for the last try is of this same
-        // state but for the variables that try wrote: those are put back, and the rest
-        // (the board, the zones: plain numbers) copied whole. Any other time, everything.
+        // state but for the variables that try wrote and what else its statements may
+        // have changed (`Runner::touched`): the variables are put back, and the rest
+        // copied whole (plain numbers), only where components stand if the try only moved
+        // them, nothing if it did not even that. Any other time, everything.
         let listing = LISTING.get();
         let here = (ev.s as *const State as usize, listing);
         if listing != 0 && after.synced == Some(here) {
-            after.state.copy_from(ev.s, false);
+            match after.touched {
+                Touched::Nothing => {}
+                Touched::Moves => after.state.copy_moves_from(ev.s),
+                Touched::All => after.state.copy_from(ev.s, false),
+            }
             for &(which, i) in &after.written {
                 let i = i as usize;
                 super::pool::copy_value(&mut after.state.vars_mut(which)[i], &ev.s.vars(which)[i]);
@@ -646,6 +655,7 @@ impl Engine {
         runner.trial = true;
         let ran = runner.run_at(&mut after.state, at, body, l);
         after.written = runner.written.take().unwrap_or_default();
+        after.touched = runner.touched;
         let failed = match ran {
             Err(_) => None,
             Ok(()) => {

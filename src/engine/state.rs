@@ -304,6 +304,17 @@ impl State {
     /// a state that already holds `source`'s variables but for a few, which the caller
     /// copies itself, and its history, which effects never write (see
     /// `Engine::judged_afterwards`).
+    /// `copy_from` of what a `move` changes only (`Touched::Moves`): where the components
+    /// stand, their owners and faces, and the index of occupied cells.
+    pub(crate) fn copy_moves_from(&mut self, source: &State) {
+        self.cells.clone_from(&source.cells);
+        self.zones.clone_from(&source.zones);
+        self.locs.clone_from(&source.locs);
+        self.owners.clone_from(&source.owners);
+        self.face_up.clone_from(&source.face_up);
+        self.occupancy.clone_from(&source.occupancy);
+    }
+
     pub(crate) fn copy_from(&mut self, source: &State, all: bool) {
         let State {
             players,
