@@ -300,10 +300,6 @@ impl State {
         }
     }
 
-    /// `clone_from`, or (`all` false) without the variables and the positions seen: for
-    /// a state that already holds `source`'s variables but for a few, which the caller
-    /// copies itself, and its history, which effects never write (see
-    /// `Engine::judged_afterwards`).
     /// `copy_from` of what a `move` changes only (`Touched::Moves`): where the components
     /// stand, their owners and faces, and the index of occupied cells.
     pub(crate) fn copy_moves_from(&mut self, source: &State) {
@@ -315,6 +311,10 @@ impl State {
         self.occupancy.clone_from(&source.occupancy);
     }
 
+    /// `clone_from`, or (`all` false) without the variables and the positions seen: for
+    /// a state that already holds `source`'s variables but for a few, which the caller
+    /// copies itself, and its history, which effects never write (see
+    /// `Engine::judged_afterwards`).
     pub(crate) fn copy_from(&mut self, source: &State, all: bool) {
         let State {
             players,
