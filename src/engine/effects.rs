@@ -28,20 +28,25 @@ pub(crate) struct Runner<'a> {
     pub budget: u32,
     /// Triggers running, one inside the other.
     depth: u32,
-    /// Where kept, each variable slot this runner writes, before it writes it (see
-    /// `Engine::judged_afterwards`, which puts back only those).
-    pub written: Option<Vec<(Vars, u32)>>,
-    /// Whether this runs a trial of a `do` for `require afterwards`, which skips the
-    /// statements no judgement can see (see `trials.rs`).
-    pub trial: bool,
-    /// What of the state, besides variables, the statements run so far may have changed.
+    /// Set where this runs a trial of a `do` for `require afterwards`: it skips the
+    /// statements no judgement can see (see `trials.rs`) and notes what it changes.
+    pub trial: Option<Trial>,
+}
+
+/// What a trial of a `do` notes as it runs, for `Engine::judged_afterwards` to put back
+/// only that before the next: each variable slot it writes, before it writes it, and what
+/// else of the state its statements may have changed.
+#[derive(Default)]
+pub(crate) struct Trial {
+    pub written: Vec<(Vars, u32)>,
     pub touched: Touched,
 }
 
 /// What of a state a runner's statements may have changed, besides its variables (which
-/// `Runner::written` lists): nothing, only where components stand (a `move`), or anything.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+/// `Trial::written` lists): nothing, only where components stand (a `move`), or anything.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Default)]
 pub(crate) enum Touched {
+    #[default]
     Nothing,
     /// `cells`, `zones`, `locs`, `owners`, `face_up` and the index of occupied cells.
     Moves,
@@ -125,9 +130,7 @@ impl<'a> Runner<'a> {
             me,
             budget: MAX_STEPS_PER_ACTION,
             depth: 0,
-            written: None,
-            trial: false,
-            touched: Touched::Nothing,
+            trial: None,
         }
     }
 
@@ -197,14 +200,14 @@ impl<'a> Runner<'a> {
         stmts: &[Stmt],
         l: &mut [Value],
     ) -> Result<(), EngineError> {
-        let (eng, trial) = (self.eng, self.trial);
+        let (eng, trial) = (self.eng, self.trial.is_some());
         self.each_step(s, stmts, l, |st| trial && eng.trial_skips(st), Self::stmt)
     }
 
     /// Runs a compiled body (see `plan/bodies.rs`) as `run` runs the statements it was
     /// compiled from.
     fn run_ops(&mut self, s: &mut State, ops: &[Op], l: &mut [Value]) -> Result<(), EngineError> {
-        let trial = self.trial;
+        let trial = self.trial.is_some();
         self.each_step(
             s,
             ops,
@@ -263,8 +266,8 @@ impl<'a> Runner<'a> {
         fn ev<'e>(eng: &'e Engine, s: &'e State, me: u8) -> Eval<'e> {
             Eval { eng, s, me }
         }
-        if let Op::Move(..) = op {
-            self.touched = self.touched.max(Touched::Moves);
+        if let (Op::Move(..), Some(t)) = (op, &mut self.trial) {
+            t.touched = t.touched.max(Touched::Moves);
         }
         match op {
             Op::If(c, a, b) => {
@@ -305,15 +308,17 @@ impl<'a> Runner<'a> {
     }
 
     fn stmt(&mut self, s: &mut State, st: &Stmt, l: &mut [Value]) -> Result<(), EngineError> {
-        let touches = match st {
-            Stmt::If(..) | Stmt::For(..) | Stmt::Block(_) | Stmt::Let(..) => Touched::Nothing,
-            Stmt::Assign(Target::Global(_) | Target::Seat(..) | Target::Piece(..), ..) => {
-                Touched::Nothing
-            }
-            Stmt::Move(..) => Touched::Moves,
-            _ => Touched::All,
-        };
-        self.touched = self.touched.max(touches);
+        if let Some(t) = &mut self.trial {
+            let touches = match st {
+                Stmt::If(..) | Stmt::For(..) | Stmt::Block(_) | Stmt::Let(..) => Touched::Nothing,
+                Stmt::Assign(Target::Global(_) | Target::Seat(..) | Target::Piece(..), ..) => {
+                    Touched::Nothing
+                }
+                Stmt::Move(..) => Touched::Moves,
+                _ => Touched::All,
+            };
+            t.touched = t.touched.max(touches);
+        }
         match st {
             Stmt::If(c, a, b) => {
                 let v = self.ev(s, c, l);
@@ -630,8 +635,8 @@ impl<'a> Runner<'a> {
     /// Notes a variable slot about to be written, where the runner keeps them (`written`).
     #[inline(always)]
     fn note(&mut self, which: Vars, at: usize) {
-        if let Some(w) = &mut self.written {
-            w.push((which, at as u32));
+        if let Some(t) = &mut self.trial {
+            t.written.push((which, at as u32));
         }
     }
 

@@ -2,9 +2,9 @@
 //! its `require`s, and applying one.
 
 use super::budget::{self, Decision};
-use super::effects::{Runner, Touched};
+use super::effects::{Runner, Touched, Trial};
 use super::eval::Eval;
-use super::state::{State, Vars};
+use super::state::State;
 use super::{code, Engine, EngineError};
 use crate::ir::{Clause, StepMode, Value};
 use serde::{Deserialize, Serialize};
@@ -44,9 +44,8 @@ struct After {
     /// it (see `Listing`), but for the variable slots in `written`: those the last try
     /// wrote. `None` when the copy is of nothing known.
     synced: Option<(usize, u64)>,
-    written: Vec<(Vars, u32)>,
-    /// What else the last try may have changed (see `Runner::touched`).
-    touched: Touched,
+    /// What the last try wrote and changed (see `Trial`).
+    last: Trial,
 }
 
 thread_local! {
@@ -624,38 +623,36 @@ impl Engine {
             Box::new(After {
                 state: ev.s.clone(),
                 synced: None,
-                written: Vec::new(),
-                touched: Touched::All,
+                last: Trial::default(),
             })
         });
         // Within one action's listing, the copy made for the last try is of this same
         // state but for the variables that try wrote and what else its statements may
-        // have changed (`Runner::touched`): the variables are put back, and the rest
+        // have changed (`Trial::touched`): the variables are put back, and the rest
         // copied whole (plain numbers), only where components stand if the try only moved
         // them, nothing if it did not even that. Any other time, everything.
         let listing = LISTING.get();
         let here = (ev.s as *const State as usize, listing);
         if listing != 0 && after.synced == Some(here) {
-            match after.touched {
+            match after.last.touched {
                 Touched::Nothing => {}
                 Touched::Moves => after.state.copy_moves_from(ev.s),
                 Touched::All => after.state.copy_from(ev.s, false),
             }
-            for &(which, i) in &after.written {
+            for &(which, i) in &after.last.written {
                 let i = i as usize;
                 super::pool::copy_value(&mut after.state.vars_mut(which)[i], &ev.s.vars(which)[i]);
             }
         } else {
             after.state.clone_from(ev.s);
         }
-        after.written.clear();
+        after.last.written.clear();
+        after.last.touched = Touched::Nothing;
         after.synced = (listing != 0).then_some(here);
         let mut runner = Runner::new(self, ev.me);
-        runner.written = Some(std::mem::take(&mut after.written));
-        runner.trial = true;
+        runner.trial = Some(std::mem::take(&mut after.last));
         let ran = runner.run_at(&mut after.state, at, body, l);
-        after.written = runner.written.take().unwrap_or_default();
-        after.touched = runner.touched;
+        after.last = runner.trial.take().unwrap_or_default();
         let failed = match ran {
             Err(_) => None,
             Ok(()) => {

@@ -124,11 +124,7 @@ fn kept_reads(stmts: &[Stmt], read: &mut Read) {
         if skips(st, read) {
             continue;
         }
-        let mut more = Read::default();
-        st.each_expr(&mut |e| more.expr(e));
-        read.globals.extend(more.globals);
-        read.pieces.extend(more.pieces);
-        read.all |= more.all;
+        st.each_expr(&mut |e| read.expr(e));
         st.each_body(&mut |b| kept_reads(b, read));
     }
 }
