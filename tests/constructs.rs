@@ -137,6 +137,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // Link rules: conditions on the first cell, the second (written first), both and
     // neither; `or` in a rule; read again whenever a shape is formed.
     ("link_rules.scenarios", 7),
+    // A cell's neighbours judged as a set: in the order the directions are written, a cell
+    // compared with another either way round, an owner, emptiness, a cell left out; in a
+    // `require` after the `choose`, a quantifier and a filter.
+    ("neighbour_sets.scenarios", 7),
     // `swap` with an empty cell and between the sides: a seat's cells, their number and
     // the empty cells, read after each swap.
     ("swaps.scenarios", 4),
@@ -643,4 +647,29 @@ fn a_try_for_require_afterwards_leaves_out_what_no_judgement_sees() {
     // The write of `spent`, which `bank` is set from, is no such statement.
     let seen = struck.replace("    spent = spent + file(from)\n", "");
     assert!(work(&seen).1 < steps);
+}
+
+// A cell's neighbours judged as a set are still handed on in the order the directions
+// are written (`adjacent(a, [n, w, s, e])`): b2's partner north, b3, comes before its
+// partner east, c2, though c2 comes first on the board. (A scenario's `actions` is a
+// set; this is the order.) Plans and the tree walk list alike, at the same cost.
+#[test]
+fn a_cells_neighbours_come_in_the_order_of_their_directions() {
+    let engine = Engine::new(compile(
+        "neighbour_sets.muster",
+        &read("neighbour_sets.muster"),
+    ));
+    let mut s = engine.start(2, 1).unwrap();
+    for m in ["hem b2", "hem d4", "hem b3", "hem d3", "hem c2", "hem c5"] {
+        let a = engine.parse_action(&s, m).unwrap();
+        engine.apply(&mut s, &a).unwrap();
+    }
+    let (legal, plans) = engine.legal_actions_and_work(&s);
+    let (walked, tree) = engine.tree_walking().legal_actions_and_work(&s);
+    assert_eq!((&legal, plans), (&walked, tree));
+    let pairs: Vec<String> = (legal.iter())
+        .map(|a| engine.action_text(&s, a))
+        .filter(|t| t.starts_with("pair"))
+        .collect();
+    assert_eq!(pairs, ["pair b2 b3", "pair b2 c2"]);
 }

@@ -13,13 +13,15 @@
 //! `require at.empty`), is judged this way (`Filter`) when each node of its condition
 //! (`Pred`) is one of these: `and`, `or`, `not`, `x.empty` of its cell, `rank(x)` or
 //! `file(x)` compared with a constant or an attribute of `me`, `x.piece.owner` compared
-//! (`==`, `!=`) with `me` or a seat written in the rules, and `any`, `all` or `none` over
-//! `adjacent(x, dirs)` with written directions each of whose steps goes the same number of
-//! cells on (a grid's, a hex board's); none of them remembered within a query. Its domain
-//! (`Domain`) is the board's cells, the occupied ones or a seat's (rows of the state's
-//! index of occupied cells), or a region whose cells stand in the board's order, on a
-//! board of at most `MAX_CELLS` cells, all of them always laid out (no area's shape comes
-//! and goes).
+//! (`==`, `!=`) with `me` or a seat written in the rules, `x` compared with a cell in a
+//! local the condition does not bind (`a < b`: cells compare by their order on the board),
+//! and `any`, `all` or `none` over `adjacent(x, dirs)` with written directions each of
+//! whose steps goes the same number of cells on (a grid's, a hex board's); none of them
+//! remembered within a query. Its domain (`Domain`) is the board's cells, the occupied
+//! ones or a seat's (rows of the state's index of occupied cells), a region whose cells
+//! stand in the board's order, or a cell's neighbours in written directions (`adjacent(a,
+//! dirs)`, handed on in the directions' order, not the board's: `Given`), on a board of at
+//! most `MAX_CELLS` cells, all of them always laid out (no area's shape comes and goes).
 //!
 //! Invariant: a set judged charges the decision's budget what judging its cells one at a
 //! time in order charges (each node its step, each neighbour walked its item): a node's
@@ -108,6 +110,20 @@ impl<const W: usize> Mask<W> {
         }))
     }
 
+    /// The set of cell `c` alone.
+    #[inline(always)]
+    fn one(c: u16) -> Self {
+        let (at, bit) = (c as usize / 64, c % 64);
+        Mask(std::array::from_fn(|i| if i == at { 1 << bit } else { 0 }))
+    }
+
+    #[inline(always)]
+    fn contains(&self, c: u16) -> bool {
+        self.0
+            .get(c as usize / 64)
+            .is_some_and(|w| w & (1 << (c % 64)) != 0)
+    }
+
     /// The cells up to `c`, `c` included.
     fn upto(self, c: u16) -> Self {
         let (at, bit) = (c as usize / 64, c % 64);
@@ -134,15 +150,6 @@ impl<const W: usize> Mask<W> {
                 w &= w - 1;
             }
         }
-    }
-
-    fn first(&self) -> Option<u16> {
-        let mut found = None;
-        self.each(|c| {
-            found = Some(c);
-            false
-        });
-        found
     }
 }
 
@@ -241,6 +248,13 @@ enum Pred {
         eq: bool,
         seat: OwnerOf,
     },
+    /// `x op y` for `y` a cell in another local (`a < b`, `b != a`), the cell on the left
+    /// (`mirrored`: on the right); cells are compared by their order on the board.
+    Cell {
+        op: BinOp,
+        other: usize,
+        mirrored: bool,
+    },
     Not(Box<Pred>),
     And(Box<Pred>, Box<Pred>),
     Or(Box<Pred>, Box<Pred>),
@@ -273,6 +287,14 @@ impl OwnerOf {
 /// `e` as a condition on the cell in local `slot`, if each of its nodes may be judged as
 /// sets.
 fn pred(cx: &Cx, e: &Expr, slot: u16) -> Option<Pred> {
+    pred_within(cx, e, slot, &[slot])
+}
+
+/// `pred` of a part of a condition judged as sets: `bound` holds the locals the whole
+/// condition binds (the cell it is judged for, each neighbour a quantifier in it walks),
+/// which hold no one value while it is judged.
+fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
+    let pred = |e: &Expr, slot: u16| pred_within(cx, e, slot, bound);
     if cx.remembered(e) {
         return None;
     }
@@ -301,12 +323,29 @@ fn pred(cx: &Cx, e: &Expr, slot: u16) -> Option<Pred> {
                 seat: OwnerOf::new(other)?,
             }
         }
-        Expr::Not(x) => Pred::Not(Box::new(pred(cx, x, slot)?)),
+        Expr::Binary(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) if matches!((&**a, &**b), (Expr::Local(x), Expr::Local(y))
+            if (*x == slot) != (*y == slot) && !(bound.contains(x) && bound.contains(y))) =>
+        {
+            let (Expr::Local(x), Expr::Local(y)) = (&**a, &**b) else {
+                return None;
+            };
+            let mirrored = *y == slot;
+            Pred::Cell {
+                op: *op,
+                other: if mirrored { *x } else { *y } as usize,
+                mirrored,
+            }
+        }
+        Expr::Not(x) => Pred::Not(Box::new(pred(x, slot)?)),
         Expr::Binary(BinOp::And, a, b) => {
-            Pred::And(Box::new(pred(cx, a, slot)?), Box::new(pred(cx, b, slot)?))
+            Pred::And(Box::new(pred(a, slot)?), Box::new(pred(b, slot)?))
         }
         Expr::Binary(BinOp::Or, a, b) => {
-            Pred::Or(Box::new(pred(cx, a, slot)?), Box::new(pred(cx, b, slot)?))
+            Pred::Or(Box::new(pred(a, slot)?), Box::new(pred(b, slot)?))
         }
         Expr::Binary(
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
@@ -368,16 +407,17 @@ fn pred(cx: &Cx, e: &Expr, slot: u16) -> Option<Pred> {
             Pred::Around {
                 q: *q,
                 steps,
-                body: Box::new(pred(cx, body, *inner)?),
+                body: Box::new(pred_within(cx, body, *inner, &[bound, &[*inner]].concat())?),
             }
         }
         _ => return None,
     })
 }
 
-/// One judgement: the steps its sets have cost so far.
+/// One judgement: the locals it reads, and the steps its sets have cost so far.
 struct Judging<'e, 'a> {
     ev: &'e Eval<'a>,
+    l: &'e [Value],
     steps: u64,
 }
 
@@ -421,6 +461,30 @@ impl Pred {
                 j.steps += steps * n;
                 let at = (j.ev.me as usize).min(holds.len() - 1);
                 s.and(Mask::of(&holds[at]))
+            }
+            // The comparison and its two locals; each cell compared as `eval` compares
+            // the values.
+            Pred::Cell {
+                op,
+                other,
+                mirrored,
+            } => {
+                j.steps += 3 * n;
+                let y = &j.l[*other];
+                let mut held = Mask::NONE;
+                s.each(|c| {
+                    let x = Value::Cell(c);
+                    let holds = if *mirrored {
+                        ops::compare(*op, y, &x)
+                    } else {
+                        ops::compare(*op, &x, y)
+                    };
+                    if holds {
+                        held = held.or(Mask::one(c));
+                    }
+                    true
+                });
+                held
             }
             Pred::Not(x) => {
                 j.steps += n;
@@ -474,7 +538,12 @@ impl Pred {
     }
 }
 
-/// The cells a walk gives, as a set: the board's, the occupied ones, or a seat's.
+/// The most directions a walk of a cell's neighbours may go in for its cells to be
+/// judged as a set (`Domain::Around`).
+const MAX_AROUND: usize = 8;
+
+/// The cells a walk gives, as a set: the board's, the occupied ones, a seat's, a region's,
+/// or a cell's neighbours.
 enum Domain {
     /// The board's cells, all of them.
     Board(Vec<u64>),
@@ -482,6 +551,73 @@ enum Domain {
     /// A region whose cells stand in the board's order: its set for each seat (one for a
     /// region of no seat), and the seat's operand.
     Region(Vec<Vec<u64>>, Option<Arg>),
+    /// `adjacent(x, dirs)`, the directions written in the rules: walked in their order, so
+    /// given with it (`Given::order`); only on a board where no two of them lead from one
+    /// cell to one neighbour.
+    Around(Arg, Vec<u8>),
+}
+
+/// The cells a domain gives: as a set, and the order its walk gives them in where that
+/// is not the board's (a cell's neighbours, direction by direction).
+struct Given<const W: usize> {
+    set: Mask<W>,
+    order: Option<Order>,
+}
+
+/// Cells in the order a walk gives them.
+#[derive(Clone, Copy)]
+struct Order {
+    cells: [u16; MAX_AROUND],
+    len: usize,
+}
+
+impl Order {
+    fn cells(&self) -> &[u16] {
+        &self.cells[..self.len]
+    }
+}
+
+impl<const W: usize> Given<W> {
+    /// The cells up to `c` in the walk's order, `c` included.
+    fn upto(&self, c: u16) -> Mask<W> {
+        let Some(order) = &self.order else {
+            return self.set.upto(c);
+        };
+        let mut upto = Mask::NONE;
+        for &x in order.cells() {
+            upto = upto.or(Mask::one(x));
+            if x == c {
+                break;
+            }
+        }
+        upto
+    }
+
+    /// The cells of `held` (some of the given ones) in the walk's order, while `f` says to
+    /// go on.
+    #[inline(always)]
+    fn each(&self, held: Mask<W>, mut f: impl FnMut(u16) -> bool) {
+        match &self.order {
+            None => held.each(f),
+            Some(order) => {
+                for &c in order.cells() {
+                    if held.contains(c) && !f(c) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The first cell of `held` in the walk's order.
+    fn first(&self, held: Mask<W>) -> Option<u16> {
+        let mut found = None;
+        self.each(held, |c| {
+            found = Some(c);
+            false
+        });
+        found
+    }
 }
 
 impl Domain {
@@ -506,21 +642,69 @@ impl Domain {
                     .collect();
                 Domain::Region(sets, seat.as_deref().map(|p| Arg::new(cx, p)))
             }
+            Expr::Call(Builtin::Adjacent, args) if matches!(args[1], Expr::Const(_)) => {
+                let dirs = const_dirs(&args[1]);
+                let board = cx.board;
+                let apart = |c: u16| {
+                    let mut seen = Vec::new();
+                    (dirs.iter().map(|&d| board.step(c, d)))
+                        .filter(|&n| n != NO_CELL)
+                        .all(|n| {
+                            !seen.contains(&n) && {
+                                seen.push(n);
+                                true
+                            }
+                        })
+                };
+                if dirs.len() > MAX_AROUND
+                    || dirs.iter().any(|&d| d as usize >= board.dirs.len())
+                    || !(0..board.cells.len() as u16).all(apart)
+                {
+                    return None;
+                }
+                Domain::Around(Arg::new(cx, &args[0]), dirs)
+            }
             _ => return None,
         })
     }
 
     /// The cells, after the walk's own steps; each cell walked is a step more, charged by
     /// the caller.
-    fn cells<const W: usize>(&self, ev: &Eval, l: &mut [Value]) -> Mask<W> {
-        match self {
+    fn cells<const W: usize>(&self, ev: &Eval, l: &mut [Value]) -> Given<W> {
+        let set = match self {
             Domain::Board(all) => Mask::of(all),
             Domain::Occupied(seat) => Mask::of(ev.s.occupied_by(whose(seat, ev, l))),
             Domain::Region(sets, seat) => {
                 let at = seat_or_first(seat, ev, l) as usize;
                 sets.get(at).map_or(Mask::NONE, |w| Mask::of(w))
             }
-        }
+            // The call's step, then its cell's, as the walk charges them.
+            Domain::Around(cell, dirs) => {
+                let mut order = Order {
+                    cells: [NO_CELL; MAX_AROUND],
+                    len: 0,
+                };
+                let mut set = Mask::NONE;
+                if budget::charge(1) {
+                    if let Some(c) = cell.cell(ev, l) {
+                        let board = &ev.eng.game.board;
+                        for &d in dirs {
+                            let n = board.step(c, d);
+                            if n != NO_CELL {
+                                order.cells[order.len] = n;
+                                order.len += 1;
+                                set = set.or(Mask::one(n));
+                            }
+                        }
+                    }
+                }
+                return Given {
+                    set,
+                    order: Some(order),
+                };
+            }
+        };
+        Given { set, order: None }
     }
 }
 
@@ -534,23 +718,23 @@ struct Sets<const W: usize> {
 impl<const W: usize> Sets<W> {
     /// The cells of the domain, those kept, and the steps walking and judging them cost.
     #[inline(always)]
-    fn judge(&self, ev: &Eval, l: &mut [Value]) -> (Mask<W>, Mask<W>, u64) {
+    fn judge(&self, ev: &Eval, l: &mut [Value]) -> (Given<W>, Mask<W>, u64) {
         let s = self.domain.cells(ev, l);
-        let (held, steps) = self.judged(ev, s);
+        let (held, steps) = self.judged(ev, l, s.set);
         (s, held, steps)
     }
 
     /// The cells of `s` kept, and the steps walking and judging each of them costs.
     #[inline(always)]
-    fn judged(&self, ev: &Eval, s: Mask<W>) -> (Mask<W>, u64) {
-        let mut j = Judging { ev, steps: 0 };
+    fn judged(&self, ev: &Eval, l: &[Value], s: Mask<W>) -> (Mask<W>, u64) {
+        let mut j = Judging { ev, l, steps: 0 };
         let held = self.pred.judge(&mut j, s);
         (held, s.len() + j.steps)
     }
 
     /// What walking the cells of `s` up to `c` and judging each charges.
-    fn cost_upto(&self, ev: &Eval, s: Mask<W>, c: u16) -> u64 {
-        self.judged(ev, s.upto(c)).1
+    fn cost_upto(&self, ev: &Eval, l: &[Value], s: &Given<W>, c: u16) -> u64 {
+        self.judged(ev, l, s.upto(c)).1
     }
 
     /// Hands each cell kept to `f`, in order, while it says to go on; each is a step when
@@ -569,7 +753,7 @@ impl<const W: usize> Sets<W> {
         // whose turn it does is noted (see `budget::owe`).
         let mut first = None;
         let seek = budget::seeking_first();
-        held.each(|c| {
+        s.each(held, |c| {
             let go_on = if emitted { emit_cell(f, c, l) } else { f(c, l) };
             if !go_on {
                 stopped = Some(c);
@@ -580,17 +764,17 @@ impl<const W: usize> Sets<W> {
             go_on
         });
         if let Some(c) = first {
-            budget::owe(self.cost_upto(ev, s, c));
+            budget::owe(self.cost_upto(ev, l, &s, c));
         }
         budget::charge(match stopped {
-            Some(c) => self.cost_upto(ev, s, c),
+            Some(c) => self.cost_upto(ev, l, &s, c),
             None => steps,
         });
     }
 
     fn list(&self, ev: &Eval, l: &mut [Value], out: &mut Vec<Value>) {
-        let (_, held, steps) = self.judge(ev, l);
-        held.each(|c| {
+        let (s, held, steps) = self.judge(ev, l);
+        s.each(held, |c| {
             out.push(Value::Cell(c));
             true
         });
@@ -602,11 +786,11 @@ impl<const W: usize> Sets<W> {
         // The first cell that settles the answer, if any does.
         let (settles, result) = match q {
             Quant::Any => (held, true),
-            Quant::All => (s.minus(held), false),
+            Quant::All => (s.set.minus(held), false),
             Quant::None => (held, false),
         };
-        match settles.first() {
-            Some(c) => budget::charge(self.cost_upto(ev, s, c)) && result,
+        match s.first(settles) {
+            Some(c) => budget::charge(self.cost_upto(ev, l, &s, c)) && result,
             None => budget::charge(steps) && !result,
         }
     }
