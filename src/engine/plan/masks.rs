@@ -327,16 +327,11 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
             a,
             b,
-        ) if matches!((&**a, &**b), (Expr::Local(x), Expr::Local(y))
-            if (*x == slot) != (*y == slot) && !(bound.contains(x) && bound.contains(y))) =>
-        {
-            let (Expr::Local(x), Expr::Local(y)) = (&**a, &**b) else {
-                return None;
-            };
-            let mirrored = *y == slot;
+        ) if other_cell(a, b, slot, bound).is_some() => {
+            let (other, mirrored) = other_cell(a, b, slot, bound)?;
             Pred::Cell {
                 op: *op,
-                other: if mirrored { *x } else { *y } as usize,
+                other,
                 mirrored,
             }
         }
@@ -412,6 +407,20 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
         }
         _ => return None,
     })
+}
+
+/// Where `a op b` compares the cell in local `slot` with the value of another local that
+/// the condition does not bind (`bound`): that local, and whether it is on the left.
+fn other_cell(a: &Expr, b: &Expr, slot: u16, bound: &[u16]) -> Option<(usize, bool)> {
+    let (Expr::Local(x), Expr::Local(y)) = (a, b) else {
+        return None;
+    };
+    let (other, mirrored) = match (*x == slot, *y == slot) {
+        (true, false) => (*y, false),
+        (false, true) => (*x, true),
+        _ => return None,
+    };
+    (!bound.contains(&other)).then_some((other as usize, mirrored))
 }
 
 /// One judgement: the locals it reads, and the steps its sets have cost so far.
