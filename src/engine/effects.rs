@@ -266,9 +266,6 @@ impl<'a> Runner<'a> {
         fn ev<'e>(eng: &'e Engine, s: &'e State, me: u8) -> Eval<'e> {
             Eval { eng, s, me }
         }
-        if let (Op::Move(..), Some(t)) = (op, &mut self.trial) {
-            t.touched = t.touched.max(Touched::Moves);
-        }
         match op {
             Op::If(c, a, b) => {
                 let branch = if c(&ev(eng, s, me), l) { a } else { b };
@@ -288,6 +285,9 @@ impl<'a> Runner<'a> {
                 pool::set(&mut l[*slot], v);
             }
             Op::Move(what, to, face) => {
+                if let Some(t) = &mut self.trial {
+                    t.touched = t.touched.max(Touched::Moves);
+                }
                 let what = what(&ev(eng, s, me), l);
                 let to = to(&ev(eng, s, me), l);
                 self.move_to(s, what, to, *face)?;

@@ -36,6 +36,7 @@
 use super::{
     budget, const_dirs, emit_cell, ops, seat_or_first, whose, Arg, Cond, Cx, Eval, NO_SEAT,
 };
+use crate::engine::geometry;
 use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
 
 /// The most cells a board may have for its conditions to be judged as sets.
@@ -294,7 +295,7 @@ fn pred(cx: &Cx, e: &Expr, slot: u16) -> Option<Pred> {
 /// condition binds (the cell it is judged for, each neighbour a quantifier in it walks),
 /// which hold no one value while it is judged.
 fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
-    let pred = |e: &Expr, slot: u16| pred_within(cx, e, slot, bound);
+    let part = |e: &Expr, slot: u16| pred_within(cx, e, slot, bound);
     if cx.remembered(e) {
         return None;
     }
@@ -335,12 +336,12 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
                 mirrored,
             }
         }
-        Expr::Not(x) => Pred::Not(Box::new(pred(x, slot)?)),
+        Expr::Not(x) => Pred::Not(Box::new(part(x, slot)?)),
         Expr::Binary(BinOp::And, a, b) => {
-            Pred::And(Box::new(pred(a, slot)?), Box::new(pred(b, slot)?))
+            Pred::And(Box::new(part(a, slot)?), Box::new(part(b, slot)?))
         }
         Expr::Binary(BinOp::Or, a, b) => {
-            Pred::Or(Box::new(pred(a, slot)?), Box::new(pred(b, slot)?))
+            Pred::Or(Box::new(part(a, slot)?), Box::new(part(b, slot)?))
         }
         Expr::Binary(
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
@@ -654,16 +655,14 @@ impl Domain {
             Expr::Call(Builtin::Adjacent, args) if matches!(args[1], Expr::Const(_)) => {
                 let dirs = const_dirs(&args[1]);
                 let board = cx.board;
+                // As the walk finds them (`geometry::adjacent`).
                 let apart = |c: u16| {
                     let mut seen = Vec::new();
-                    (dirs.iter().map(|&d| board.step(c, d)))
-                        .filter(|&n| n != NO_CELL)
-                        .all(|n| {
-                            !seen.contains(&n) && {
-                                seen.push(n);
-                                true
-                            }
-                        })
+                    geometry::adjacent(board, c, &dirs, &mut |n| {
+                        let new = !seen.contains(&n);
+                        seen.push(n);
+                        new
+                    })
                 };
                 if dirs.len() > MAX_AROUND
                     || dirs.iter().any(|&d| d as usize >= board.dirs.len())
@@ -696,15 +695,12 @@ impl Domain {
                 let mut set = Mask::NONE;
                 if budget::charge(1) {
                     if let Some(c) = cell.cell(ev, l) {
-                        let board = &ev.eng.game.board;
-                        for &d in dirs {
-                            let n = board.step(c, d);
-                            if n != NO_CELL {
-                                order.cells[order.len] = n;
-                                order.len += 1;
-                                set = set.or(Mask::one(n));
-                            }
-                        }
+                        geometry::adjacent(&ev.eng.game.board, c, dirs, &mut |n| {
+                            order.cells[order.len] = n;
+                            order.len += 1;
+                            set = set.or(Mask::one(n));
+                            true
+                        });
                     }
                 }
                 return Given {
