@@ -141,6 +141,11 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // compared with another either way round, an owner, emptiness, a cell left out; in a
     // `require` after the `choose`, a quantifier and a filter.
     ("neighbour_sets.scenarios", 7),
+    // What the piece on a square holds, tested for all the squares at once: names, numbers
+    // against numbers or constants, truth, a list; its owner against a seat in a local
+    // (`next(me)`, `none`); a test that goes on with a part of another kind (`and`, `or`),
+    // in `any`, `all`, `none`, a filter and a `require` after its `choose`; 400 squares.
+    ("piece_sets.scenarios", 10),
     // `swap` with an empty cell and between the sides: a seat's cells, their number and
     // the empty cells, read after each swap.
     ("swaps.scenarios", 4),

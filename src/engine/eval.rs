@@ -1525,18 +1525,25 @@ impl FixedList {
     /// `among(items, item)`.
     #[inline(always)]
     pub(crate) fn has(&self, item: &Value) -> bool {
+        let (found, looked) = self.find(item);
+        budget::charge(looked) && found
+    }
+
+    /// Whether `item` is on the list, and the items a search looks at to find out (the
+    /// steps `has` charges), nothing charged.
+    #[inline(always)]
+    pub(crate) fn find(&self, item: &Value) -> (bool, u64) {
         if let (Value::Enum(e, c), Some((f, places))) = (item, &self.places) {
             if e == f {
                 let place = places.get(*c as usize).copied().unwrap_or(0);
-                let looked = if place > 0 {
-                    place as u64
-                } else {
-                    self.items.len() as u64
-                };
-                return budget::charge(looked) && place > 0;
+                if place > 0 {
+                    return (true, place as u64);
+                }
+                return (false, self.items.len() as u64);
             }
         }
-        among(&self.items, item)
+        let at = position(&self.items, item);
+        (at.is_some(), at.map_or(self.items.len(), |i| i + 1) as u64)
     }
 }
 

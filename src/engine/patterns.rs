@@ -309,6 +309,25 @@ impl Walk<'_> {
     }
 }
 
+/// The most cells `destinations` or `attacks` of a pattern of legs and choices between
+/// them can give on `board` (`None` for one with a continuation): a leg's rays, each as
+/// long as its range or the board.
+pub fn most_cells(pat: &Pat, board: &Board) -> Option<usize> {
+    match pat {
+        Pat::Leg(leg) => {
+            let longest = usize::from(board.width.max(board.height));
+            let range = if leg.range == 0 {
+                longest
+            } else {
+                usize::from(leg.range).min(longest)
+            };
+            Some(leg.vectors.len() * range)
+        }
+        Pat::Alt(alts) => alts.iter().map(|a| most_cells(a, board)).sum(),
+        Pat::Seq { .. } => None,
+    }
+}
+
 /// How far a pattern may take a piece along either axis of the board (the most its
 /// ways add up to; `u16::MAX` for an unlimited rider), whichever way its owner faces.
 pub fn extent(pat: &Pat) -> u16 {

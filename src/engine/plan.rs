@@ -269,10 +269,15 @@ struct Cx<'a> {
     number_attrs: Vec<bool>,
     /// Which variables hold numbers (those that start as one), by index.
     number_vars: Vec<bool>,
+    /// Which variables never hold a list (those that start as a value written in the rules
+    /// that is none: a variable keeps the type it is checked to have), by index.
+    scalar_vars: Vec<bool>,
     /// Which seat attributes are numbers for every seat, by index.
     number_seat_attrs: Vec<bool>,
     /// The board, for what is worked out once from directions written in the rules.
     board: &'a crate::ir::Board,
+    /// The move patterns, for what is worked out once from those written in the rules.
+    patterns: &'a [crate::ir::PatternDef],
     /// The seats, for what is worked out once from their attributes.
     seats: &'a [crate::ir::SeatDef],
     /// Whether each clause's step counts its own evaluation steps (`profile.rs`): for
@@ -368,6 +373,7 @@ impl Plans {
             count_clauses,
             trial_skips,
             board: &game.board,
+            patterns: &game.patterns,
             seats: &game.seats,
             memo,
             roots,
@@ -380,6 +386,9 @@ impl Plans {
                 .collect(),
             number_vars: (game.vars.iter())
                 .map(|v| matches!(v.init, Expr::Const(Value::Int(_))))
+                .collect(),
+            scalar_vars: (game.vars.iter())
+                .map(|v| matches!(&v.init, Expr::Const(v) if !matches!(v, Value::List(_))))
                 .collect(),
             number_seat_attrs: (0..game.seat_attrs.len())
                 .map(|i| (game.seats.iter()).all(|p| matches!(p.attrs.get(i), Some(Value::Int(_)))))

@@ -124,6 +124,10 @@ pub(super) fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
             (p == q) == (op == BinOp::Eq)
         }
         (Value::Seat(p), Value::Seat(q)) => ops::ordered(op, p.cmp(q)),
+        // Names of one kind or two (`x.piece.kind == a`) are equal or not.
+        (Value::Enum(e, p), Value::Enum(f, q)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
+            (e == f && p == q) == (op == BinOp::Eq)
+        }
         // Nothing (an empty cell's owner, a variable not set) against anything: equal
         // only to nothing, and unordered, as `ops::compare` has them.
         (Value::None, y) | (y, Value::None) => match op {

@@ -13,34 +13,47 @@
 //! `require at.empty`), is judged this way (`Filter`) when each node of its condition
 //! (`Pred`) is one of these: `and`, `or`, `not`, `x.empty` of its cell, `rank(x)` or
 //! `file(x)` compared with a constant or an attribute of `me`, `x.piece.owner` compared
-//! (`==`, `!=`) with `me` or a seat written in the rules, `x` compared with a cell in a
-//! local the condition does not bind (`a < b`: cells compare by their order on the board),
-//! and `any`, `all` or `none` over `adjacent(x, dirs)` with written directions each of
-//! whose steps goes the same number of cells on (a grid's, a hex board's); none of them
-//! remembered within a query. Its domain (`Domain`) is the board's cells, the occupied
-//! ones or a seat's (rows of the state's index of occupied cells), a region whose cells
-//! stand in the board's order, or a cell's neighbours in written directions (`adjacent(a,
-//! dirs)`, handed on in the directions' order, not the board's: `Given`), on a board of at
-//! most `MAX_CELLS` cells, all of them always laid out (no area's shape comes and goes).
+//! (`==`, `!=`) with `me`, a seat written in the rules, a seat in a local the condition
+//! does not bind or the seat after or before one (`next(p)`), a test of what the piece on
+//! the cell holds (an attribute, or a variable that never holds a list: compared with a
+//! constant or with another of them, looked for in a list written in the rules, or judged
+//! true; `x.piece.kind == a`, `x.piece.used < x.piece.most`, `not x.piece.flag`), `x`
+//! compared with a cell in a local the condition does not bind (`a < b`: cells compare by
+//! their order on the board), and `any`, `all` or `none` over `adjacent(x, dirs)` with
+//! written directions each of whose steps goes the same number of cells on (a grid's, a
+//! hex board's); none of them remembered within a query. A condition `p and rest` or `p or
+//! rest` whose left side alone is such a condition has `p` judged as a set and `rest`,
+//! compiled as any condition is, judged cell by cell in the walk's order where `p` leaves
+//! the answer open (`Rest`). Its domain (`Domain`) is the board's cells, the occupied ones
+//! or a seat's (rows of the state's index of occupied cells), a region whose cells stand
+//! in the board's order, a cell's neighbours in written directions (`adjacent(a, dirs)`,
+//! handed on in the directions' order, not the board's: `Given`), or a piece's
+//! destinations or attacks by a pattern (in the walk's order, where it gives at most
+//! `MAX_ORDER` cells), on a board of at most `MAX_CELLS` cells, all of them always laid out
+//! (no area's shape comes and goes).
 //!
 //! Invariant: a set judged charges the decision's budget what judging its cells one at a
 //! time in order charges (each node its step, each neighbour walked its item): a node's
 //! steps for a cell depend only on what the nodes below it found for that cell, so a set's
 //! steps are the sum of its cells', counted as the sets are judged. A walk that stops at a
-//! cell charges what the cells up to it cost (the set judged again up to it). The steps
-//! are charged once the walk ends, in one charge: a budget that runs out there ends the
+//! cell charges what the cells up to it cost (counted where every cell costs the same,
+//! else the set judged again up to it). The steps are charged once the walk ends, in one
+//! charge (a `rest` charges its own as it is judged): a budget that runs out there ends the
 //! decision as it would have a few cells earlier. A listing made ahead inside `apply`
 //! (`engine/ahead.rs`) goes on past its first action; counted exactly, the walk in whose
 //! cell's turn it was found owes what stopping there would have charged (`budget::owe`).
 
 use super::{
-    budget, const_dirs, emit_cell, ops, seat_or_first, whose, Arg, Cond, Cx, Eval, NO_SEAT,
+    budget, compared, const_dirs, emit_cell, ops, pool, seat_or_first, truth, whose, Arg, Cond, Cx,
+    Eval, NO_SEAT,
 };
-use crate::engine::geometry;
+use crate::engine::eval::FixedList;
+use crate::engine::{geometry, patterns};
 use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
+use smallvec::SmallVec;
 
 /// The most cells a board may have for its conditions to be judged as sets.
-const MAX_CELLS: usize = 256;
+const MAX_CELLS: usize = 1024;
 
 /// A set of cells, one bit each, in `W` words.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -109,6 +122,12 @@ impl<const W: usize> Mask<W> {
             };
             near | far
         }))
+    }
+
+    /// Cell `c` added.
+    #[inline(always)]
+    fn insert(&mut self, c: u16) {
+        self.0[c as usize / 64] |= 1 << (c % 64);
     }
 
     /// The set of cell `c` alone.
@@ -256,6 +275,14 @@ enum Pred {
         other: usize,
         mirrored: bool,
     },
+    /// A condition on what the piece on the cell holds (`x.piece.kind == a`,
+    /// `not x.piece.flag`, `x.piece.used < x.piece.most`): judged piece by piece, an
+    /// empty cell as `none` (worked out once: `empty`).
+    Piece {
+        test: PieceTest,
+        /// Whether it holds for an empty cell, and what judging one charges.
+        empty: (bool, u64),
+    },
     Not(Box<Pred>),
     And(Box<Pred>, Box<Pred>),
     Or(Box<Pred>, Box<Pred>),
@@ -273,14 +300,230 @@ enum Pred {
 enum OwnerOf {
     Me,
     Seat(u8),
+    /// A local the condition does not bind (`y.piece.owner != p`).
+    Local(usize),
+    /// The seat after (`next`) or before the seat in a local the condition does not bind,
+    /// or `me` (`None`): `next(p)`, `prev(me)`.
+    Turn {
+        of: Option<usize>,
+        next: bool,
+    },
 }
 
 impl OwnerOf {
-    fn new(e: &Expr) -> Option<OwnerOf> {
+    fn new(e: &Expr, bound: &[u16]) -> Option<OwnerOf> {
         match e {
             Expr::Me => Some(OwnerOf::Me),
             Expr::Const(Value::Seat(p)) => Some(OwnerOf::Seat(*p)),
+            Expr::Local(slot) if !bound.contains(slot) => Some(OwnerOf::Local(*slot as usize)),
+            Expr::Call(b @ (Builtin::NextSeat | Builtin::PrevSeat), args) => {
+                let of = match args[0] {
+                    Expr::Local(slot) if !bound.contains(&slot) => Some(slot as usize),
+                    Expr::Me => None,
+                    _ => return None,
+                };
+                Some(OwnerOf::Turn {
+                    of,
+                    next: *b == Builtin::NextSeat,
+                })
+            }
             _ => None,
+        }
+    }
+
+    /// The steps `eval` charges for it.
+    fn steps(&self) -> u64 {
+        match self {
+            OwnerOf::Turn { .. } => 2,
+            _ => 1,
+        }
+    }
+
+    /// The seat, as `eval` reads it: `None` for `none` (a local holding it, or the seat
+    /// after or before no seat), `NO_SEAT` for anything else that is no seat.
+    #[inline(always)]
+    fn seat(&self, ev: &Eval, l: &[Value]) -> Option<u8> {
+        let held = |slot: usize| match l[slot] {
+            Value::Seat(p) => Some(p),
+            Value::None => None,
+            // Anything else is no one's owner (the checker allows only seats).
+            _ => Some(NO_SEAT),
+        };
+        match *self {
+            OwnerOf::Me => Some(ev.me),
+            OwnerOf::Seat(p) => Some(p),
+            OwnerOf::Local(slot) => held(slot),
+            // As `eval` turns: from anything but a seat, no seat, which reads as `none`.
+            OwnerOf::Turn { of, next } => {
+                let from = match of {
+                    Some(slot) => held(slot).unwrap_or(NO_SEAT),
+                    None => ev.me,
+                };
+                let p = if next {
+                    ev.next_seat(from)
+                } else {
+                    ev.prev_seat(from)
+                };
+                (p != NO_SEAT).then_some(p)
+            }
+        }
+    }
+}
+
+/// What a condition on the piece on a cell reads: one of its attributes, or one of its
+/// variables that never holds a list (so that no read charges a list's length).
+#[derive(Clone, Copy)]
+enum PieceRead {
+    Attr(u16),
+    Var(u16),
+}
+
+impl PieceRead {
+    /// `e` as a read of the piece on the cell in local `slot` (`x.piece.a`), none of its
+    /// nodes remembered within a query.
+    fn new(cx: &Cx, e: &Expr, slot: u16) -> Option<PieceRead> {
+        let (read, on) = match e {
+            Expr::CompAttr(on, a) => (PieceRead::Attr(*a), on),
+            Expr::CompVar(on, i) if cx.scalar_vars.get(*i as usize) == Some(&true) => {
+                (PieceRead::Var(*i), on)
+            }
+            _ => return None,
+        };
+        let Expr::CellPiece(c) = &**on else {
+            return None;
+        };
+        let the_cell = matches!(**c, Expr::Local(s) if s == slot);
+        (the_cell && !cx.remembered(e) && !cx.remembered(on) && !cx.remembered(c)).then_some(read)
+    }
+
+    /// What component `comp` holds.
+    #[inline(always)]
+    fn of<'e>(self, ev: &'e Eval, comp: u16) -> &'e Value {
+        match self {
+            PieceRead::Attr(a) => ev.eng.attr(ev.s, comp, a),
+            PieceRead::Var(i) => {
+                let vars = ev.eng.game.vars.len();
+                &ev.s.comp_vars[comp as usize * vars + i as usize]
+            }
+        }
+    }
+}
+
+/// A condition on what the piece on a cell holds, in `Pred::Piece`.
+enum PieceTest {
+    /// `read op v`, or `v op read` (`mirrored`), for `v` a constant.
+    Compare {
+        read: PieceRead,
+        op: BinOp,
+        v: Value,
+        mirrored: bool,
+    },
+    /// `a op b`, both read of the piece.
+    Both {
+        a: PieceRead,
+        op: BinOp,
+        b: PieceRead,
+    },
+    /// `read in [...]` (`want`) or `not in`, the list written in the rules.
+    In {
+        read: PieceRead,
+        items: FixedList,
+        want: bool,
+    },
+    /// `read`, judged by its truthiness.
+    Truthy(PieceRead),
+}
+
+/// The steps `eval` charges for a read of the piece on a cell: the read's node, the
+/// piece's and the local's.
+const READ: u64 = 3;
+
+impl PieceTest {
+    /// `e` as a condition on what the piece on the cell in local `slot` holds.
+    fn new(cx: &Cx, e: &Expr, slot: u16) -> Option<PieceTest> {
+        if cx.remembered(e) {
+            return None;
+        }
+        let read = |x: &Expr| PieceRead::new(cx, x, slot);
+        let constant = |x: &Expr| match x {
+            Expr::Const(v) if !v.owns_heap() && !cx.remembered(x) => Some(v.clone()),
+            _ => None,
+        };
+        Some(match e {
+            Expr::Binary(
+                op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+                a,
+                b,
+            ) => match (read(a), read(b)) {
+                (Some(a), Some(b)) => PieceTest::Both { a, op: *op, b },
+                (Some(read), None) => PieceTest::Compare {
+                    read,
+                    op: *op,
+                    v: constant(b)?,
+                    mirrored: false,
+                },
+                (None, Some(read)) => PieceTest::Compare {
+                    read,
+                    op: *op,
+                    v: constant(a)?,
+                    mirrored: true,
+                },
+                (None, None) => return None,
+            },
+            Expr::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => {
+                let Expr::Const(Value::List(items)) = &**b else {
+                    return None;
+                };
+                if cx.remembered(b) {
+                    return None;
+                }
+                PieceTest::In {
+                    read: read(a)?,
+                    items: FixedList::new(items.clone()),
+                    want: *op == BinOp::In,
+                }
+            }
+            other => PieceTest::Truthy(read(other)?),
+        })
+    }
+
+    /// The steps `judge` charges, where they are the same for every piece.
+    fn fixed_steps(&self) -> Option<u64> {
+        match self {
+            PieceTest::Compare { .. } => Some(2 + READ),
+            PieceTest::Both { .. } => Some(1 + 2 * READ),
+            PieceTest::In { .. } => None,
+            PieceTest::Truthy(_) => Some(READ),
+        }
+    }
+
+    /// Whether it holds for the piece whose reads `at` gives, and the steps `eval`
+    /// charges to find out.
+    #[inline(always)]
+    fn judge<'v>(&self, at: impl Fn(PieceRead) -> &'v Value) -> (bool, u64) {
+        match self {
+            // The comparison, the read, the constant.
+            PieceTest::Compare {
+                read,
+                op,
+                v,
+                mirrored,
+            } => {
+                let x = at(*read);
+                let holds = if *mirrored {
+                    compared(*op, v, x)
+                } else {
+                    compared(*op, x, v)
+                };
+                (holds, 2 + READ)
+            }
+            PieceTest::Both { a, op, b } => (compared(*op, at(*a), at(*b)), 1 + 2 * READ),
+            // The node, the read, then each item looked at.
+            PieceTest::In { read, items, want } => {
+                let (found, looked) = items.find(at(*read));
+                (found == *want, 1 + READ + looked)
+            }
+            PieceTest::Truthy(read) => (at(*read).truthy(), READ),
         }
     }
 }
@@ -310,6 +553,10 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
         },
         _ => false,
     };
+    if let Some(test) = PieceTest::new(cx, e, slot) {
+        let empty = test.judge(|_| &Value::None);
+        return Some(Pred::Piece { test, empty });
+    }
     Some(match e {
         Expr::CellEmpty(x) if the_cell(x) => Pred::Empty,
         Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
@@ -321,7 +568,7 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
             }
             Pred::Owner {
                 eq: *op == BinOp::Eq,
-                seat: OwnerOf::new(other)?,
+                seat: OwnerOf::new(other, bound)?,
             }
         }
         Expr::Binary(
@@ -432,6 +679,21 @@ struct Judging<'e, 'a> {
 }
 
 impl Pred {
+    /// The steps judging any one cell charges, where they are the same for every cell
+    /// (whatever the condition's answer, and its parts' answers, for it).
+    fn fixed_steps(&self) -> Option<u64> {
+        match self {
+            Pred::Empty => Some(2),
+            Pred::Owner { seat, .. } => Some(4 + seat.steps()),
+            Pred::Place { steps, .. } => Some(*steps),
+            Pred::Cell { .. } => Some(3),
+            Pred::Piece { test, .. } => test.fixed_steps(),
+            Pred::Not(x) => Some(1 + x.fixed_steps()?),
+            // Their right sides judge only some cells.
+            Pred::And(..) | Pred::Or(..) | Pred::Around { .. } => None,
+        }
+    }
+
     /// The cells of `s` for which the condition holds; the steps judging each of them
     /// costs are added to `j.steps`.
     fn judge<const W: usize>(&self, j: &mut Judging, s: Mask<W>) -> Mask<W> {
@@ -446,20 +708,20 @@ impl Pred {
                 // Every cell is laid out (see `Filter::new`): empty is no component.
                 s.minus(Mask::of(j.ev.s.occupied_by(None)))
             }
-            // The comparison, the owner, the piece and the local, then `me` or the seat.
+            // The comparison, the owner, the piece and the local, then the seat's nodes.
             Pred::Owner { eq, seat } => {
-                j.steps += 5 * n;
-                let p = match *seat {
-                    OwnerOf::Me => j.ev.me,
-                    OwnerOf::Seat(p) => p,
-                };
-                // Only a seat's pieces have it as their owner (a piece of no seat has
-                // none, and `me` may be no seat).
+                j.steps += (4 + seat.steps()) * n;
                 let st = &j.ev.s;
-                let theirs = if p < st.players {
-                    Mask::of(st.occupied_by(Some(p)))
-                } else {
-                    Mask::NONE
+                let theirs = match seat.seat(j.ev, j.l) {
+                    // Only a seat's pieces have it as their owner (a piece of no seat has
+                    // none, and `me` may be no seat).
+                    Some(p) if p < st.players => Mask::of(st.occupied_by(Some(p))),
+                    Some(_) => Mask::NONE,
+                    // `none`: the owner of an empty cell, and of a piece of no seat.
+                    None => {
+                        let occupied = Mask::of(st.occupied_by(None));
+                        Mask::of(st.occupied_by(Some(NO_SEAT))).or(s.minus(occupied))
+                    }
                 };
                 if *eq {
                     s.and(theirs)
@@ -491,6 +753,23 @@ impl Pred {
                     };
                     if holds {
                         held = held.or(Mask::one(c));
+                    }
+                    true
+                });
+                held
+            }
+            Pred::Piece { test, empty } => {
+                let (ev, st) = (j.ev, j.ev.s);
+                let occupied = Mask::of(st.occupied_by(None));
+                let gaps = s.minus(occupied);
+                j.steps += empty.1 * gaps.len();
+                let mut held = if empty.0 { gaps } else { Mask::NONE };
+                s.and(occupied).each(|c| {
+                    let comp = st.cells[c as usize];
+                    let (holds, steps) = test.judge(|r| r.of(ev, comp));
+                    j.steps += steps;
+                    if holds {
+                        held.insert(c);
                     }
                     true
                 });
@@ -552,6 +831,9 @@ impl Pred {
 /// judged as a set (`Domain::Around`).
 const MAX_AROUND: usize = 8;
 
+/// The most cells a walk given in an order of its own may give (see `Order`).
+const MAX_ORDER: usize = 64;
+
 /// The cells a walk gives, as a set: the board's, the occupied ones, a seat's, a region's,
 /// or a cell's neighbours.
 enum Domain {
@@ -565,29 +847,40 @@ enum Domain {
     /// given with it (`Given::order`); only on a board where no two of them lead from one
     /// cell to one neighbour.
     Around(Arg, Vec<u8>),
+    /// `destinations(x, p)` (false) or `attacks(x, p)` (true): walked ray by ray, so given
+    /// with the walk's order; only where it can give at most `MAX_ORDER` cells.
+    Moves(bool, Arg, Arg),
 }
 
 /// The cells a domain gives: as a set, and the order its walk gives them in where that
 /// is not the board's (a cell's neighbours, direction by direction).
-struct Given<const W: usize> {
+struct Given<'o, const W: usize> {
     set: Mask<W>,
-    order: Option<Order>,
+    order: Option<&'o Order>,
 }
 
-/// Cells in the order a walk gives them.
-#[derive(Clone, Copy)]
-struct Order {
-    cells: [u16; MAX_AROUND],
-    len: usize,
-}
+/// Cells in the order a walk gives them (at most `MAX_ORDER`: never on the heap). Made
+/// for each judgement, so its room is not filled in beforehand.
+struct Order(SmallVec<[u16; MAX_ORDER]>);
 
 impl Order {
+    fn new() -> Order {
+        Order(SmallVec::new())
+    }
+
     fn cells(&self) -> &[u16] {
-        &self.cells[..self.len]
+        &self.0
+    }
+
+    /// Cell `c` added last, to the order and to `set`.
+    #[inline(always)]
+    fn push<const W: usize>(&mut self, c: u16, set: &mut Mask<W>) {
+        self.0.push(c);
+        set.insert(c);
     }
 }
 
-impl<const W: usize> Given<W> {
+impl<const W: usize> Given<'_, W> {
     /// The cells up to `c` in the walk's order, `c` included.
     fn upto(&self, c: u16) -> Mask<W> {
         let Some(order) = &self.order else {
@@ -672,13 +965,38 @@ impl Domain {
                 }
                 Domain::Around(Arg::new(cx, &args[0]), dirs)
             }
+            Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
+                // At most `MAX_ORDER` cells: a board of no more, or a pattern written in
+                // the rules that reaches no more.
+                let reached = match &args[1] {
+                    Expr::Const(Value::Pattern(p)) => cx
+                        .patterns
+                        .get(*p as usize)
+                        .and_then(|d| patterns::most_cells(&d.pat, cx.board)),
+                    _ => None,
+                };
+                if cx.board.cells.len().min(reached.unwrap_or(usize::MAX)) > MAX_ORDER {
+                    return None;
+                }
+                Domain::Moves(
+                    *b == Builtin::Attacks,
+                    Arg::new(cx, &args[0]),
+                    Arg::new(cx, &args[1]),
+                )
+            }
             _ => return None,
         })
     }
 
     /// The cells, after the walk's own steps; each cell walked is a step more, charged by
     /// the caller.
-    fn cells<const W: usize>(&self, ev: &Eval, l: &mut [Value]) -> Given<W> {
+    /// A walk in an order of its own writes it in `order`.
+    fn cells<'o, const W: usize>(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        order: &'o mut Order,
+    ) -> Given<'o, W> {
         let set = match self {
             Domain::Board(all) => Mask::of(all),
             Domain::Occupied(seat) => Mask::of(ev.s.occupied_by(whose(seat, ev, l))),
@@ -688,17 +1006,33 @@ impl Domain {
             }
             // The call's step, then its cell's, as the walk charges them.
             Domain::Around(cell, dirs) => {
-                let mut order = Order {
-                    cells: [NO_CELL; MAX_AROUND],
-                    len: 0,
-                };
                 let mut set = Mask::NONE;
                 if budget::charge(1) {
                     if let Some(c) = cell.cell(ev, l) {
                         geometry::adjacent(&ev.eng.game.board, c, dirs, &mut |n| {
-                            order.cells[order.len] = n;
-                            order.len += 1;
-                            set = set.or(Mask::one(n));
+                            order.push(n, &mut set);
+                            true
+                        });
+                    }
+                }
+                return Given {
+                    set,
+                    order: Some(order),
+                };
+            }
+            // The call's step, then its cell's and its pattern's, as the walk charges them.
+            Domain::Moves(attacks, from, pattern) => {
+                let mut set = Mask::NONE;
+                if budget::charge(1) {
+                    let c = from.cell(ev, l);
+                    let p = pattern.with(ev, l, |v| match *v {
+                        Value::Pattern(p) => Some(p),
+                        _ => None,
+                    });
+                    if let (Some(c), Some(p)) = (c, p) {
+                        let moves = ev.eng.moves(p);
+                        ev.walk(c).each_cell(*attacks, c, moves, &mut |x| {
+                            order.push(x, &mut set);
                             true
                         });
                     }
@@ -718,28 +1052,71 @@ impl Domain {
 struct Sets<const W: usize> {
     pred: Pred,
     domain: Domain,
+    /// The rest of a condition `p and rest` (or `p or rest`) of which only `p` is judged as
+    /// a set (`pred`).
+    rest: Option<Rest>,
+}
+
+/// The right side of a condition `p and rest` (`and`) or `p or rest` whose left side alone
+/// is judged as a set: compiled as any condition is, judged cell by cell, in the walk's
+/// order, for each cell whose answer `p` leaves open (those it holds for after `and`, the
+/// others after `or`), the cell written into its local (`slot`) first.
+struct Rest {
+    and: bool,
+    slot: usize,
+    cond: Cond,
+}
+
+impl Rest {
+    /// Whether the whole condition holds for cell `c`, where `p` holds for it or not
+    /// (`kept`).
+    #[inline(always)]
+    fn holds(&self, ev: &Eval, l: &mut [Value], c: u16, kept: bool) -> bool {
+        if kept != self.and {
+            return kept;
+        }
+        pool::set(&mut l[self.slot], Value::Cell(c));
+        (self.cond)(ev, l)
+    }
 }
 
 impl<const W: usize> Sets<W> {
     /// The cells of the domain, those kept, and the steps walking and judging them cost.
     #[inline(always)]
-    fn judge(&self, ev: &Eval, l: &mut [Value]) -> (Given<W>, Mask<W>, u64) {
-        let s = self.domain.cells(ev, l);
+    fn judge<'o>(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        order: &'o mut Order,
+    ) -> (Given<'o, W>, Mask<W>, u64) {
+        let s = self.domain.cells(ev, l, order);
         let (held, steps) = self.judged(ev, l, s.set);
         (s, held, steps)
     }
 
-    /// The cells of `s` kept, and the steps walking and judging each of them costs.
+    /// The cells of `s` kept, and the steps walking and judging each of them costs (with
+    /// `rest`: kept by its left side, the steps of its right side aside).
     #[inline(always)]
     fn judged(&self, ev: &Eval, l: &[Value], s: Mask<W>) -> (Mask<W>, u64) {
         let mut j = Judging { ev, l, steps: 0 };
         let held = self.pred.judge(&mut j, s);
-        (held, s.len() + j.steps)
+        (held, self.per_item() * s.len() + j.steps)
     }
 
-    /// What walking the cells of `s` up to `c` and judging each charges.
+    /// What walking the cells of `s` up to `c` and judging each charges: counted where
+    /// each cell costs the same, else the set judged again up to `c`.
     fn cost_upto(&self, ev: &Eval, l: &[Value], s: &Given<W>, c: u16) -> u64 {
-        self.judged(ev, l, s.upto(c)).1
+        let upto = s.upto(c);
+        match self.pred.fixed_steps() {
+            Some(steps) => (self.per_item() + steps) * upto.len(),
+            None => self.judged(ev, l, upto).1,
+        }
+    }
+
+    /// The steps each cell of the domain costs besides its judgement: the item, and with
+    /// `rest` the node of its `and` or `or`.
+    fn per_item(&self) -> u64 {
+        1 + u64::from(self.rest.is_some())
     }
 
     /// Hands each cell kept to `f`, in order, while it says to go on; each is a step when
@@ -752,13 +1129,14 @@ impl<const W: usize> Sets<W> {
         emitted: bool,
         f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
     ) {
-        let (s, held, steps) = self.judge(ev, l);
+        let mut order = Order::new();
+        let (s, held, steps) = self.judge(ev, l, &mut order);
         let mut stopped = None;
         // In a listing made ahead that has not found its first action yet, the cell in
         // whose turn it does is noted (see `budget::owe`).
         let mut first = None;
         let seek = budget::seeking_first();
-        s.each(held, |c| {
+        let mut hand_on = |c: u16, l: &mut [Value]| {
             let go_on = if emitted { emit_cell(f, c, l) } else { f(c, l) };
             if !go_on {
                 stopped = Some(c);
@@ -767,7 +1145,13 @@ impl<const W: usize> Sets<W> {
                 first = Some(c);
             }
             go_on
-        });
+        };
+        match &self.rest {
+            None => s.each(held, |c| hand_on(c, l)),
+            Some(rest) => s.each(self.open(&s, held), |c| {
+                !rest.holds(ev, l, c, held.contains(c)) || hand_on(c, l)
+            }),
+        }
         if let Some(c) = first {
             budget::owe(self.cost_upto(ev, l, &s, c));
         }
@@ -777,24 +1161,61 @@ impl<const W: usize> Sets<W> {
         });
     }
 
+    /// The cells whose answer `held`, what the set judged, leaves to be found out: those
+    /// it holds for, or with `rest` after `or`, all of them (each judged by `rest` where
+    /// its answer is open).
+    #[inline(always)]
+    fn open(&self, s: &Given<W>, held: Mask<W>) -> Mask<W> {
+        match &self.rest {
+            Some(rest) if !rest.and => s.set,
+            _ => held,
+        }
+    }
+
     fn list(&self, ev: &Eval, l: &mut [Value], out: &mut Vec<Value>) {
-        let (s, held, steps) = self.judge(ev, l);
-        s.each(held, |c| {
-            out.push(Value::Cell(c));
+        let mut order = Order::new();
+        let (s, held, steps) = self.judge(ev, l, &mut order);
+        s.each(self.open(&s, held), |c| {
+            if self
+                .rest
+                .as_ref()
+                .is_none_or(|r| r.holds(ev, l, c, held.contains(c)))
+            {
+                out.push(Value::Cell(c));
+            }
             true
         });
         budget::charge(steps);
     }
 
     fn quantify(&self, q: Quant, ev: &Eval, l: &mut [Value]) -> bool {
-        let (s, held, steps) = self.judge(ev, l);
+        let mut order = Order::new();
+        let (s, held, steps) = self.judge(ev, l, &mut order);
+        let result = q == Quant::Any;
         // The first cell that settles the answer, if any does.
-        let (settles, result) = match q {
-            Quant::Any => (held, true),
-            Quant::All => (s.set.minus(held), false),
-            Quant::None => (held, false),
+        let settled = match &self.rest {
+            None => s.first(match q {
+                Quant::Any | Quant::None => held,
+                Quant::All => s.set.minus(held),
+            }),
+            // Each cell judged whole, in order, until one settles it: for `any` or `none`
+            // one the whole condition holds for, so one of those left open; for `all` any.
+            Some(rest) => {
+                let mut settled = None;
+                let cells = match q {
+                    Quant::All => s.set,
+                    _ => self.open(&s, held),
+                };
+                s.each(cells, |c| {
+                    if rest.holds(ev, l, c, held.contains(c)) == (q != Quant::All) {
+                        settled = Some(c);
+                    }
+                    settled.is_none()
+                });
+                settled
+            }
         };
-        match s.first(settles) {
+        match settled {
             Some(c) => budget::charge(self.cost_upto(ev, l, &s, c)) && result,
             None => budget::charge(steps) && !result,
         }
@@ -804,10 +1225,11 @@ impl<const W: usize> Sets<W> {
 /// `[x in coll where cond]` judged as sets (see the module).
 pub(super) struct Filter(Width);
 
-/// The sets of a board of one word, or of four.
+/// The sets of a board of one word, of four, or of sixteen.
 enum Width {
     One(Sets<1>),
     Four(Sets<4>),
+    Sixteen(Sets<16>),
 }
 
 /// `$call` on the sets of a filter (`$s`), whichever its width.
@@ -816,6 +1238,7 @@ macro_rules! on_sets {
         match &$filter.0 {
             Width::One($s) => $call,
             Width::Four($s) => $call,
+            Width::Sixteen($s) => $call,
         }
     };
 }
@@ -829,12 +1252,29 @@ impl Filter {
         if cells > MAX_CELLS || cx.board.areas.iter().any(|a| !a.families.is_empty()) {
             return None;
         }
-        let pred = pred(cx, cond, slot)?;
+        // The whole condition as a set; or, for `p and rest` or `p or rest`, its left side
+        // alone (see `Rest`).
+        let (pred, rest) = match pred(cx, cond, slot) {
+            Some(p) => (p, None),
+            None => match cond {
+                Expr::Binary(op @ (BinOp::And | BinOp::Or), p, rest) if !cx.remembered(cond) => {
+                    (pred(cx, p, slot)?, Some((*op == BinOp::And, &**rest)))
+                }
+                _ => return None,
+            },
+        };
         let domain = Domain::new(cx, coll)?;
+        let rest = rest.map(|(and, rest)| Rest {
+            and,
+            slot: slot as usize,
+            cond: truth(cx, rest),
+        });
         Some(Filter(if cells <= 64 {
-            Width::One(Sets { pred, domain })
+            Width::One(Sets { pred, domain, rest })
+        } else if cells <= 256 {
+            Width::Four(Sets { pred, domain, rest })
         } else {
-            Width::Four(Sets { pred, domain })
+            Width::Sixteen(Sets { pred, domain, rest })
         }))
     }
 
