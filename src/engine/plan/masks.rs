@@ -434,6 +434,20 @@ enum PieceTest {
     Truthy(PieceRead),
 }
 
+/// The cells of `pieces` (each with a piece: `cells` says which) for whose piece `holds`
+/// holds.
+#[inline(always)]
+fn kept<const W: usize>(cells: &[u16], pieces: Mask<W>, holds: impl Fn(u16) -> bool) -> Mask<W> {
+    let mut held = Mask::NONE;
+    pieces.each(|c| {
+        if holds(cells[c as usize]) {
+            held.insert(c);
+        }
+        true
+    });
+    held
+}
+
 /// The steps `eval` charges for a read of the piece on a cell: the read's node, the
 /// piece's and the local's.
 const READ: u64 = 3;
@@ -494,6 +508,44 @@ impl PieceTest {
             PieceTest::Both { .. } => Some(1 + 2 * READ),
             PieceTest::In { .. } => None,
             PieceTest::Truthy(_) => Some(READ),
+        }
+    }
+
+    /// The cells of `pieces` (each with a piece) whose piece it holds for, each kind of
+    /// test in a loop of its own.
+    #[inline(always)]
+    fn held<const W: usize>(&self, ev: &Eval, pieces: Mask<W>) -> Mask<W> {
+        match self {
+            // A name compared with a name: its kind and its number.
+            PieceTest::Compare {
+                read,
+                op: op @ (BinOp::Eq | BinOp::Ne),
+                v: Value::Enum(e, x),
+                ..
+            } => {
+                let eq = *op == BinOp::Eq;
+                kept(&ev.s.cells, pieces, |comp| {
+                    matches!(*read.of(ev, comp), Value::Enum(f, y) if f == *e && y == *x) == eq
+                })
+            }
+            PieceTest::Compare {
+                read,
+                op,
+                v,
+                mirrored: false,
+            } => kept(&ev.s.cells, pieces, |comp| {
+                compared(*op, read.of(ev, comp), v)
+            }),
+            PieceTest::Compare { read, op, v, .. } => kept(&ev.s.cells, pieces, |comp| {
+                compared(*op, v, read.of(ev, comp))
+            }),
+            PieceTest::Both { a, op, b } => kept(&ev.s.cells, pieces, |comp| {
+                compared(*op, a.of(ev, comp), b.of(ev, comp))
+            }),
+            PieceTest::Truthy(read) => kept(&ev.s.cells, pieces, |comp| read.of(ev, comp).truthy()),
+            PieceTest::In { .. } => {
+                kept(&ev.s.cells, pieces, |comp| self.judge(|r| r.of(ev, comp)).0)
+            }
         }
     }
 
@@ -763,17 +815,28 @@ impl Pred {
                 let occupied = Mask::of(st.occupied_by(None));
                 let gaps = s.minus(occupied);
                 j.steps += empty.1 * gaps.len();
-                let mut held = if empty.0 { gaps } else { Mask::NONE };
-                s.and(occupied).each(|c| {
-                    let comp = st.cells[c as usize];
-                    let (holds, steps) = test.judge(|r| r.of(ev, comp));
-                    j.steps += steps;
-                    if holds {
-                        held.insert(c);
+                let held = if empty.0 { gaps } else { Mask::NONE };
+                let pieces = s.and(occupied);
+                held.or(match test.fixed_steps() {
+                    // The steps counted at once, the test alone in the loop.
+                    Some(steps) => {
+                        j.steps += steps * pieces.len();
+                        test.held(ev, pieces)
                     }
-                    true
-                });
-                held
+                    None => {
+                        let mut held = Mask::NONE;
+                        pieces.each(|c| {
+                            let comp = st.cells[c as usize];
+                            let (holds, steps) = test.judge(|r| r.of(ev, comp));
+                            j.steps += steps;
+                            if holds {
+                                held.insert(c);
+                            }
+                            true
+                        });
+                        held
+                    }
+                })
             }
             Pred::Not(x) => {
                 j.steps += n;
@@ -1225,10 +1288,13 @@ impl<const W: usize> Sets<W> {
 /// `[x in coll where cond]` judged as sets (see the module).
 pub(super) struct Filter(Width);
 
-/// The sets of a board of one word, of four, or of sixteen.
+/// The sets of a board of one word, two, four, ten or sixteen (up to 64, 128, 256, 640
+/// or `MAX_CELLS` cells).
 enum Width {
     One(Sets<1>),
+    Two(Sets<2>),
     Four(Sets<4>),
+    Ten(Sets<10>),
     Sixteen(Sets<16>),
 }
 
@@ -1237,7 +1303,9 @@ macro_rules! on_sets {
     ($filter:expr, $s:ident => $call:expr) => {
         match &$filter.0 {
             Width::One($s) => $call,
+            Width::Two($s) => $call,
             Width::Four($s) => $call,
+            Width::Ten($s) => $call,
             Width::Sixteen($s) => $call,
         }
     };
@@ -1269,12 +1337,12 @@ impl Filter {
             slot: slot as usize,
             cond: truth(cx, rest),
         });
-        Some(Filter(if cells <= 64 {
-            Width::One(Sets { pred, domain, rest })
-        } else if cells <= 256 {
-            Width::Four(Sets { pred, domain, rest })
-        } else {
-            Width::Sixteen(Sets { pred, domain, rest })
+        Some(Filter(match cells.div_ceil(64) {
+            0 | 1 => Width::One(Sets { pred, domain, rest }),
+            2 => Width::Two(Sets { pred, domain, rest }),
+            3 | 4 => Width::Four(Sets { pred, domain, rest }),
+            5..=10 => Width::Ten(Sets { pred, domain, rest }),
+            _ => Width::Sixteen(Sets { pred, domain, rest }),
         }))
     }
 
