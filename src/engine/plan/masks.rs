@@ -511,6 +511,44 @@ impl PieceTest {
         }
     }
 
+    /// The cells of `s` whose piece it holds for (`empty`: its answer and steps for an
+    /// empty cell), the steps judging each charges added to `j.steps`. Out of line: its
+    /// loops would make every node's `Pred::judge` keep more on the stack.
+    #[inline(never)]
+    fn judge_set<const W: usize>(
+        &self,
+        j: &mut Judging,
+        s: Mask<W>,
+        empty: (bool, u64),
+    ) -> Mask<W> {
+        let (ev, st) = (j.ev, j.ev.s);
+        let occupied = Mask::of(st.occupied_by(None));
+        let gaps = s.minus(occupied);
+        j.steps += empty.1 * gaps.len();
+        let held = if empty.0 { gaps } else { Mask::NONE };
+        let pieces = s.and(occupied);
+        held.or(match self.fixed_steps() {
+            // The steps counted at once, the test alone in the loop.
+            Some(steps) => {
+                j.steps += steps * pieces.len();
+                self.held(ev, pieces)
+            }
+            None => {
+                let mut held = Mask::NONE;
+                pieces.each(|c| {
+                    let comp = st.cells[c as usize];
+                    let (holds, steps) = self.judge(|r| r.of(ev, comp));
+                    j.steps += steps;
+                    if holds {
+                        held.insert(c);
+                    }
+                    true
+                });
+                held
+            }
+        })
+    }
+
     /// The cells of `pieces` (each with a piece) whose piece it holds for, each kind of
     /// test in a loop of its own.
     #[inline(always)]
@@ -810,34 +848,7 @@ impl Pred {
                 });
                 held
             }
-            Pred::Piece { test, empty } => {
-                let (ev, st) = (j.ev, j.ev.s);
-                let occupied = Mask::of(st.occupied_by(None));
-                let gaps = s.minus(occupied);
-                j.steps += empty.1 * gaps.len();
-                let held = if empty.0 { gaps } else { Mask::NONE };
-                let pieces = s.and(occupied);
-                held.or(match test.fixed_steps() {
-                    // The steps counted at once, the test alone in the loop.
-                    Some(steps) => {
-                        j.steps += steps * pieces.len();
-                        test.held(ev, pieces)
-                    }
-                    None => {
-                        let mut held = Mask::NONE;
-                        pieces.each(|c| {
-                            let comp = st.cells[c as usize];
-                            let (holds, steps) = test.judge(|r| r.of(ev, comp));
-                            j.steps += steps;
-                            if holds {
-                                held.insert(c);
-                            }
-                            true
-                        });
-                        held
-                    }
-                })
-            }
+            Pred::Piece { test, empty } => test.judge_set(j, s, *empty),
             Pred::Not(x) => {
                 j.steps += n;
                 s.minus(x.judge(j, s))
