@@ -538,6 +538,16 @@ impl<'a> Eval<'a> {
         from
     }
 
+    /// The seat after `from` (`next`) or before it, as `next_seat` and `prev_seat` find it.
+    #[inline]
+    pub(crate) fn turned(&self, from: u8, next: bool) -> u8 {
+        if next {
+            self.next_seat(from)
+        } else {
+            self.prev_seat(from)
+        }
+    }
+
     pub(crate) fn next_seat(&self, from: u8) -> u8 {
         let n = self.s.players;
         if n == 0 || from == NO_SEAT {
@@ -1542,8 +1552,7 @@ impl FixedList {
                 return (false, self.items.len() as u64);
             }
         }
-        let at = position(&self.items, item);
-        (at.is_some(), at.map_or(self.items.len(), |i| i + 1) as u64)
+        searched(&self.items, item)
     }
 }
 
@@ -1551,9 +1560,16 @@ impl FixedList {
 /// step, as if the list were walked up to the item.
 #[inline(always)]
 pub(crate) fn among(items: &[Value], item: &Value) -> bool {
+    let (found, looked) = searched(items, item);
+    budget::charge(looked) && found
+}
+
+/// Whether `item` is among `items`, and the items looked at to find out (the steps `among`
+/// charges), nothing charged.
+#[inline(always)]
+fn searched(items: &[Value], item: &Value) -> (bool, u64) {
     let at = position(items, item);
-    let looked = at.map_or(items.len(), |i| i + 1);
-    budget::charge(looked as u64) && at.is_some()
+    (at.is_some(), at.map_or(items.len(), |i| i + 1) as u64)
 }
 
 /// Where `item` first stands in `items`; scalars are compared without a call per item.

@@ -44,8 +44,8 @@
 //! cell's turn it was found owes what stopping there would have charged (`budget::owe`).
 
 use super::{
-    budget, compared, const_dirs, emit_cell, ops, pool, seat_or_first, truth, whose, Arg, Cond, Cx,
-    Eval, NO_SEAT,
+    budget, compared, const_dirs, each_move, emit_cell, ops, pool, seat_or_first, truth, whose,
+    Arg, Cond, Cx, Eval, NO_SEAT,
 };
 use crate::engine::eval::FixedList;
 use crate::engine::{geometry, patterns};
@@ -359,14 +359,20 @@ impl OwnerOf {
                     Some(slot) => held(slot).unwrap_or(NO_SEAT),
                     None => ev.me,
                 };
-                let p = if next {
-                    ev.next_seat(from)
-                } else {
-                    ev.prev_seat(from)
-                };
+                let p = ev.turned(from, next);
                 (p != NO_SEAT).then_some(p)
             }
         }
+    }
+}
+
+/// Whether `e` is `x.piece` of the cell in local `slot`, none of its nodes remembered.
+fn piece_of_the_cell(cx: &Cx, e: &Expr, slot: u16) -> bool {
+    match e {
+        Expr::CellPiece(c) => {
+            matches!(**c, Expr::Local(s) if s == slot) && !cx.remembered(e) && !cx.remembered(c)
+        }
+        _ => false,
     }
 }
 
@@ -389,11 +395,7 @@ impl PieceRead {
             }
             _ => return None,
         };
-        let Expr::CellPiece(c) = &**on else {
-            return None;
-        };
-        let the_cell = matches!(**c, Expr::Local(s) if s == slot);
-        (the_cell && !cx.remembered(e) && !cx.remembered(on) && !cx.remembered(c)).then_some(read)
+        (!cx.remembered(e) && piece_of_the_cell(cx, on, slot)).then_some(read)
     }
 
     /// What component `comp` holds.
@@ -504,6 +506,7 @@ impl PieceTest {
     /// The steps `judge` charges, where they are the same for every piece.
     fn fixed_steps(&self) -> Option<u64> {
         match self {
+            // The comparison, the read, the constant.
             PieceTest::Compare { .. } => Some(2 + READ),
             PieceTest::Both { .. } => Some(1 + 2 * READ),
             PieceTest::In { .. } => None,
@@ -591,8 +594,7 @@ impl PieceTest {
     /// charges to find out.
     #[inline(always)]
     fn judge<'v>(&self, at: impl Fn(PieceRead) -> &'v Value) -> (bool, u64) {
-        match self {
-            // The comparison, the read, the constant.
+        let holds = match self {
             PieceTest::Compare {
                 read,
                 op,
@@ -600,21 +602,21 @@ impl PieceTest {
                 mirrored,
             } => {
                 let x = at(*read);
-                let holds = if *mirrored {
+                if *mirrored {
                     compared(*op, v, x)
                 } else {
                     compared(*op, x, v)
-                };
-                (holds, 2 + READ)
+                }
             }
-            PieceTest::Both { a, op, b } => (compared(*op, at(*a), at(*b)), 1 + 2 * READ),
+            PieceTest::Both { a, op, b } => compared(*op, at(*a), at(*b)),
             // The node, the read, then each item looked at.
             PieceTest::In { read, items, want } => {
                 let (found, looked) = items.find(at(*read));
-                (found == *want, 1 + READ + looked)
+                return (found == *want, 1 + READ + looked);
             }
-            PieceTest::Truthy(read) => (at(*read).truthy(), READ),
-        }
+            PieceTest::Truthy(read) => at(*read).truthy(),
+        };
+        (holds, self.fixed_steps().unwrap_or_default())
     }
 }
 
@@ -635,12 +637,7 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
     let the_cell = |x: &Expr| matches!(x, Expr::Local(s) if *s == slot);
     // `x.piece.owner`, none of its nodes remembered.
     let owner_of_the_cell = |x: &Expr| match x {
-        Expr::CompOwner(p) => match &**p {
-            Expr::CellPiece(c) => {
-                the_cell(c) && !cx.remembered(x) && !cx.remembered(p) && !cx.remembered(c)
-            }
-            _ => false,
-        },
+        Expr::CompOwner(p) => !cx.remembered(x) && piece_of_the_cell(cx, p, slot),
         _ => false,
     };
     if let Some(test) = PieceTest::new(cx, e, slot) {
@@ -773,14 +770,30 @@ impl Pred {
     /// (whatever the condition's answer, and its parts' answers, for it).
     fn fixed_steps(&self) -> Option<u64> {
         match self {
-            Pred::Empty => Some(2),
-            Pred::Owner { seat, .. } => Some(4 + seat.steps()),
-            Pred::Place { steps, .. } => Some(*steps),
-            Pred::Cell { .. } => Some(3),
             Pred::Piece { test, .. } => test.fixed_steps(),
-            Pred::Not(x) => Some(1 + x.fixed_steps()?),
+            Pred::Not(x) => Some(self.own_steps() + x.fixed_steps()?),
             // Their right sides judge only some cells.
             Pred::And(..) | Pred::Or(..) | Pred::Around { .. } => None,
+            _ => Some(self.own_steps()),
+        }
+    }
+
+    /// The steps the node itself charges for each cell, as `eval` charges them, its parts'
+    /// aside (a piece test counts its own as it judges: they may differ from piece to piece).
+    fn own_steps(&self) -> u64 {
+        match self {
+            // The node and its local.
+            Pred::Empty => 2,
+            // The comparison, the owner, the piece and the local, then the seat's nodes.
+            Pred::Owner { seat, .. } => 4 + seat.steps(),
+            Pred::Place { steps, .. } => *steps,
+            // The comparison and its two locals.
+            Pred::Cell { .. } => 3,
+            Pred::Piece { .. } => 0,
+            Pred::Not(_) | Pred::And(..) | Pred::Or(..) => 1,
+            // The node, the walk's call and its local (each neighbour walked is charged as
+            // it is).
+            Pred::Around { .. } => 3,
         }
     }
 
@@ -790,17 +803,13 @@ impl Pred {
         if s.is_empty() {
             return s;
         }
-        let n = s.len();
+        j.steps += self.own_steps() * s.len();
         match self {
-            // The node and its local.
             Pred::Empty => {
-                j.steps += 2 * n;
                 // Every cell is laid out (see `Filter::new`): empty is no component.
                 s.minus(Mask::of(j.ev.s.occupied_by(None)))
             }
-            // The comparison, the owner, the piece and the local, then the seat's nodes.
             Pred::Owner { eq, seat } => {
-                j.steps += (4 + seat.steps()) * n;
                 let st = &j.ev.s;
                 let theirs = match seat.seat(j.ev, j.l) {
                     // Only a seat's pieces have it as their owner (a piece of no seat has
@@ -819,19 +828,16 @@ impl Pred {
                     s.minus(theirs)
                 }
             }
-            Pred::Place { holds, steps } => {
-                j.steps += steps * n;
+            Pred::Place { holds, .. } => {
                 let at = (j.ev.me as usize).min(holds.len() - 1);
                 s.and(Mask::of(&holds[at]))
             }
-            // The comparison and its two locals; each cell compared as `eval` compares
-            // the values.
+            // Each cell compared as `eval` compares the values.
             Pred::Cell {
                 op,
                 other,
                 mirrored,
             } => {
-                j.steps += 3 * n;
                 let y = &j.l[*other];
                 let mut held = Mask::NONE;
                 s.each(|c| {
@@ -849,24 +855,18 @@ impl Pred {
                 held
             }
             Pred::Piece { test, empty } => test.judge_set(j, s, *empty),
-            Pred::Not(x) => {
-                j.steps += n;
-                s.minus(x.judge(j, s))
-            }
+            Pred::Not(x) => s.minus(x.judge(j, s)),
             Pred::And(a, b) => {
-                j.steps += n;
                 let left = a.judge(j, s);
                 b.judge(j, left)
             }
             Pred::Or(a, b) => {
-                j.steps += n;
                 let left = a.judge(j, s);
                 left.or(b.judge(j, s.minus(left)))
             }
-            // The node, the walk's call and its local; then each neighbour walked (its
-            // item and the body), until the quantifier's answer is known.
+            // Each neighbour walked (its item and the body), until the quantifier's
+            // answer is known.
             Pred::Around { q, steps, body } => {
-                j.steps += 3 * n;
                 let mut open = s;
                 let mut result = if *q == Quant::Any { Mask::NONE } else { s };
                 for step in steps {
@@ -1097,20 +1097,10 @@ impl Domain {
             // The call's step, then its cell's and its pattern's, as the walk charges them.
             Domain::Moves(attacks, from, pattern) => {
                 let mut set = Mask::NONE;
-                if budget::charge(1) {
-                    let c = from.cell(ev, l);
-                    let p = pattern.with(ev, l, |v| match *v {
-                        Value::Pattern(p) => Some(p),
-                        _ => None,
-                    });
-                    if let (Some(c), Some(p)) = (c, p) {
-                        let moves = ev.eng.moves(p);
-                        ev.walk(c).each_cell(*attacks, c, moves, &mut |x| {
-                            order.push(x, &mut set);
-                            true
-                        });
-                    }
-                }
+                each_move(ev, l, *attacks, from, pattern, &mut |x, _| {
+                    order.push(x, &mut set);
+                    true
+                });
                 return Given {
                     set,
                     order: Some(order),

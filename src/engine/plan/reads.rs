@@ -809,11 +809,7 @@ impl Judge for Compare {
                     }
                     None => ev.me,
                 };
-                let p = if *next {
-                    ev.next_seat(from)
-                } else {
-                    ev.prev_seat(from)
-                };
+                let p = ev.turned(from, *next);
                 seat = ManuallyDrop::new(if p == NO_SEAT {
                     Value::None
                 } else {

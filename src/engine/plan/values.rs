@@ -229,11 +229,7 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             let (next, p) = (*b == Builtin::NextSeat, Arg::new(cx, &args[0]));
             node(move |ev, l| {
                 let p = p.seat(ev, l).unwrap_or(NO_SEAT);
-                let n = if next {
-                    ev.next_seat(p)
-                } else {
-                    ev.prev_seat(p)
-                };
+                let n = ev.turned(p, next);
                 if n == NO_SEAT {
                     Value::None
                 } else {

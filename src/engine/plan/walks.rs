@@ -406,27 +406,41 @@ impl CellWalk {
             }
             // Found one at a time, as `for_each` finds them.
             CellWalk::Moves(attacks, from, pattern) => {
-                if !budget::charge(1) {
-                    return;
-                }
-                let c = from.cell(ev, l);
-                let p = pattern.with(ev, l, |v| match *v {
-                    Value::Pattern(p) => Some(p),
-                    _ => None,
+                each_move(ev, l, *attacks, from, pattern, &mut |x, l| {
+                    budget::charge(1) && f(x, l)
                 });
-                let (Some(c), Some(p)) = (c, p) else {
-                    return;
-                };
-                ev.walk(c)
-                    .each_cell(*attacks, c, ev.eng.moves(p), &mut |x| {
-                        budget::charge(1) && f(x, l)
-                    });
             }
             CellWalk::Occupied(seat) => {
                 let only = whose(seat, ev, l);
                 ev.s.each_occupied_by(only, |c, _| budget::charge(1) && f(c, l));
             }
         }
+    }
+}
+
+/// A piece's destinations (`attacks` false) or attacks from the cell `from` gives by the
+/// pattern `pattern` gives, each handed to `f` while it says to go on, after the call's
+/// step and its operands' as `Eval::for_each` charges them (each cell's step is `f`'s).
+#[inline(always)]
+pub(super) fn each_move<F: FnMut(u16, &mut [Value]) -> bool + ?Sized>(
+    ev: &Eval,
+    l: &mut [Value],
+    attacks: bool,
+    from: &Arg,
+    pattern: &Arg,
+    f: &mut F,
+) {
+    if !budget::charge(1) {
+        return;
+    }
+    let c = from.cell(ev, l);
+    let p = pattern.with(ev, l, |v| match *v {
+        Value::Pattern(p) => Some(p),
+        _ => None,
+    });
+    if let (Some(c), Some(p)) = (c, p) {
+        ev.walk(c)
+            .each_cell(attacks, c, ev.eng.moves(p), &mut |x| f(x, l));
     }
 }
 
