@@ -14,6 +14,8 @@ use std::cell::Cell;
 thread_local! {
     /// Decisions whose actions were listed ahead (`Engine::apply_and_list`) and compared.
     static AHEAD: Cell<usize> = const { Cell::new(0) };
+    /// Move patterns walked along their rays worked out beforehand, by the plans' engines.
+    static RAYS: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Random playouts per game and variant; the player counts take turns.
@@ -43,6 +45,9 @@ fn compare_engines(
     let walked = planned.tree_walking();
     assert_eq!(walked.planned_actions(), 0);
     assert_eq!(walked.planned_bodies(), 0);
+    // The tree walk walks move patterns cell by cell.
+    assert_eq!(walked.patterns_with_rays(), 0);
+    RAYS.set(RAYS.get() + planned.patterns_with_rays());
     // Every action has a plan, those with parts remembered within a query included.
     assert_eq!(
         planned.planned_actions(),
@@ -159,8 +164,14 @@ fn plans_list_what_the_tree_walk_lists() {
         planned += p;
         decisions += d;
     }
-    let ahead = AHEAD.get();
-    println!("{planned} planned actions, {decisions} decisions compared, {ahead} listed ahead");
+    let (ahead, rays) = (AHEAD.get(), RAYS.get());
+    println!(
+        "{planned} planned actions, {decisions} decisions compared, {ahead} listed ahead, \
+         {rays} patterns walked along their rays"
+    );
+    // Chess's pieces and its lookout, Breakthrough's and most of Battle Line's pieces walk
+    // the rays worked out beforehand; the tree walk walks them cell by cell.
+    assert!(rays > 10, "only {rays} patterns walked along their rays");
     // Most decisions come after an action whose applying listed them.
     assert!(
         ahead > decisions / 2,

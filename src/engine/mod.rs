@@ -135,6 +135,9 @@ pub struct Engine {
     pub(crate) steps: Vec<patterns::Steps>,
     /// Per move pattern: whether no two of its ways can end on one cell.
     distinct_ends: Vec<bool>,
+    /// Per move pattern: its rays worked out for each seat's forward, where they can be
+    /// (`patterns::Rays`).
+    rays: Vec<Vec<((i8, i8), patterns::Rays)>>,
     /// Per action: whether its own effects can declare a winner (`win` or `lose`).
     action_may_win: Vec<bool>,
     /// Per action, per clause: whether applying the action computes that `let` (its
@@ -233,9 +236,12 @@ impl Engine {
     }
 
     /// The same engine listing legal actions by the tree walk alone, without the
-    /// compiled plans: the reference the plans are tested against (`tests/plans.rs`).
+    /// compiled plans, and walking move patterns cell by cell, without their rays worked
+    /// out beforehand (`patterns::Rays`): the reference the plans and the rays are tested
+    /// against (`tests/plans.rs`).
     pub fn tree_walking(&self) -> Engine {
         Engine {
+            rays: vec![Vec::new(); self.rays.len()],
             plans: Arc::new(plan::Plans {
                 actions: Vec::new(),
                 wins: Vec::new(),
@@ -250,6 +256,12 @@ impl Engine {
             }),
             ..self.clone()
         }
+    }
+
+    /// How many of the game's move patterns have their rays worked out beforehand, for
+    /// one forward or more (`patterns::Rays`).
+    pub fn patterns_with_rays(&self) -> usize {
+        self.rays.iter().filter(|r| !r.is_empty()).count()
     }
 
     /// How many of the game's actions are listed by a compiled plan (the rest by the
@@ -358,6 +370,7 @@ impl Engine {
             link_terms,
             steps: vec![],
             distinct_ends: vec![],
+            rays: vec![],
             action_may_win,
             lets_applied,
             any_may_win,
@@ -420,6 +433,16 @@ impl Engine {
             .patterns
             .iter()
             .map(|p| patterns::distinct_ends(&p.pat))
+            .collect();
+        let mut forwards = engine.forwards.clone();
+        forwards.sort_unstable();
+        forwards.dedup();
+        engine.rays = (engine.game.patterns.iter())
+            .map(|p| {
+                (forwards.iter())
+                    .filter_map(|&f| Some((f, patterns::Rays::of(board, &p.pat, f)?)))
+                    .collect()
+            })
             .collect();
         let mut classes: std::collections::HashMap<&crate::ir::Component, u16> =
             std::collections::HashMap::new();
@@ -986,6 +1009,7 @@ impl Engine {
         patterns::Moves {
             pat: &self.game.patterns[p as usize].pat,
             distinct: self.distinct_ends[p as usize],
+            rays: &self.rays[p as usize],
         }
     }
 

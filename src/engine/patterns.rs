@@ -53,30 +53,138 @@ pub struct Walk<'a> {
 pub struct Moves<'a> {
     pub pat: &'a Pat,
     pub distinct: bool,
+    /// Its rays worked out beforehand, for each forward they were worked out for (`Rays`).
+    pub rays: &'a [((i8, i8), Rays)],
+}
+
+/// The rays of a pattern of legs (or choices between legs) worked out once for one
+/// forward, on a board of cells laid out on a grid: for each cell, the cells each leg's
+/// vector leads to, in the walk's order, up to the board's edge or the leg's range, as if
+/// the board were empty. A walk reads them and stops each ray at its first occupied cell,
+/// as `Walk::ray` does, without working out a cell's place at each step.
+#[derive(Debug, Default, Clone)]
+pub struct Rays {
+    /// Where each cell's rays begin in `rays` (one more than the cells: the end).
+    starts: Vec<u32>,
+    rays: Vec<Ray>,
+    /// The rays' cells, one after the other.
+    cells: Vec<u16>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Ray {
+    start: u32,
+    len: u16,
+    lands: Lands,
+}
+
+/// The most cells a pattern's rays may hold for one forward (two bytes each).
+const MOST_RAY_CELLS: usize = 1 << 20;
+
+impl Rays {
+    /// The rays of `pat` for a mover facing `forward`, if it is made of legs and choices
+    /// between them only and `board` lays its cells out on a grid (and they are not too
+    /// many: `MOST_RAY_CELLS`).
+    pub fn of(board: &Board, pat: &Pat, forward: (i8, i8)) -> Option<Rays> {
+        if !board.cell_area.is_empty() || !distinct_ends(pat) {
+            return None;
+        }
+        let legs: Vec<&Leg> = match pat {
+            Pat::Leg(leg) => vec![leg],
+            Pat::Alt(alts) => alts
+                .iter()
+                .map(|a| match a {
+                    Pat::Leg(leg) => Some(leg),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?,
+            Pat::Seq { .. } => return None,
+        };
+        let empty = vec![NONE; board.cells.len()];
+        let walk = Walk {
+            board,
+            occ: &empty,
+            owners: &[],
+            mover: 0,
+            forward,
+        };
+        let (mut starts, mut rays, mut cells) = (vec![0], Vec::new(), Vec::new());
+        for from in 0..board.cells.len() as u16 {
+            for leg in &legs {
+                for &v in &leg.vectors {
+                    let start = cells.len();
+                    walk.ray(leg, from, walk.orient(v), &mut |c| {
+                        cells.push(c);
+                        true
+                    });
+                    if cells.len() > MOST_RAY_CELLS {
+                        return None;
+                    }
+                    if cells.len() > start {
+                        rays.push(Ray {
+                            start: start as u32,
+                            len: (cells.len() - start) as u16,
+                            lands: leg.lands,
+                        });
+                    }
+                }
+            }
+            starts.push(rays.len() as u32);
+        }
+        Some(Rays {
+            starts,
+            rays,
+            cells,
+        })
+    }
 }
 
 /// Whether no two ways through `pat` can end on one cell: it is made of legs and choices
-/// between them only, and the directions of all their vectors differ. A way by a leg ends
-/// on a multiple of its vector, so two ways can meet only along one direction.
+/// between them only, and no two of their vectors can land on one cell. A way by a leg
+/// ends on a multiple of its vector, up to its range, so two vectors can meet only along
+/// one direction: `a` and `b` steps of it long, at the first multiple of both, if both
+/// ranges reach it (a leap of two squares and a step meet nowhere; a rider and a leap of
+/// two squares do).
 pub fn distinct_ends(pat: &Pat) -> bool {
-    fn directions(pat: &Pat, out: &mut Vec<(i8, i8)>) -> bool {
+    /// Each vector: its direction, how many steps of the direction long it is, its range
+    /// (0 for none).
+    fn ways(pat: &Pat, out: &mut Vec<((i8, i8), u32, u32)>) -> bool {
         match pat {
             Pat::Leg(leg) => {
-                out.extend(leg.vectors.iter().map(|&v| direction(v)));
+                // A vector of no length lands where it starts: no ray (`Rays`) is worked
+                // out for it.
+                if leg.vectors.contains(&(0, 0)) {
+                    return false;
+                }
+                out.extend(leg.vectors.iter().map(|&v| {
+                    let d = direction(v);
+                    let long = if d.0 != 0 { v.0 / d.0 } else { v.1 / d.1 };
+                    (d, u32::from(long.unsigned_abs()), u32::from(leg.range))
+                }));
                 true
             }
-            Pat::Alt(alts) => alts.iter().all(|a| directions(a, out)),
+            Pat::Alt(alts) => alts.iter().all(|a| ways(a, out)),
             Pat::Seq { .. } => false,
         }
     }
-    let mut dirs = Vec::new();
-    if !directions(pat, &mut dirs) {
+    let mut all = Vec::new();
+    if !ways(pat, &mut all) {
         return false;
     }
-    let n = dirs.len();
-    dirs.sort_unstable();
-    dirs.dedup();
-    dirs.len() == n
+    let gcd = |mut a: u32, mut b: u32| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    // Whether `n` steps along the direction are within a vector's reach.
+    let reaches = |n: u32, long: u32, range: u32| range == 0 || n / long <= range;
+    all.iter().enumerate().all(|(i, &(d, a, ra))| {
+        all[i + 1..].iter().all(|&(e, b, rb)| {
+            let meet = a / gcd(a, b) * b;
+            d != e || !(reaches(meet, a, ra) && reaches(meet, b, rb))
+        })
+    })
 }
 
 impl Walk<'_> {
@@ -105,6 +213,14 @@ impl Walk<'_> {
         moves: Moves,
         f: &mut F,
     ) -> bool {
+        // Legs whose ways never meet: each ray's cells given as they come (a ray never
+        // comes back to `from`), read from the rays worked out beforehand where there are
+        // some for the mover's forward.
+        if moves.distinct {
+            if let Some((_, rays)) = moves.rays.iter().find(|(fw, _)| *fw == self.forward) {
+                return self.table_cells(attacks, from, rays, f);
+            }
+        }
         // The cells given so far, for a pattern whose ways may meet.
         let mut given = (!moves.distinct).then(|| CellSet::new(self.board.cells.len()));
         self.ends_of(moves.pat, from, None, &mut |c, _, lands| {
@@ -119,6 +235,36 @@ impl Walk<'_> {
             }
             f(c)
         })
+    }
+
+    /// `each_cell` of a pattern of legs whose ways never meet, read from its rays.
+    #[inline(always)]
+    fn table_cells<F: FnMut(u16) -> bool + ?Sized>(
+        &self,
+        attacks: bool,
+        from: u16,
+        t: &Rays,
+        f: &mut F,
+    ) -> bool {
+        let (a, b) = (
+            t.starts[from as usize] as usize,
+            t.starts[from as usize + 1] as usize,
+        );
+        for r in &t.rays[a..b] {
+            // A leg that never captures attacks nothing.
+            if attacks && r.lands == Lands::Move {
+                continue;
+            }
+            for &c in &t.cells[r.start as usize..][..r.len as usize] {
+                if (attacks || self.ends(false, c, r.lands)) && !f(c) {
+                    return false;
+                }
+                if self.occ[c as usize] != NONE {
+                    break;
+                }
+            }
+        }
+        true
     }
 
     /// Whether `each_cell` would give `target`, for a pattern of legs and choices between
