@@ -437,10 +437,16 @@ impl Engine {
         let mut forwards = engine.forwards.clone();
         forwards.sort_unstable();
         forwards.dedup();
+        // Worked out in the patterns' order while there is room (`MOST_RAY_CELLS`).
+        let mut room = patterns::MOST_RAY_CELLS;
         engine.rays = (engine.game.patterns.iter())
             .map(|p| {
                 (forwards.iter())
-                    .filter_map(|&f| Some((f, patterns::Rays::of(board, &p.pat, f)?)))
+                    .filter_map(|&f| {
+                        let rays = patterns::Rays::of(board, &p.pat, f, room)?;
+                        room -= rays.cells();
+                        Some((f, rays))
+                    })
                     .collect()
             })
             .collect();

@@ -78,14 +78,20 @@ struct Ray {
     lands: Lands,
 }
 
-/// The most cells a pattern's rays may hold for one forward (two bytes each).
-const MOST_RAY_CELLS: usize = 1 << 20;
+/// The most cells the rays of all of a game's patterns may hold together (two bytes
+/// each): those past it are walked cell by cell.
+pub const MOST_RAY_CELLS: usize = 1 << 22;
 
 impl Rays {
+    /// The cells its rays hold.
+    pub fn cells(&self) -> usize {
+        self.cells.len()
+    }
+
     /// The rays of `pat` for a mover facing `forward`, if it is made of legs and choices
-    /// between them only and `board` lays its cells out on a grid (and they are not too
-    /// many: `MOST_RAY_CELLS`).
-    pub fn of(board: &Board, pat: &Pat, forward: (i8, i8)) -> Option<Rays> {
+    /// between them only, `board` lays its cells out on a grid, and they hold at most
+    /// `room` cells.
+    pub fn of(board: &Board, pat: &Pat, forward: (i8, i8), room: usize) -> Option<Rays> {
         if !board.cell_area.is_empty() || !distinct_ends(pat) {
             return None;
         }
@@ -117,7 +123,7 @@ impl Rays {
                         cells.push(c);
                         true
                     });
-                    if cells.len() > MOST_RAY_CELLS {
+                    if cells.len() > room {
                         return None;
                     }
                     if cells.len() > start {

@@ -50,7 +50,6 @@ use super::{
 use crate::engine::eval::FixedList;
 use crate::engine::{geometry, patterns};
 use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
-use smallvec::SmallVec;
 
 /// The most cells a board may have for its conditions to be judged as sets.
 const MAX_CELLS: usize = 1024;
@@ -933,23 +932,30 @@ struct Given<'o, const W: usize> {
     order: Option<&'o Order>,
 }
 
-/// Cells in the order a walk gives them (at most `MAX_ORDER`: never on the heap). Made
-/// for each judgement, so its room is not filled in beforehand.
-struct Order(SmallVec<[u16; MAX_ORDER]>);
+/// Cells in the order a walk gives them: at most `MAX_ORDER` (a domain gives no more:
+/// `Domain::new`), never on the heap.
+struct Order {
+    cells: [u16; MAX_ORDER],
+    len: usize,
+}
 
 impl Order {
     fn new() -> Order {
-        Order(SmallVec::new())
+        Order {
+            cells: [0; MAX_ORDER],
+            len: 0,
+        }
     }
 
     fn cells(&self) -> &[u16] {
-        &self.0
+        &self.cells[..self.len]
     }
 
     /// Cell `c` added last, to the order and to `set`.
     #[inline(always)]
     fn push<const W: usize>(&mut self, c: u16, set: &mut Mask<W>) {
-        self.0.push(c);
+        self.cells[self.len] = c;
+        self.len += 1;
         set.insert(c);
     }
 }
