@@ -135,6 +135,10 @@ pub struct Engine {
     pub(crate) steps: Vec<patterns::Steps>,
     /// Per move pattern: whether no two of its ways can end on one cell.
     distinct_ends: Vec<bool>,
+    /// The rules' attributes of every component side by side (`comp * attributes + a`),
+    /// where every component has a value for each: read without going through the
+    /// component (`attr`). Empty otherwise.
+    attr_vals: Vec<Value>,
     /// Per move pattern: its rays worked out for each seat's forward, where they can be
     /// (`patterns::Rays`).
     rays: Vec<Vec<((i8, i8), patterns::Rays)>>,
@@ -371,6 +375,7 @@ impl Engine {
             steps: vec![],
             distinct_ends: vec![],
             rays: vec![],
+            attr_vals: vec![],
             action_may_win,
             lets_applied,
             any_may_win,
@@ -437,6 +442,12 @@ impl Engine {
         let mut forwards = engine.forwards.clone();
         forwards.sort_unstable();
         forwards.dedup();
+        let n = engine.game.attrs.len();
+        if (engine.game.components.iter()).all(|c| c.attrs.len() == n) {
+            engine.attr_vals = (engine.game.components.iter())
+                .flat_map(|c| c.attrs.iter().cloned())
+                .collect();
+        }
         // Worked out in the patterns' order while there is room (`MOST_RAY_CELLS`).
         let mut room = patterns::MOST_RAY_CELLS;
         engine.rays = (engine.game.patterns.iter())
@@ -1027,7 +1038,11 @@ impl Engine {
                 return v;
             }
         }
-        &self.game.components[comp as usize].attrs[a as usize]
+        let n = self.game.attrs.len();
+        match self.attr_vals.get(comp as usize * n + a as usize) {
+            Some(v) => v,
+            None => &self.game.components[comp as usize].attrs[a as usize],
+        }
     }
 
     /// Changes a component's attribute in play, keeping `attr_over` in order and free of
