@@ -82,8 +82,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("shared_owner.scenarios", 3),
     // Betza's `m` and `c`: a pawn that steps only onto empty cells and takes only
     // diagonally; `attacks`, defended cells included; two ways of a pattern that end on
-    // one cell give it once.
-    ("move_capture.scenarios", 7),
+    // one cell give it once; a step and a leap along one line, which never meet, each give
+    // their own.
+    ("move_capture.scenarios", 8),
     // `require afterwards`: a king that may not end a move attacked; pins, mate and
     // stalemate follow.
     ("afterwards.scenarios", 5),
