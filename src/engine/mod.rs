@@ -453,11 +453,7 @@ impl Engine {
         engine.rays = (engine.game.patterns.iter())
             .map(|p| {
                 (forwards.iter())
-                    .filter_map(|&f| {
-                        let rays = patterns::Rays::of(board, &p.pat, f, room)?;
-                        room -= rays.cells();
-                        Some((f, rays))
-                    })
+                    .filter_map(|&f| Some((f, patterns::Rays::of(board, &p.pat, f, &mut room)?)))
                     .collect()
             })
             .collect();

@@ -83,15 +83,11 @@ struct Ray {
 pub const MOST_RAY_CELLS: usize = 1 << 22;
 
 impl Rays {
-    /// The cells its rays hold.
-    pub fn cells(&self) -> usize {
-        self.cells.len()
-    }
-
     /// The rays of `pat` for a mover facing `forward`, if it is made of legs and choices
     /// between them only, `board` lays its cells out on a grid, and they hold at most
-    /// `room` cells.
-    pub fn of(board: &Board, pat: &Pat, forward: (i8, i8), room: usize) -> Option<Rays> {
+    /// `room` cells (taken from `room`; rays that do not fit leave no room for any more,
+    /// so that no more time goes into rays that will not be kept).
+    pub fn of(board: &Board, pat: &Pat, forward: (i8, i8), room: &mut usize) -> Option<Rays> {
         if !board.cell_area.is_empty() || !distinct_ends(pat) {
             return None;
         }
@@ -123,7 +119,8 @@ impl Rays {
                         cells.push(c);
                         true
                     });
-                    if cells.len() > room {
+                    if cells.len() > *room {
+                        *room = 0;
                         return None;
                     }
                     if cells.len() > start {
@@ -137,6 +134,7 @@ impl Rays {
             }
             starts.push(rays.len() as u32);
         }
+        *room -= cells.len();
         Some(Rays {
             starts,
             rays,
