@@ -20,7 +20,7 @@ fn offset(board: &Board, at: u16, (dx, dy): (i8, i8)) -> u16 {
 /// A vector's direction: the vector divided by the greatest common divisor of its parts.
 #[inline]
 fn direction((x, y): (i8, i8)) -> (i8, i8) {
-    let (mut a, mut b) = (x.unsigned_abs(), y.unsigned_abs());
+    let (a, b) = (x.unsigned_abs(), y.unsigned_abs());
     // The common vectors without a division: a part of one (a step, a leap of (1, 2)) has
     // no common divisor, a part of nought or both parts equal leave the signs.
     if a == 1 || b == 1 {
@@ -29,11 +29,33 @@ fn direction((x, y): (i8, i8)) -> (i8, i8) {
     if a == 0 || b == 0 || a == b {
         return (x.signum(), y.signum());
     }
+    let g = gcd(a.into(), b.into()) as i8;
+    (x / g, y / g)
+}
+
+/// The greatest common divisor of `a` and `b` (`a` for `b` nought).
+fn gcd(mut a: u32, mut b: u32) -> u32 {
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    let g = a.max(1) as i8;
-    (x / g, y / g)
+    a
+}
+
+/// The legs of a pattern made of legs and choices between them only, in the order a walk
+/// takes them; `None` for one with a continuation.
+fn legs(pat: &Pat) -> Option<Vec<&Leg>> {
+    fn add<'p>(pat: &'p Pat, out: &mut Vec<&'p Leg>) -> bool {
+        match pat {
+            Pat::Leg(leg) => {
+                out.push(leg);
+                true
+            }
+            Pat::Alt(alts) => alts.iter().all(|a| add(a, out)),
+            Pat::Seq { .. } => false,
+        }
+    }
+    let mut out = Vec::new();
+    add(pat, &mut out).then_some(out)
 }
 
 /// What the walker needs to know of the position.
@@ -91,17 +113,7 @@ impl Rays {
         if !board.cell_area.is_empty() || !distinct_ends(pat) {
             return None;
         }
-        let legs: Vec<&Leg> = match pat {
-            Pat::Leg(leg) => vec![leg],
-            Pat::Alt(alts) => alts
-                .iter()
-                .map(|a| match a {
-                    Pat::Leg(leg) => Some(leg),
-                    _ => None,
-                })
-                .collect::<Option<_>>()?,
-            Pat::Seq { .. } => return None,
-        };
+        let legs = legs(pat)?;
         let empty = vec![NONE; board.cells.len()];
         let walk = Walk {
             board,
@@ -150,37 +162,24 @@ impl Rays {
 /// ranges reach it (a leap of two squares and a step meet nowhere; a rider and a leap of
 /// two squares do).
 pub fn distinct_ends(pat: &Pat) -> bool {
-    /// Each vector: its direction, how many steps of the direction long it is, its range
-    /// (0 for none).
-    fn ways(pat: &Pat, out: &mut Vec<((i8, i8), u32, u32)>) -> bool {
-        match pat {
-            Pat::Leg(leg) => {
-                // A vector of no length lands where it starts: no ray (`Rays`) is worked
-                // out for it.
-                if leg.vectors.contains(&(0, 0)) {
-                    return false;
-                }
-                out.extend(leg.vectors.iter().map(|&v| {
-                    let d = direction(v);
-                    let long = if d.0 != 0 { v.0 / d.0 } else { v.1 / d.1 };
-                    (d, u32::from(long.unsigned_abs()), u32::from(leg.range))
-                }));
-                true
-            }
-            Pat::Alt(alts) => alts.iter().all(|a| ways(a, out)),
-            Pat::Seq { .. } => false,
-        }
-    }
-    let mut all = Vec::new();
-    if !ways(pat, &mut all) {
+    let Some(legs) = legs(pat) else {
+        return false;
+    };
+    // A vector of no length lands where it starts: no ray (`Rays`) is worked out for it.
+    if legs.iter().any(|leg| leg.vectors.contains(&(0, 0))) {
         return false;
     }
-    let gcd = |mut a: u32, mut b: u32| {
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        a
-    };
+    // Each vector: its direction, how many steps of the direction long it is, its range
+    // (0 for none).
+    let all: Vec<((i8, i8), u32, u32)> = (legs.iter())
+        .flat_map(|leg| {
+            leg.vectors.iter().map(|&v| {
+                let d = direction(v);
+                let long = if d.0 != 0 { v.0 / d.0 } else { v.1 / d.1 };
+                (d, u32::from(long.unsigned_abs()), u32::from(leg.range))
+            })
+        })
+        .collect();
     // Whether `n` steps along the direction are within a vector's reach.
     let reaches = |n: u32, long: u32, range: u32| range == 0 || n / long <= range;
     all.iter().enumerate().all(|(i, &(d, a, ra))| {
@@ -217,13 +216,11 @@ impl Walk<'_> {
         moves: Moves,
         f: &mut F,
     ) -> bool {
-        // Legs whose ways never meet: each ray's cells given as they come (a ray never
-        // comes back to `from`), read from the rays worked out beforehand where there are
-        // some for the mover's forward.
-        if moves.distinct {
-            if let Some((_, rays)) = moves.rays.iter().find(|(fw, _)| *fw == self.forward) {
-                return self.table_cells(attacks, from, rays, f);
-            }
+        // Legs whose ways never meet (the only patterns with rays worked out): each ray's
+        // cells given as they come (a ray never comes back to `from`), where there are rays
+        // for the mover's forward.
+        if let Some((_, rays)) = moves.rays.iter().find(|(fw, _)| *fw == self.forward) {
+            return self.table_cells(attacks, from, rays, f);
         }
         // The cells given so far, for a pattern whose ways may meet.
         let mut given = (!moves.distinct).then(|| CellSet::new(self.board.cells.len()));
