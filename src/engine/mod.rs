@@ -11,6 +11,7 @@ mod eval;
 mod geometry;
 mod graph;
 mod history;
+mod hoist;
 mod legal;
 mod memo;
 mod notation;
@@ -291,7 +292,8 @@ impl Engine {
         Engine::built((*self.game).clone(), true)
     }
 
-    fn built(game: Game, count_clauses: bool) -> Engine {
+    fn built(mut game: Game, count_clauses: bool) -> Engine {
+        hoist::requires(&mut game);
         let seats = game.seats.len();
         let mut zone_base = Vec::new();
         let mut n = 0usize;

@@ -204,10 +204,11 @@ pub enum Expr {
     Index(Box<Expr>, Box<Expr>),
 }
 
-impl Expr {
-    /// Calls `f` on each direct part of this expression, in order.
-    pub fn each_child<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
-        match self {
+/// The match of `Expr::each_child` and `Expr::each_child_mut`: `$f` called on each direct
+/// part of `$e`, in order, lists walked by `$iter`.
+macro_rules! each_child {
+    ($e:expr, $f:ident, $iter:ident) => {
+        match $e {
             Expr::Const(_)
             | Expr::Local(_)
             | Expr::Me
@@ -230,41 +231,53 @@ impl Expr {
             | Expr::CellPiece(a)
             | Expr::CellEmpty(a)
             | Expr::Not(a)
-            | Expr::Neg(a) => f(a),
+            | Expr::Neg(a) => $f(a),
             Expr::Zone(_, a, b) => {
                 if let Some(a) = a {
-                    f(a);
+                    $f(a);
                 }
                 if let Some(b) = b {
-                    f(b);
+                    $f(b);
                 }
             }
             Expr::ZoneRow(_, a) | Expr::Region(_, a) | Expr::Area(_, a) => {
                 if let Some(a) = a {
-                    f(a);
+                    $f(a);
                 }
             }
             Expr::Binary(_, a, b) | Expr::Index(a, b) => {
-                f(a);
-                f(b);
+                $f(a);
+                $f(b);
             }
             Expr::If(c, a, b) => {
-                f(c);
-                f(a);
-                f(b);
+                $f(c);
+                $f(a);
+                $f(b);
             }
             Expr::Quant(_, _, a, b) | Expr::Agg(_, _, a, b) => {
-                f(a);
-                f(b);
+                $f(a);
+                $f(b);
             }
             Expr::Comprehension(_, a, b) => {
-                f(a);
+                $f(a);
                 if let Some(b) = b {
-                    f(b);
+                    $f(b);
                 }
             }
-            Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(f),
+            Expr::List(items) | Expr::Call(_, items) => items.$iter().for_each($f),
         }
+    };
+}
+
+impl Expr {
+    /// Calls `f` on each direct part of this expression, in order.
+    pub fn each_child<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
+        each_child!(self, f, iter)
+    }
+
+    /// Calls `f` on each direct part of this expression, in order, to change it.
+    pub fn each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        each_child!(self, f, iter_mut)
     }
 }
 
