@@ -335,7 +335,7 @@ pub(super) fn choose<T: Then>(
                     let Some((run, d)) = shifts.read(ev, l) else {
                         return true;
                     };
-                    shifted(ev, l, f, run, d, slot, &next)
+                    shifted(ev, l, f, run, d, false, slot, &next)
                 })
             });
         }
@@ -437,27 +437,34 @@ pub(super) fn local_items(
 
 /// Each distance the run can shift by in direction `d`, written into the local `slot` in
 /// place, the rest of the action listed for each (each distance charged, as `each` walks
-/// it).
+/// it). `first_free`: the run's first step in `d` is known to be free.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn shifted(
     ev: &Eval,
     l: &mut [Value],
     f: &mut OnAction<'_>,
     run: (u16, u8, u8),
     d: u8,
+    first_free: bool,
     slot: usize,
     next: &impl Then,
 ) -> bool {
     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
     let mut go_on = true;
-    geometry::shifts_of(board, occ, run, d, &mut |v| {
+    let mut each = |v| {
         if !budget::charge(1) {
             return false;
         }
         pool::set(&mut l[slot], v);
         go_on = next.go(ev, l, f);
         go_on
-    });
+    };
+    if first_free {
+        geometry::shifts_past_first(board, occ, run, d, &mut each);
+    } else {
+        geometry::shifts_of(board, occ, run, d, &mut each);
+    }
     go_on
 }
 
@@ -528,7 +535,7 @@ pub(super) fn dirs_then_shifts(
                             continue;
                         }
                         pool::set(&mut l[dslot], Value::Dir(d));
-                        go_on = shifted(ev, l, f, run, d, kslot, &next);
+                        go_on = shifted(ev, l, f, run, d, true, kslot, &next);
                         if budget::spent() {
                             budget::locate_innermost(|| ev.eng.clause_text(a, i + 1));
                         }
@@ -545,7 +552,7 @@ pub(super) fn dirs_then_shifts(
                     pool::set(&mut l[dslot], Value::Dir(d));
                     go_on = located(ev, (a, i + 1), || {
                         match shifts.read(ev, l).map(|(run, _)| run) {
-                            Some(run) => shifted(ev, l, f, run, d, kslot, &next),
+                            Some(run) => shifted(ev, l, f, run, d, false, kslot, &next),
                             None => true,
                         }
                     });
