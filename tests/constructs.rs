@@ -146,7 +146,7 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // against numbers or constants, truth, a list; its owner against a seat in a local
     // (`next(me)`, `none`); a test that goes on with a part of another kind (`and`, `or`),
     // in `any`, `all`, `none`, a filter and a `require` after its `choose`; 400 squares.
-    ("piece_sets.scenarios", 10),
+    ("piece_sets.scenarios", 11),
     // `swap` with an empty cell and between the sides: a seat's cells, their number and
     // the empty cells, read after each swap.
     ("swaps.scenarios", 4),

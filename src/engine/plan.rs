@@ -280,6 +280,8 @@ struct Cx<'a> {
     patterns: &'a [crate::ir::PatternDef],
     /// The seats, for what is worked out once from their attributes.
     seats: &'a [crate::ir::SeatDef],
+    /// The components, for what is worked out once from their attributes.
+    components: &'a [crate::ir::Component],
     /// Whether each clause's step counts its own evaluation steps (`profile.rs`): for
     /// `muster bench --by-clause`, in an engine of its own, so that no other pays for it.
     count_clauses: bool,
@@ -375,6 +377,7 @@ impl Plans {
             board: &game.board,
             patterns: &game.patterns,
             seats: &game.seats,
+            components: &game.components,
             memo,
             roots,
             root_copies: Vec::new(),

@@ -281,6 +281,9 @@ enum Pred {
         test: PieceTest,
         /// Whether it holds for an empty cell, and what judging one charges.
         empty: (bool, u64),
+        /// For a test that reads only attributes and charges the same for every piece: the
+        /// components it holds for by the rules' own attributes (see `Holders`).
+        holders: Option<Holders>,
     },
     Not(Box<Pred>),
     And(Box<Pred>, Box<Pred>),
@@ -435,6 +438,56 @@ enum PieceTest {
     Truthy(PieceRead),
 }
 
+/// The components a piece test that reads only attributes holds for, by the rules' own
+/// attributes: while no attribute is changed in play (`State::attr_over` empty), the
+/// cells it holds for are where those of them on the board stand. A test that picks out
+/// a few kinds of piece (`x.piece.rank == king`) then looks at those few, not at every
+/// piece.
+struct Holders(Box<[u16]>);
+
+impl Holders {
+    /// The components `test` holds for, if it reads only attributes that every component
+    /// has, and charges the same for every piece.
+    fn of(cx: &Cx, test: &PieceTest) -> Option<Holders> {
+        test.fixed_steps()?;
+        let comps = cx.components;
+        let mut reads_only_attrs = true;
+        test.each_read(&mut |r| {
+            reads_only_attrs &= matches!(r, PieceRead::Attr(a)
+                if comps.iter().all(|c| (a as usize) < c.attrs.len()));
+        });
+        if !reads_only_attrs {
+            return None;
+        }
+        let holds = |c: &crate::ir::Component| {
+            test.judge(|r| match r {
+                PieceRead::Attr(a) => &c.attrs[a as usize],
+                PieceRead::Var(_) => &Value::None,
+            })
+            .0
+        };
+        Some(Holders(
+            (0..comps.len() as u16)
+                .filter(|&c| holds(&comps[c as usize]))
+                .collect(),
+        ))
+    }
+
+    /// The cells of `pieces` where one of them stands.
+    #[inline(always)]
+    fn on<const W: usize>(&self, st: &crate::engine::state::State, pieces: Mask<W>) -> Mask<W> {
+        let mut held = Mask::NONE;
+        for &comp in &*self.0 {
+            if let Some(crate::engine::state::Loc::Cell(c)) = st.locs.get(comp as usize) {
+                if pieces.contains(*c) {
+                    held.insert(*c);
+                }
+            }
+        }
+        held
+    }
+}
+
 /// The cells of `pieces` (each with a piece: `cells` says which) for whose piece `holds`
 /// holds.
 #[inline(always)]
@@ -502,6 +555,19 @@ impl PieceTest {
         })
     }
 
+    /// Calls `f` on each read of the piece the test makes.
+    fn each_read(&self, f: &mut dyn FnMut(PieceRead)) {
+        match self {
+            PieceTest::Compare { read, .. }
+            | PieceTest::In { read, .. }
+            | PieceTest::Truthy(read) => f(*read),
+            PieceTest::Both { a, b, .. } => {
+                f(*a);
+                f(*b);
+            }
+        }
+    }
+
     /// The steps `judge` charges, where they are the same for every piece.
     fn fixed_steps(&self) -> Option<u64> {
         match self {
@@ -522,6 +588,7 @@ impl PieceTest {
         j: &mut Judging,
         s: Mask<W>,
         empty: (bool, u64),
+        holders: Option<&Holders>,
     ) -> Mask<W> {
         let (ev, st) = (j.ev, j.ev.s);
         let occupied = Mask::of(st.occupied_by(None));
@@ -530,10 +597,18 @@ impl PieceTest {
         let held = if empty.0 { gaps } else { Mask::NONE };
         let pieces = s.and(occupied);
         held.or(match self.fixed_steps() {
-            // The steps counted at once, the test alone in the loop.
+            // The steps counted at once, the test alone in the loop; or, where the
+            // components it holds for are fewer than the pieces, those looked up instead
+            // (none changed what it is in play).
             Some(steps) => {
-                j.steps += steps * pieces.len();
-                self.held(ev, pieces)
+                let n = pieces.len();
+                j.steps += steps * n;
+                match holders {
+                    Some(h) if (h.0.len() as u64) < n && st.attr_over.is_empty() => {
+                        h.on(st, pieces)
+                    }
+                    _ => self.held(ev, pieces),
+                }
             }
             None => {
                 let mut held = Mask::NONE;
@@ -641,7 +716,12 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
     };
     if let Some(test) = PieceTest::new(cx, e, slot) {
         let empty = test.judge(|_| &Value::None);
-        return Some(Pred::Piece { test, empty });
+        let holders = Holders::of(cx, &test);
+        return Some(Pred::Piece {
+            test,
+            empty,
+            holders,
+        });
     }
     Some(match e {
         Expr::CellEmpty(x) if the_cell(x) => Pred::Empty,
@@ -853,7 +933,11 @@ impl Pred {
                 });
                 held
             }
-            Pred::Piece { test, empty } => test.judge_set(j, s, *empty),
+            Pred::Piece {
+                test,
+                empty,
+                holders,
+            } => test.judge_set(j, s, *empty, holders.as_ref()),
             Pred::Not(x) => s.minus(x.judge(j, s)),
             Pred::And(a, b) => {
                 let left = a.judge(j, s);
