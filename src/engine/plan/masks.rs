@@ -281,8 +281,8 @@ enum Pred {
         test: PieceTest,
         /// Whether it holds for an empty cell, and what judging one charges.
         empty: (bool, u64),
-        /// For a test that reads only attributes and charges the same for every piece: the
-        /// components it holds for by the rules' own attributes (see `Holders`).
+        /// For a test that reads only attributes: what it finds for each component by the
+        /// rules' own attributes (see `Holders`).
         holders: Option<Holders>,
     },
     Not(Box<Pred>),
@@ -438,18 +438,25 @@ enum PieceTest {
     Truthy(PieceRead),
 }
 
-/// The components a piece test that reads only attributes holds for, by the rules' own
-/// attributes: while no attribute is changed in play (`State::attr_over` empty), the
-/// cells it holds for are where those of them on the board stand. A test that picks out
-/// a few kinds of piece (`x.piece.rank == king`) then looks at those few, not at every
-/// piece.
-struct Holders(Box<[u16]>);
+/// What a piece test that reads only attributes finds for each component, by the rules'
+/// own attributes, worked out when the plan is built. While no attribute is changed in
+/// play (`State::attr_over` empty) each piece's answer is looked up, not read and
+/// compared; and where the components it holds for are fewer than the pieces in
+/// question, the cells where they stand are looked up instead (`x.piece.rank == king`
+/// looks at two components, not at every piece).
+struct Holders {
+    /// The components it holds for.
+    comps: Box<[u16]>,
+    /// The same as bits, a word for each 64 components.
+    bits: Box<[u64]>,
+    /// For a test whose steps differ from piece to piece (`x.piece.rank in [...]`), those
+    /// of each component.
+    steps: Option<Box<[u8]>>,
+}
 
 impl Holders {
-    /// The components `test` holds for, if it reads only attributes that every component
-    /// has, and charges the same for every piece.
+    /// The answers of `test`, if it reads only attributes that every component has.
     fn of(cx: &Cx, test: &PieceTest) -> Option<Holders> {
-        test.fixed_steps()?;
         let comps = cx.components;
         let mut reads_only_attrs = true;
         test.each_read(&mut |r| {
@@ -459,32 +466,74 @@ impl Holders {
         if !reads_only_attrs {
             return None;
         }
-        let holds = |c: &crate::ir::Component| {
-            test.judge(|r| match r {
-                PieceRead::Attr(a) => &c.attrs[a as usize],
-                PieceRead::Var(_) => &Value::None,
+        let judged: Vec<(bool, u64)> = (comps.iter())
+            .map(|c| {
+                test.judge(|r| match r {
+                    PieceRead::Attr(a) => &c.attrs[a as usize],
+                    PieceRead::Var(_) => &Value::None,
+                })
             })
-            .0
+            .collect();
+        let steps = match test.fixed_steps() {
+            Some(_) => None,
+            None => Some(
+                (judged.iter())
+                    .map(|&(_, n)| u8::try_from(n).ok())
+                    .collect::<Option<_>>()?,
+            ),
         };
-        Some(Holders(
-            (0..comps.len() as u16)
-                .filter(|&c| holds(&comps[c as usize]))
+        let mut bits = vec![0u64; comps.len().div_ceil(64)];
+        for (c, _) in judged.iter().enumerate().filter(|(_, j)| j.0) {
+            bits[c / 64] |= 1 << (c % 64);
+        }
+        Some(Holders {
+            comps: (0..judged.len() as u16)
+                .filter(|&c| judged[c as usize].0)
                 .collect(),
-        ))
+            bits: bits.into(),
+            steps,
+        })
     }
 
-    /// The cells of `pieces` where one of them stands.
+    /// Whether it holds for component `comp`.
     #[inline(always)]
-    fn on<const W: usize>(&self, st: &crate::engine::state::State, pieces: Mask<W>) -> Mask<W> {
-        let mut held = Mask::NONE;
-        for &comp in &*self.0 {
-            if let Some(crate::engine::state::Loc::Cell(c)) = st.locs.get(comp as usize) {
-                if pieces.contains(*c) {
-                    held.insert(*c);
+    fn holds(&self, comp: u16) -> bool {
+        self.bits[comp as usize / 64] & (1 << (comp % 64)) != 0
+    }
+
+    /// The cells of `pieces` where a component it holds for stands; the steps judging
+    /// them charges added to `steps`.
+    #[inline(always)]
+    fn judge<const W: usize>(
+        &self,
+        st: &crate::engine::state::State,
+        pieces: Mask<W>,
+        steps: &mut u64,
+    ) -> Mask<W> {
+        if let Some(each) = &self.steps {
+            let mut held = Mask::NONE;
+            pieces.each(|c| {
+                let comp = st.cells[c as usize];
+                *steps += u64::from(each[comp as usize]);
+                if self.holds(comp) {
+                    held.insert(c);
+                }
+                true
+            });
+            return held;
+        }
+        if (self.comps.len() as u64) < pieces.len() {
+            let mut held = Mask::NONE;
+            for &comp in &*self.comps {
+                if let Some(crate::engine::state::Loc::Cell(c)) = st.locs.get(comp as usize) {
+                    if pieces.contains(*c) {
+                        held.insert(*c);
+                    }
                 }
             }
+            return held;
         }
-        held
+        kept(&st.cells, pieces, |comp| self.holds(comp))
     }
 }
 
@@ -596,19 +645,18 @@ impl PieceTest {
         j.steps += empty.1 * gaps.len();
         let held = if empty.0 { gaps } else { Mask::NONE };
         let pieces = s.and(occupied);
+        // Looked up, while no attribute has changed in play.
+        if let Some(h) = holders.filter(|_| st.attr_over.is_empty()) {
+            if let Some(steps) = self.fixed_steps() {
+                j.steps += steps * pieces.len();
+            }
+            return held.or(h.judge(st, pieces, &mut j.steps));
+        }
         held.or(match self.fixed_steps() {
-            // The steps counted at once, the test alone in the loop; or, where the
-            // components it holds for are fewer than the pieces, those looked up instead
-            // (none changed what it is in play).
+            // The steps counted at once, the test alone in the loop.
             Some(steps) => {
-                let n = pieces.len();
-                j.steps += steps * n;
-                match holders {
-                    Some(h) if (h.0.len() as u64) < n && st.attr_over.is_empty() => {
-                        h.on(st, pieces)
-                    }
-                    _ => self.held(ev, pieces),
-                }
+                j.steps += steps * pieces.len();
+                self.held(ev, pieces)
             }
             None => {
                 let mut held = Mask::NONE;
