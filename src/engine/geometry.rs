@@ -400,36 +400,25 @@ pub fn shifts<F: FnMut(Value) -> bool + ?Sized>(
     else {
         return true;
     };
-    shifts_of(board, occ, (start, ld, len), dir, f)
+    shifts_of(board, occ, (start, ld, len), dir, false, f)
 }
 
-/// `shifts` of the run `(start, direction, length)`.
+/// `shifts` of the run `(start, direction, length)`; `first_free`: its first step in
+/// `dir` is known to be free (`first_step_blocked` said so), and is not looked at again.
 #[inline]
 pub(crate) fn shifts_of<F: FnMut(Value) -> bool + ?Sized>(
     board: &Board,
     occ: &[u16],
     run: (u16, u8, u8),
     dir: u8,
+    first_free: bool,
     f: &mut F,
 ) -> bool {
     // Most shifts stop at the first step: that is looked at first, a cell of the run at a
     // time, before the run is laid out.
-    if first_step_blocked(board, occ, run, dir) {
+    if !first_free && first_step_blocked(board, occ, run, dir) {
         return true;
     }
-    shifts_past_first(board, occ, run, dir, f)
-}
-
-/// `shifts_of`, for a run whose first step in `dir` is known to be free
-/// (`first_step_blocked` said so).
-#[inline]
-pub(crate) fn shifts_past_first<F: FnMut(Value) -> bool + ?Sized>(
-    board: &Board,
-    occ: &[u16],
-    run: (u16, u8, u8),
-    dir: u8,
-    f: &mut F,
-) -> bool {
     // Most runs are short: their cells fit in a small array, set up quickly. (A board
     // side is at most 52 cells, so no run is longer than 64.)
     if run.2 <= 16 {

@@ -452,19 +452,14 @@ pub(super) fn shifted(
 ) -> bool {
     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
     let mut go_on = true;
-    let mut each = |v| {
+    geometry::shifts_of(board, occ, run, d, first_free, &mut |v| {
         if !budget::charge(1) {
             return false;
         }
         pool::set(&mut l[slot], v);
         go_on = next.go(ev, l, f);
         go_on
-    };
-    if first_free {
-        geometry::shifts_past_first(board, occ, run, d, &mut each);
-    } else {
-        geometry::shifts_of(board, occ, run, d, &mut each);
-    }
+    });
     go_on
 }
 

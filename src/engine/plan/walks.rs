@@ -20,7 +20,7 @@ pub(super) fn each(cx: &mut Cx, coll: &Expr) -> Each {
             Box::new(move |ev, l, f| {
                 if let Some((run, d)) = shifts.read(ev, l) {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                    geometry::shifts_of(board, occ, run, d, &mut |v| emit(f, v, l));
+                    geometry::shifts_of(board, occ, run, d, false, &mut |v| emit(f, v, l));
                 }
             })
         }
