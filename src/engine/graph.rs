@@ -352,11 +352,6 @@ pub(crate) fn link_terms(rule: Option<&Expr>) -> Vec<LinkTerm> {
             other => out.push(other),
         }
     }
-    fn reads(e: &Expr, slot: u16) -> bool {
-        let mut found = matches!(e, Expr::Local(s) if *s == slot);
-        e.each_child(&mut |x| found |= reads(x, slot));
-        found
-    }
     fn joined(parts: Vec<&Expr>) -> Option<Expr> {
         parts
             .into_iter()
@@ -374,7 +369,7 @@ pub(crate) fn link_terms(rule: Option<&Expr>) -> Vec<LinkTerm> {
             sides(BinOp::And, t, &mut conds);
             let (mut first, mut second, mut both) = (vec![], vec![], vec![]);
             for c in conds {
-                match (reads(c, 0), reads(c, 1)) {
+                match (c.reads_local(0), c.reads_local(1)) {
                     (_, false) => first.push(c),
                     (false, true) => second.push(c),
                     (true, true) => both.push(c),

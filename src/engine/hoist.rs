@@ -45,7 +45,7 @@ fn up_one(clauses: &mut [Clause], at: usize) -> bool {
     else {
         return false;
     };
-    if reads(cond, *slot) {
+    if cond.reads_local(*slot) {
         if !plain_read(value, 3) {
             return false;
         }
@@ -53,13 +53,6 @@ fn up_one(clauses: &mut [Clause], at: usize) -> bool {
     }
     clauses.swap(at - 1, at);
     true
-}
-
-/// Whether `e` reads local `slot`.
-fn reads(e: &Expr, slot: u16) -> bool {
-    let mut found = matches!(e, Expr::Local(s) if *s == slot);
-    e.each_child(&mut |c| found = found || reads(c, slot));
-    found
 }
 
 /// Whether `e` is a read of what stands where (a local, a constant, the seat deciding, a

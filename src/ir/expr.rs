@@ -279,6 +279,13 @@ impl Expr {
     pub fn each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
         each_child!(self, f, iter_mut)
     }
+
+    /// Whether this expression reads local `slot` anywhere within it.
+    pub fn reads_local(&self, slot: u16) -> bool {
+        let mut found = matches!(self, Expr::Local(s) if *s == slot);
+        self.each_child(&mut |c| found = found || c.reads_local(slot));
+        found
+    }
 }
 
 /// A variable to assign.

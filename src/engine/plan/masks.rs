@@ -501,13 +501,14 @@ impl Holders {
         self.bits[comp as usize / 64] & (1 << (comp % 64)) != 0
     }
 
-    /// The cells of `pieces` where a component it holds for stands; the steps judging
-    /// them charges added to `steps`.
+    /// The cells of `pieces` (`n` of them) where a component it holds for stands; the
+    /// steps judging them charges added to `steps`.
     #[inline(always)]
     fn judge<const W: usize>(
         &self,
         st: &crate::engine::state::State,
         pieces: Mask<W>,
+        n: u64,
         steps: &mut u64,
     ) -> Mask<W> {
         if let Some(each) = &self.steps {
@@ -522,7 +523,7 @@ impl Holders {
             });
             return held;
         }
-        if (self.comps.len() as u64) < pieces.len() {
+        if (self.comps.len() as u64) < n {
             let mut held = Mask::NONE;
             for &comp in &*self.comps {
                 if let Some(crate::engine::state::Loc::Cell(c)) = st.locs.get(comp as usize) {
@@ -647,10 +648,11 @@ impl PieceTest {
         let pieces = s.and(occupied);
         // Looked up, while no attribute has changed in play.
         if let Some(h) = holders.filter(|_| st.attr_over.is_empty()) {
+            let n = pieces.len();
             if let Some(steps) = self.fixed_steps() {
-                j.steps += steps * pieces.len();
+                j.steps += steps * n;
             }
-            return held.or(h.judge(st, pieces, &mut j.steps));
+            return held.or(h.judge(st, pieces, n, &mut j.steps));
         }
         held.or(match self.fixed_steps() {
             // The steps counted at once, the test alone in the loop.
