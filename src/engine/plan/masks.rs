@@ -19,7 +19,9 @@
 //! constant or with another of them, looked for in a list written in the rules, or judged
 //! true; `x.piece.kind == a`, `x.piece.used < x.piece.most`, `not x.piece.flag`), `x`
 //! compared with a cell in a local the condition does not bind (`a < b`: cells compare by
-//! their order on the board), and `any`, `all` or `none` over `adjacent(x, dirs)` with
+//! their order on the board), `distance(x, y)` with such a cell compared with a number
+//! written in the rules or a number attribute of `me` (`distance(y, c) <= 4`), and `any`,
+//! `all` or `none` over `adjacent(x, dirs)` with
 //! written directions each of whose steps goes the same number of cells on (a grid's, a
 //! hex board's); none of them remembered within a query. A condition `p and rest` or `p or
 //! rest` whose left side alone is such a condition has `p` judged as a set and `rest`,
@@ -157,6 +159,19 @@ impl<const W: usize> Mask<W> {
         }))
     }
 
+    /// The cells for which `f` holds.
+    #[inline(always)]
+    fn filter(self, mut f: impl FnMut(u16) -> bool) -> Self {
+        let mut held = Mask::NONE;
+        self.each(|c| {
+            if f(c) {
+                held.insert(c);
+            }
+            true
+        });
+        held
+    }
+
     /// The cells in order, while `f` says to go on.
     #[inline(always)]
     fn each(&self, mut f: impl FnMut(u16) -> bool) {
@@ -207,11 +222,12 @@ impl Fixed {
         }
     }
 
-    /// Its value when `me` is seat `me` (`NO_SEAT` for none), as `eval` reads it.
-    fn value(&self, cx: &Cx, me: u8) -> Value {
+    /// Its value when `me` is seat `me` (`NO_SEAT` for none) of `seats`, as `eval` reads
+    /// it.
+    fn value(&self, seats: &[crate::ir::SeatDef], me: u8) -> Value {
         match self {
             Fixed::Const(v) => v.clone(),
-            Fixed::MyAttr(i) => match cx.seats.get(me as usize) {
+            Fixed::MyAttr(i) => match seats.get(me as usize) {
                 Some(seat) => seat.attrs[*i].clone(),
                 None => Value::None,
             },
@@ -272,6 +288,15 @@ enum Pred {
     Cell {
         op: BinOp,
         other: usize,
+        mirrored: bool,
+    },
+    /// `distance(x, y) op k` for `y` a cell in a local the condition does not bind and `k`
+    /// a number written in the rules or a number attribute of `me` (`mirrored`: `k op
+    /// distance(x, y)`): each cell's distance worked out in place.
+    Near {
+        op: BinOp,
+        other: usize,
+        k: Fixed,
         mirrored: bool,
     },
     /// A condition on what the piece on the cell holds (`x.piece.kind == a`,
@@ -442,8 +467,8 @@ enum PieceTest {
 /// own attributes, worked out when the plan is built. While no attribute is changed in
 /// play (`State::attr_over` empty) each piece's answer is looked up, not read and
 /// compared; and where the components it holds for are fewer than the pieces in
-/// question, the cells where they stand are looked up instead (`x.piece.rank == king`
-/// looks at two components, not at every piece).
+/// question, the cells where they stand are looked up instead (`x.piece.kind == a`
+/// with two pieces of kind `a` looks at those two components, not at every piece).
 struct Holders {
     /// The components it holds for.
     comps: Box<[u16]>,
@@ -512,16 +537,11 @@ impl Holders {
         steps: &mut u64,
     ) -> Mask<W> {
         if let Some(each) = &self.steps {
-            let mut held = Mask::NONE;
-            pieces.each(|c| {
+            return pieces.filter(|c| {
                 let comp = st.cells[c as usize];
                 *steps += u64::from(each[comp as usize]);
-                if self.holds(comp) {
-                    held.insert(c);
-                }
-                true
+                self.holds(comp)
             });
-            return held;
         }
         if (self.comps.len() as u64) < n {
             let mut held = Mask::NONE;
@@ -542,14 +562,7 @@ impl Holders {
 /// holds.
 #[inline(always)]
 fn kept<const W: usize>(cells: &[u16], pieces: Mask<W>, holds: impl Fn(u16) -> bool) -> Mask<W> {
-    let mut held = Mask::NONE;
-    pieces.each(|c| {
-        if holds(cells[c as usize]) {
-            held.insert(c);
-        }
-        true
-    });
-    held
+    pieces.filter(|c| holds(cells[c as usize]))
 }
 
 /// The steps `eval` charges for a read of the piece on a cell: the read's node, the
@@ -660,19 +673,11 @@ impl PieceTest {
                 j.steps += steps * pieces.len();
                 self.held(ev, pieces)
             }
-            None => {
-                let mut held = Mask::NONE;
-                pieces.each(|c| {
-                    let comp = st.cells[c as usize];
-                    let (holds, steps) = self.judge(|r| r.of(ev, comp));
-                    j.steps += steps;
-                    if holds {
-                        held.insert(c);
-                    }
-                    true
-                });
-                held
-            }
+            None => pieces.filter(|c| {
+                let (holds, steps) = self.judge(|r| r.of(ev, st.cells[c as usize]));
+                j.steps += steps;
+                holds
+            }),
         })
     }
 
@@ -799,6 +804,37 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
                 mirrored,
             }
         }
+        Expr::Binary(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) if near(cx, a, slot, bound)
+            .or(near(cx, b, slot, bound))
+            .is_some() =>
+        {
+            let (other, mirrored, k) = match near(cx, a, slot, bound) {
+                Some(other) => (other, false, b),
+                None => (near(cx, b, slot, bound)?, true, a),
+            };
+            if cx.remembered(k) {
+                return None;
+            }
+            let k = Fixed::new(k)?;
+            // A number, so that reading it in play copies nothing.
+            let number = match &k {
+                Fixed::Const(v) => matches!(v, Value::Int(_)),
+                Fixed::MyAttr(i) => cx.number_seat_attrs[*i],
+            };
+            if !number {
+                return None;
+            }
+            Pred::Near {
+                op: *op,
+                other,
+                k,
+                mirrored,
+            }
+        }
         Expr::Not(x) => Pred::Not(Box::new(part(x, slot)?)),
         Expr::Binary(BinOp::And, a, b) => {
             Pred::And(Box::new(part(a, slot)?), Box::new(part(b, slot)?))
@@ -835,15 +871,11 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
             let board = cx.board;
             let holds = (seats.into_iter())
                 .map(|me| {
-                    let v = other.value(cx, me);
+                    let v = other.value(cx.seats, me);
                     words(board.cells.len(), |c| {
                         let at =
                             ops::file_or_rank_of(c, rank, board).map_or(Value::None, Value::Int);
-                        if mirrored {
-                            ops::compare(*op, &v, &at)
-                        } else {
-                            ops::compare(*op, &at, &v)
-                        }
+                        either_way(*op, mirrored, &at, &v)
                     })
                 })
                 .collect();
@@ -887,6 +919,28 @@ fn other_cell(a: &Expr, b: &Expr, slot: u16, bound: &[u16]) -> Option<(usize, bo
     (!bound.contains(&other)).then_some((other as usize, mirrored))
 }
 
+/// `x op y`, or `y op x` when `mirrored`, compared as `eval` compares values.
+#[inline(always)]
+fn either_way(op: BinOp, mirrored: bool, x: &Value, y: &Value) -> bool {
+    if mirrored {
+        compared(op, y, x)
+    } else {
+        compared(op, x, y)
+    }
+}
+
+/// Where `e` is `distance(x, y)` (or `distance(y, x)`) of the cell in local `slot` and a
+/// local `y` the condition does not bind (`bound`): that local.
+fn near(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<usize> {
+    let Expr::Call(Builtin::Distance, args) = e else {
+        return None;
+    };
+    if cx.remembered(e) {
+        return None;
+    }
+    other_cell(&args[0], &args[1], slot, bound).map(|(other, _)| other)
+}
+
 /// One judgement: the locals it reads, and the steps its sets have cost so far.
 struct Judging<'e, 'a> {
     ev: &'e Eval<'a>,
@@ -918,6 +972,8 @@ impl Pred {
             Pred::Place { steps, .. } => *steps,
             // The comparison and its two locals.
             Pred::Cell { .. } => 3,
+            // The comparison, the call and its two locals, then the number's nodes.
+            Pred::Near { k, .. } => 4 + k.steps(),
             Pred::Piece { .. } => 0,
             Pred::Not(_) | Pred::And(..) | Pred::Or(..) => 1,
             // The node, the walk's call and its local (each neighbour walked is charged as
@@ -968,20 +1024,26 @@ impl Pred {
                 mirrored,
             } => {
                 let y = &j.l[*other];
-                let mut held = Mask::NONE;
-                s.each(|c| {
-                    let x = Value::Cell(c);
-                    let holds = if *mirrored {
-                        ops::compare(*op, y, &x)
-                    } else {
-                        ops::compare(*op, &x, y)
-                    };
-                    if holds {
-                        held = held.or(Mask::one(c));
-                    }
-                    true
-                });
-                held
+                s.filter(|c| either_way(*op, *mirrored, &Value::Cell(c), y))
+            }
+            Pred::Near {
+                op,
+                other,
+                k,
+                mirrored,
+            } => {
+                let game = &j.ev.eng.game;
+                let k = k.value(&game.seats, j.ev.me);
+                let y = match j.l[*other] {
+                    Value::Cell(y) => Some(y),
+                    _ => None,
+                };
+                s.filter(|c| {
+                    let d = y.map_or(Value::None, |y| {
+                        Value::Int(geometry::distance(&game.board, c, y))
+                    });
+                    either_way(*op, *mirrored, &d, &k)
+                })
             }
             Pred::Piece {
                 test,
