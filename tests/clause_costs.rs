@@ -125,7 +125,8 @@ fn a_costly_condition_is_told_from_a_cheap_step() {
     let first = FirstListing::of("battle_line");
     let (plain, legal) = (&first.engine, &first.legal);
     let of = |action: &str, clause: u16| first.cost(action, clause);
-    let (attacked, done) = (of("end_turn", 0), of("end_turn", 2));
+    // Clause 0 finds the king; clause 1 asks whether it is attacked; clause 3 is the `do`.
+    let (attacked, done) = (of("end_turn", 1), of("end_turn", 3));
     assert_eq!((attacked.runs, done.runs), (1, 1));
     // Listing the one action, which has no arguments: one step.
     assert_eq!(done.steps, 1);
