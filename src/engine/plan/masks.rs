@@ -929,6 +929,13 @@ fn either_way(op: BinOp, mirrored: bool, x: &Value, y: &Value) -> bool {
     }
 }
 
+/// `x op y` for `x` and `y` of one kind ordered as `ord` says, or `y op x` when
+/// `mirrored`.
+#[inline(always)]
+fn ordered_either_way(op: BinOp, mirrored: bool, ord: std::cmp::Ordering) -> bool {
+    ops::ordered(op, if mirrored { ord.reverse() } else { ord })
+}
+
 /// Where `e` is `distance(x, y)` (or `distance(y, x)`) of the cell in local `slot` and a
 /// local `y` the condition does not bind (`bound`): that local.
 fn near(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<usize> {
@@ -1023,8 +1030,11 @@ impl Pred {
                 other,
                 mirrored,
             } => {
-                let y = &j.l[*other];
-                s.filter(|c| either_way(*op, *mirrored, &Value::Cell(c), y))
+                match &j.l[*other] {
+                    // Two cells: their order on the board, no value made for each.
+                    &Value::Cell(y) => s.filter(|c| ordered_either_way(*op, *mirrored, c.cmp(&y))),
+                    y => s.filter(|c| either_way(*op, *mirrored, &Value::Cell(c), y)),
+                }
             }
             Pred::Near {
                 op,
@@ -1034,16 +1044,23 @@ impl Pred {
             } => {
                 let game = &j.ev.eng.game;
                 let k = k.value(&game.seats, j.ev.me);
-                let y = match j.l[*other] {
-                    Value::Cell(y) => Some(y),
-                    _ => None,
+                let held = match (&j.l[*other], &k) {
+                    // A cell and a number: distances compared as numbers, no value made for
+                    // each.
+                    (&Value::Cell(y), &Value::Int(k)) => s.filter(|c| {
+                        let d = geometry::distance(&game.board, c, y);
+                        ordered_either_way(*op, *mirrored, d.cmp(&k))
+                    }),
+                    (y, k) => s.filter(|c| {
+                        let d = match y {
+                            &Value::Cell(y) => Value::Int(geometry::distance(&game.board, c, y)),
+                            _ => Value::None,
+                        };
+                        either_way(*op, *mirrored, &d, k)
+                    }),
                 };
-                s.filter(|c| {
-                    let d = y.map_or(Value::None, |y| {
-                        Value::Int(geometry::distance(&game.board, c, y))
-                    });
-                    either_way(*op, *mirrored, &d, &k)
-                })
+                k.discard();
+                held
             }
             Pred::Piece {
                 test,
