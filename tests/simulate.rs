@@ -450,16 +450,23 @@ fn bench_by_clause_gives_each_clause_its_own_steps() {
             w[2].parse().expect("runs"),
         )
     };
-    // The attack's `require foe.owner != me` is written after two `let`s; the engine
-    // judges it first, `foe` read where it stands (`target.piece`), so it is the 4th
-    // clause, right after `choose target`: 5 steps each (the comparison, the owner, the
-    // piece, the local, `me`), and the `let`s (now 6th and 7th) run only for the targets
-    // it lets pass, fewer times than it runs.
-    let (share, steps, runs) = row("4. `require foe.owner != me` of action `attack`");
+    // The attack's two `require`s are written after two `let`s; the engine judges them
+    // first, `foe` and `att` read where they stand (`target.piece`, `from.piece`), so they
+    // are the 4th and 5th clauses, right after `choose target`. The 4th, `foe.owner != me`,
+    // is judged with the `choose` for the cells in sight at once, and counts with it (no
+    // row of its own); the 5th runs for the targets the 4th lets pass, and the `let`s (now 6th
+    // and 7th, 2 steps each: the piece and its local) only for those the 5th lets pass,
+    // fewer times than it runs.
+    assert!(
+        !t.contains("4. `require foe.owner != me`"),
+        "judged with its choose:\n{t}"
+    );
+    let (_, _, target_runs) = row("3. `choose target` of action `attack`");
+    let (share, _, runs) = row("5. `require leader(foe) or (value(foe) <= value(att))`");
     let (_, let_steps, let_runs) = row("6. a `let` of action `attack`");
-    assert!(share > 0.0 && runs > 0, "{t}");
-    assert_eq!(steps, 5.0, "{t}");
-    assert!(let_steps > 0.0 && let_runs > 0 && let_runs < runs, "{t}");
+    assert!(share > 0.0 && runs > 0 && target_runs > 0, "{t}");
+    assert_eq!(let_steps, 2.0, "{t}");
+    assert!(let_runs > 0 && let_runs < runs, "{t}");
     // The costliest first.
     let shares: Vec<f64> = (table.iter())
         .map(|l| {

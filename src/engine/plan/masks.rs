@@ -28,8 +28,9 @@
 //! compiled as any condition is, judged cell by cell in the walk's order where `p` leaves
 //! the answer open (`Rest`). Its domain (`Domain`) is the board's cells, the occupied ones
 //! or a seat's (rows of the state's index of occupied cells), a region whose cells stand
-//! in the board's order, a cell's neighbours in written directions (`adjacent(a, dirs)`,
-//! handed on in the directions' order, not the board's: `Given`), or a piece's
+//! in the board's order, a cell's neighbours, the cells in sight or a slide from it in
+//! written directions (`adjacent(a, dirs)`, `sight(a, dirs)`, `slide(a, dirs)`, handed on
+//! in the directions' order, not the board's: `Given`), or a piece's
 //! destinations or attacks by a pattern (in the walk's order, where it gives at most
 //! `MAX_ORDER` cells), on a board of at most `MAX_CELLS` cells, all of them always laid out
 //! (no area's shape comes and goes).
@@ -1114,7 +1115,7 @@ impl Pred {
 }
 
 /// The most directions a walk of a cell's neighbours may go in for its cells to be
-/// judged as a set (`Domain::Around`).
+/// judged as a set (`Domain::From`).
 const MAX_AROUND: usize = 8;
 
 /// The most cells a walk given in an order of its own may give (see `Order`).
@@ -1129,10 +1130,12 @@ enum Domain {
     /// A region whose cells stand in the board's order: its set for each seat (one for a
     /// region of no seat), and the seat's operand.
     Region(Vec<Vec<u64>>, Option<Arg>),
-    /// `adjacent(x, dirs)`, the directions written in the rules: walked in their order, so
-    /// given with it (`Given::order`); only on a board where no two of them lead from one
-    /// cell to one neighbour.
-    Around(Arg, Vec<u8>),
+    /// `adjacent(x, dirs)`, `sight(x, dirs)` or `slide(x, dirs)`, the directions written
+    /// in the rules: walked in their order, so given with it (`Given::order`); only on a
+    /// board where no two of them lead from one cell to one neighbour (`adjacent`), or
+    /// where the lines from a cell in them never meet (`sight`, `slide`: a slide gives at
+    /// most `MAX_ORDER` cells).
+    From(Builtin, Arg, Vec<u8>),
     /// `destinations(x, p)` (false) or `attacks(x, p)` (true): walked ray by ray, so given
     /// with the walk's order; only where it can give at most `MAX_ORDER` cells.
     Moves(bool, Arg, Arg),
@@ -1238,9 +1241,14 @@ impl Domain {
                     .collect();
                 Domain::Region(sets, seat.as_deref().map(|p| Arg::new(cx, p)))
             }
-            Expr::Call(Builtin::Adjacent, args) if matches!(args[1], Expr::Const(_)) => {
+            Expr::Call(b @ (Builtin::Adjacent | Builtin::Sight | Builtin::Slide), args)
+                if matches!(args[1], Expr::Const(_)) =>
+            {
                 let dirs = const_dirs(&args[1]);
                 let board = cx.board;
+                if dirs.len() > MAX_AROUND || dirs.iter().any(|&d| d as usize >= board.dirs.len()) {
+                    return None;
+                }
                 // As the walk finds them (`geometry::adjacent`).
                 let apart = |c: u16| {
                     let mut seen = Vec::new();
@@ -1250,13 +1258,32 @@ impl Domain {
                         new
                     })
                 };
-                if dirs.len() > MAX_AROUND
-                    || dirs.iter().any(|&d| d as usize >= board.dirs.len())
-                    || !(0..board.cells.len() as u16).all(apart)
-                {
+                // Every cell a line from `c` in one of the directions passes, whatever
+                // stands where: no two lines meet or come back on themselves, and a slide
+                // gives at most `MAX_ORDER` cells.
+                let lines_apart = |c: u16| {
+                    let mut seen = Vec::new();
+                    for &d in &dirs {
+                        let mut x = board.step(c, d);
+                        while x != NO_CELL {
+                            if x == c || seen.contains(&x) {
+                                return false;
+                            }
+                            seen.push(x);
+                            x = board.step(x, d);
+                        }
+                    }
+                    *b != Builtin::Slide || seen.len() <= MAX_ORDER
+                };
+                let cells = 0..board.cells.len() as u16;
+                let fits = match b {
+                    Builtin::Adjacent => cells.clone().all(apart),
+                    _ => cells.clone().all(lines_apart),
+                };
+                if !fits {
                     return None;
                 }
-                Domain::Around(Arg::new(cx, &args[0]), dirs)
+                Domain::From(*b, Arg::new(cx, &args[0]), dirs)
             }
             Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
                 // At most `MAX_ORDER` cells: a board of no more, or a pattern written in
@@ -1298,14 +1325,19 @@ impl Domain {
                 sets.get(at).map_or(Mask::NONE, |w| Mask::of(w))
             }
             // The call's step, then its cell's, as the walk charges them.
-            Domain::Around(cell, dirs) => {
+            Domain::From(b, cell, dirs) => {
                 let mut set = Mask::NONE;
                 if budget::charge(1) {
                     if let Some(c) = cell.cell(ev, l) {
-                        geometry::adjacent(&ev.eng.game.board, c, dirs, &mut |n| {
-                            order.push(n, &mut set);
-                            true
-                        });
+                        let board = &ev.eng.game.board;
+                        if *b == Builtin::Adjacent {
+                            geometry::adjacent(board, c, dirs, &mut |n| {
+                                order.push(n, &mut set);
+                                true
+                            });
+                        } else {
+                            lines_from(*b, board, &ev.s.cells, c, dirs, order, &mut set);
+                        }
                     }
                 }
                 return Given {
@@ -1316,10 +1348,7 @@ impl Domain {
             // The call's step, then its cell's and its pattern's, as the walk charges them.
             Domain::Moves(attacks, from, pattern) => {
                 let mut set = Mask::NONE;
-                each_move(ev, l, *attacks, from, pattern, &mut |x, _| {
-                    order.push(x, &mut set);
-                    true
-                });
+                moves_into(ev, l, *attacks, from, pattern, order, &mut set);
                 return Given {
                     set,
                     order: Some(order),
@@ -1328,6 +1357,42 @@ impl Domain {
         };
         Given { set, order: None }
     }
+}
+
+/// The cells `sight` or `slide` (`b`) gives from `c`, added to `order` and `set`.
+#[inline(always)]
+fn lines_from<const W: usize>(
+    b: Builtin,
+    board: &Board,
+    occ: &[u16],
+    c: u16,
+    dirs: &[u8],
+    order: &mut Order,
+    set: &mut Mask<W>,
+) {
+    geometry::from_cell(b, board, occ, c, dirs, &mut |n| {
+        order.push(n, set);
+        true
+    });
+}
+
+/// The cells a piece's pattern gives from `from` (`attacks`: its attacks, else its
+/// destinations), added to `order` and `set`. A call of its own, so that the pattern walk
+/// is not laid into `Domain::cells` with the other walks (it ran slower there).
+#[inline(never)]
+fn moves_into<const W: usize>(
+    ev: &Eval,
+    l: &mut [Value],
+    attacks: bool,
+    from: &Arg,
+    pattern: &Arg,
+    order: &mut Order,
+    set: &mut Mask<W>,
+) {
+    each_move(ev, l, attacks, from, pattern, &mut |x, _| {
+        order.push(x, set);
+        true
+    });
 }
 
 /// `[x in coll where cond]` (or `q x in coll: cond`) judged as a set (see the module), for
