@@ -524,3 +524,61 @@ fn leaping_over_an_enemy_does_not_take_it() {
     assert_eq!(bl_at(&e, &s, "j16"), Some((BLACK, "wazir".into())));
     assert!(cards_in(&e, &s, "captured", BLACK).is_empty());
 }
+
+// ---- how far a piece reaches ----------------------------------------------------------
+
+/// Squares apart, counted as a king steps: the larger of the file and rank differences.
+fn squares_apart(a: &str, b: &str) -> u32 {
+    let at = |s: &str| {
+        (
+            s.as_bytes()[0] - b'a',
+            s[1..].parse::<u8>().expect("a rank"),
+        )
+    };
+    let ((fa, ra), (fb, rb)) = (at(a), at(b));
+    u32::from(fa.abs_diff(fb).max(ra.abs_diff(rb)))
+}
+
+// The rules file asks whether a king is attacked only of the enemy pieces within 4 squares
+// (`attacked`), since no piece moves farther: each piece type alone in the middle of the
+// board, of either side, reaches at most 4 squares away, and some reach exactly 4 (a piece
+// given a longer move must raise the number there, and this test says so).
+#[test]
+fn no_piece_reaches_farther_than_the_bound_attacked_relies_on() {
+    let e = bl_engine();
+    let ranks = [
+        "king",
+        "captain",
+        "wazir",
+        "ferz",
+        "sergeant",
+        "colonel",
+        "marshall",
+        "lesser_elephant",
+        "greater_elephant",
+        "light_machine",
+        "light_elephant",
+        "heavy_machine",
+        "heavy_elephant",
+        "minister",
+        "priestess",
+    ];
+    let mut farthest = 0;
+    for rank in ranks {
+        for seat in [WHITE, BLACK] {
+            let got = dests(&e, &[("j15", seat, rank)], "j15");
+            assert!(!got.is_empty(), "{rank} of seat {seat} has no move");
+            let far = got
+                .iter()
+                .map(|d| squares_apart("j15", d))
+                .max()
+                .unwrap_or(0);
+            assert!(
+                far <= 4,
+                "{rank} of seat {seat} reaches {far} squares: raise the 4 in `attacked`"
+            );
+            farthest = farthest.max(far);
+        }
+    }
+    assert_eq!(farthest, 4);
+}
