@@ -528,15 +528,10 @@ fn leaping_over_an_enemy_does_not_take_it() {
 // ---- how far a piece reaches ----------------------------------------------------------
 
 /// Squares apart, counted as a king steps: the larger of the file and rank differences.
-fn squares_apart(a: &str, b: &str) -> u32 {
-    let at = |s: &str| {
-        (
-            s.as_bytes()[0] - b'a',
-            s[1..].parse::<u8>().expect("a rank"),
-        )
-    };
-    let ((fa, ra), (fb, rb)) = (at(a), at(b));
-    u32::from(fa.abs_diff(fb).max(ra.abs_diff(rb)))
+fn squares_apart(e: &Engine, a: &str, b: &str) -> u32 {
+    let cells = &e.game.board.cells;
+    let (p, q) = (&cells[cell(e, a) as usize], &cells[cell(e, b) as usize]);
+    u32::from(p.x.abs_diff(q.x).max(p.y.abs_diff(q.y)))
 }
 
 // The rules file asks whether a king is attacked only of the enemy pieces within 4 squares
@@ -570,7 +565,7 @@ fn no_piece_reaches_farther_than_the_bound_attacked_relies_on() {
             assert!(!got.is_empty(), "{rank} of seat {seat} has no move");
             let far = got
                 .iter()
-                .map(|d| squares_apart("j15", d))
+                .map(|d| squares_apart(&e, "j15", d))
                 .max()
                 .unwrap_or(0);
             assert!(

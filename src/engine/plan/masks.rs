@@ -809,14 +809,8 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
             a,
             b,
-        ) if near(cx, a, slot, bound)
-            .or(near(cx, b, slot, bound))
-            .is_some() =>
-        {
-            let (other, mirrored, k) = match near(cx, a, slot, bound) {
-                Some(other) => (other, false, b),
-                None => (near(cx, b, slot, bound)?, true, a),
-            };
+        ) if near(cx, a, b, slot, bound).is_some() => {
+            let (other, mirrored, k) = near(cx, a, b, slot, bound)?;
             if cx.remembered(k) {
                 return None;
             }
@@ -937,16 +931,26 @@ fn ordered_either_way(op: BinOp, mirrored: bool, ord: std::cmp::Ordering) -> boo
     ops::ordered(op, if mirrored { ord.reverse() } else { ord })
 }
 
-/// Where `e` is `distance(x, y)` (or `distance(y, x)`) of the cell in local `slot` and a
-/// local `y` the condition does not bind (`bound`): that local.
-fn near(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<usize> {
-    let Expr::Call(Builtin::Distance, args) = e else {
-        return None;
+/// Where one of `a` and `b` is `distance(x, y)` (or `distance(y, x)`) of the cell in local
+/// `slot` and a local `y` the condition does not bind (`bound`): that local, whether the
+/// distance is `b` (`mirrored`), and the other operand.
+fn near<'e>(
+    cx: &Cx,
+    a: &'e Expr,
+    b: &'e Expr,
+    slot: u16,
+    bound: &[u16],
+) -> Option<(usize, bool, &'e Expr)> {
+    let other = |e: &Expr| match e {
+        Expr::Call(Builtin::Distance, args) if !cx.remembered(e) => {
+            other_cell(&args[0], &args[1], slot, bound).map(|(other, _)| other)
+        }
+        _ => None,
     };
-    if cx.remembered(e) {
-        return None;
+    match other(a) {
+        Some(y) => Some((y, false, b)),
+        None => other(b).map(|y| (y, true, a)),
     }
-    other_cell(&args[0], &args[1], slot, bound).map(|(other, _)| other)
 }
 
 /// One judgement: the locals it reads, and the steps its sets have cost so far.
@@ -1275,10 +1279,10 @@ impl Domain {
                     }
                     *b != Builtin::Slide || seen.len() <= MAX_ORDER
                 };
-                let cells = 0..board.cells.len() as u16;
+                let mut cells = 0..board.cells.len() as u16;
                 let fits = match b {
-                    Builtin::Adjacent => cells.clone().all(apart),
-                    _ => cells.clone().all(lines_apart),
+                    Builtin::Adjacent => cells.all(apart),
+                    _ => cells.all(lines_apart),
                 };
                 if !fits {
                     return None;
@@ -1329,15 +1333,11 @@ impl Domain {
                 let mut set = Mask::NONE;
                 if budget::charge(1) {
                     if let Some(c) = cell.cell(ev, l) {
-                        let board = &ev.eng.game.board;
-                        if *b == Builtin::Adjacent {
-                            geometry::adjacent(board, c, dirs, &mut |n| {
-                                order.push(n, &mut set);
-                                true
-                            });
-                        } else {
-                            lines_from(*b, board, &ev.s.cells, c, dirs, order, &mut set);
-                        }
+                        let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                        geometry::from_cell(*b, board, occ, c, dirs, &mut |n| {
+                            order.push(n, &mut set);
+                            true
+                        });
                     }
                 }
                 return Given {
@@ -1357,23 +1357,6 @@ impl Domain {
         };
         Given { set, order: None }
     }
-}
-
-/// The cells `sight` or `slide` (`b`) gives from `c`, added to `order` and `set`.
-#[inline(always)]
-fn lines_from<const W: usize>(
-    b: Builtin,
-    board: &Board,
-    occ: &[u16],
-    c: u16,
-    dirs: &[u8],
-    order: &mut Order,
-    set: &mut Mask<W>,
-) {
-    geometry::from_cell(b, board, occ, c, dirs, &mut |n| {
-        order.push(n, set);
-        true
-    });
 }
 
 /// The cells a piece's pattern gives from `from` (`attacks`: its attacks, else its
