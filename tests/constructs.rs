@@ -134,7 +134,7 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // ranks compared either way round, `any`, `all` and `none` over neighbours, a `require`
     // straight after a `choose`, a stone's owner compared with `me`, a region's cells, on
     // boards of 72 cells and of 64.
-    ("cell_sets.scenarios", 16),
+    ("cell_sets.scenarios", 18),
     // Link rules: conditions on the first cell, the second (written first), both and
     // neither; `or` in a rule; read again whenever a shape is formed.
     ("link_rules.scenarios", 7),

@@ -20,7 +20,9 @@
 //! true; `x.piece.kind == a`, `x.piece.used < x.piece.most`, `not x.piece.flag`), `x`
 //! compared with a cell in a local the condition does not bind (`a < b`: cells compare by
 //! their order on the board), `distance(x, y)` with such a cell compared with a number
-//! written in the rules or a number attribute of `me` (`distance(y, c) <= 4`), and `any`,
+//! written in the rules or a number attribute of `me` (`distance(y, c) <= 4`), `x in y`
+//! or `x not in y` for `y` a local the condition does not bind (not in a quantifier's
+//! condition: a quantifier stops at the first cell that settles it), and `any`,
 //! `all` or `none` over `adjacent(x, dirs)` with
 //! written directions each of whose steps goes the same number of cells on (a grid's, a
 //! hex board's); none of them remembered within a query. A condition `p and rest` or `p or
@@ -30,8 +32,9 @@
 //! or a seat's (rows of the state's index of occupied cells), a region whose cells stand
 //! in the board's order, a cell's neighbours, the cells in sight or a slide from it in
 //! written directions (`adjacent(a, dirs)`, `sight(a, dirs)`, `slide(a, dirs)`, handed on
-//! in the directions' order, not the board's: `Given`), or a piece's
-//! destinations or attacks by a pattern (in the walk's order, where it gives at most
+//! in the directions' order, not the board's: `Given`), the cells reached from it through
+//! empty ones (`reach(a, dirs)`, in the order reached), or a piece's destinations or
+//! attacks by a pattern (in the walk's order, where it gives at most
 //! `MAX_ORDER` cells), on a board of at most `MAX_CELLS` cells, all of them always laid out
 //! (no area's shape comes and goes).
 //!
@@ -310,6 +313,14 @@ enum Pred {
         /// For a test that reads only attributes: what it finds for each component by the
         /// rules' own attributes (see `Holders`).
         holders: Option<Holders>,
+    },
+    /// `x in y` (`want`), or `x not in y`, for `y` a local the condition does not bind
+    /// (a list of cells made earlier in the clause: `let straight = slide(...)`): the cells
+    /// of the local found once for the whole set, each cell charged the items the search
+    /// looks at, as `eval` charges them (those up to the cell, or all of them).
+    Among {
+        other: usize,
+        want: bool,
     },
     Not(Box<Pred>),
     And(Box<Pred>, Box<Pred>),
@@ -830,6 +841,13 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
                 mirrored,
             }
         }
+        Expr::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) if the_cell(a) => match **b {
+            Expr::Local(other) if !bound.contains(&other) && !cx.remembered(b) => Pred::Among {
+                other: other as usize,
+                want: *op == BinOp::In,
+            },
+            _ => return None,
+        },
         Expr::Not(x) => Pred::Not(Box::new(part(x, slot)?)),
         Expr::Binary(BinOp::And, a, b) => {
             Pred::And(Box::new(part(a, slot)?), Box::new(part(b, slot)?))
@@ -961,14 +979,24 @@ struct Judging<'e, 'a> {
 }
 
 impl Pred {
+    /// Whether the condition searches a list in a local (`Among`).
+    fn searches(&self) -> bool {
+        match self {
+            Pred::Among { .. } => true,
+            Pred::Not(x) | Pred::Around { body: x, .. } => x.searches(),
+            Pred::And(a, b) | Pred::Or(a, b) => a.searches() || b.searches(),
+            _ => false,
+        }
+    }
+
     /// The steps judging any one cell charges, where they are the same for every cell
     /// (whatever the condition's answer, and its parts' answers, for it).
     fn fixed_steps(&self) -> Option<u64> {
         match self {
             Pred::Piece { test, .. } => test.fixed_steps(),
             Pred::Not(x) => Some(self.own_steps() + x.fixed_steps()?),
-            // Their right sides judge only some cells.
-            Pred::And(..) | Pred::Or(..) | Pred::Around { .. } => None,
+            // Their right sides judge only some cells; a search stops where it finds.
+            Pred::And(..) | Pred::Or(..) | Pred::Around { .. } | Pred::Among { .. } => None,
             _ => Some(self.own_steps()),
         }
     }
@@ -984,6 +1012,8 @@ impl Pred {
             Pred::Place { steps, .. } => *steps,
             // The comparison and its two locals.
             Pred::Cell { .. } => 3,
+            // The node and the cell's local (the items looked at are counted as judged).
+            Pred::Among { .. } => 2,
             // The comparison, the call and its two locals, then the number's nodes.
             Pred::Near { k, .. } => 4 + k.steps(),
             Pred::Piece { .. } => 0,
@@ -1000,7 +1030,12 @@ impl Pred {
         if s.is_empty() {
             return s;
         }
-        j.steps += self.own_steps() * s.len();
+        // A set's size is a count of its bits, word by word: not worked out for a node
+        // that charges nothing of its own (a piece test counts as it judges).
+        let own = self.own_steps();
+        if own > 0 {
+            j.steps += own * s.len();
+        }
         match self {
             Pred::Empty => {
                 // Every cell is laid out (see `Filter::new`): empty is no component.
@@ -1072,6 +1107,15 @@ impl Pred {
                 empty,
                 holders,
             } => test.judge_set(j, s, *empty, holders.as_ref()),
+            Pred::Among { other, want } => {
+                let (found, looked) = searched_for(j.ev, &j.l[*other], s);
+                j.steps += looked;
+                if *want {
+                    found
+                } else {
+                    s.minus(found)
+                }
+            }
             Pred::Not(x) => s.minus(x.judge(j, s)),
             Pred::And(a, b) => {
                 let left = a.judge(j, s);
@@ -1118,6 +1162,52 @@ impl Pred {
     }
 }
 
+/// The cells of `s` among the items of `v` (the value of a local), and the items a search
+/// for each cell of `s` looks at, added up, as `Eval::member` looks: up to the item where
+/// the cell first stands, else every item (a list's, a line's cells, a zone's components;
+/// a value of no items has none).
+fn searched_for<const W: usize>(ev: &Eval, v: &Value, s: Mask<W>) -> (Mask<W>, u64) {
+    let (mut found, mut looked, mut items) = (Mask::NONE, 0, 0u64);
+    let mut look = |c: Option<u16>| {
+        items += 1;
+        if let Some(c) = c {
+            if s.contains(c) && !found.contains(c) {
+                found.insert(c);
+                looked += items;
+            }
+        }
+    };
+    match *v {
+        Value::List(ref list) => {
+            for x in list {
+                look(match *x {
+                    Value::Cell(c) => Some(c),
+                    _ => None,
+                });
+            }
+        }
+        Value::Line { start, dir, len } => {
+            let board = &ev.eng.game.board;
+            let mut c = start;
+            for i in 0..len {
+                if i > 0 {
+                    c = board.step(c, dir);
+                    if c == NO_CELL {
+                        break;
+                    }
+                }
+                look(Some(c));
+            }
+        }
+        Value::Zone(z, seat, slot) => {
+            let inst = ev.eng.zone_instance(z, seat, slot);
+            items = ev.s.zones[inst as usize].len() as u64;
+        }
+        _ => {}
+    }
+    (found, looked + (s.len() - found.len()) * items)
+}
+
 /// The most directions a walk of a cell's neighbours may go in for its cells to be
 /// judged as a set (`Domain::From`).
 const MAX_AROUND: usize = 8;
@@ -1140,6 +1230,10 @@ enum Domain {
     /// where the lines from a cell in them never meet (`sight`, `slide`: a slide gives at
     /// most `MAX_ORDER` cells).
     From(Builtin, Arg, Vec<u8>),
+    /// `reach(x, dirs)`, the directions written in the rules: the cells reached by steps
+    /// through empty cells, given in the order the walk reaches them; only on a board of
+    /// at most `MAX_ORDER` cells besides the one it starts from.
+    Reach(Arg, Vec<u8>),
     /// `destinations(x, p)` (false) or `attacks(x, p)` (true): walked ray by ray, so given
     /// with the walk's order; only where it can give at most `MAX_ORDER` cells.
     Moves(bool, Arg, Arg),
@@ -1289,6 +1383,16 @@ impl Domain {
                 }
                 Domain::From(*b, Arg::new(cx, &args[0]), dirs)
             }
+            Expr::Call(Builtin::Reach, args) if matches!(args[1], Expr::Const(_)) => {
+                let dirs = const_dirs(&args[1]);
+                let board = cx.board;
+                if board.cells.len() > MAX_ORDER + 1
+                    || dirs.iter().any(|&d| d as usize >= board.dirs.len())
+                {
+                    return None;
+                }
+                Domain::Reach(Arg::new(cx, &args[0]), dirs)
+            }
             Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
                 // At most `MAX_ORDER` cells: a board of no more, or a pattern written in
                 // the rules that reaches no more.
@@ -1338,6 +1442,27 @@ impl Domain {
                             order.push(n, &mut set);
                             true
                         });
+                    }
+                }
+                return Given {
+                    set,
+                    order: Some(order),
+                };
+            }
+            // The call's step, then its cell's and the list's length, as the walk charges
+            // them (`CellWalk::Reach`).
+            Domain::Reach(cell, dirs) => {
+                let mut set = Mask::NONE;
+                if budget::charge(1) {
+                    let mut found = pool::Ids::new();
+                    if let Some(c) = cell.cell(ev, l) {
+                        let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                        geometry::reach_cells(board, occ, c, dirs, &mut found);
+                    }
+                    if budget::list(found.len()) {
+                        for &c in found.iter() {
+                            order.push(c, &mut set);
+                        }
                     }
                 }
                 return Given {
@@ -1651,6 +1776,11 @@ pub(super) fn quantified(
     body: &Expr,
 ) -> Option<Cond> {
     let filter = Filter::new(cx, coll, slot, body)?;
+    // A quantifier stops at the first cell that settles it, and a search in a list at the
+    // item it finds; judged as a set, the list would be looked through for every cell.
+    if on_sets!(filter, s => s.pred.searches()) {
+        return None;
+    }
     Some(Box::new(move |ev, l| {
         // The quantifier's step.
         budget::charge(1) && on_sets!(filter, s => s.quantify(q, ev, l))
