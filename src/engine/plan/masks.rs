@@ -54,6 +54,7 @@ use super::{
     Arg, Cond, Cx, Eval, NO_SEAT,
 };
 use crate::engine::eval::FixedList;
+use crate::engine::state::NONE;
 use crate::engine::{geometry, patterns};
 use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
 
@@ -1454,15 +1455,11 @@ impl Domain {
             Domain::Reach(cell, dirs) => {
                 let mut set = Mask::NONE;
                 if budget::charge(1) {
-                    let mut found = pool::Ids::new();
                     if let Some(c) = cell.cell(ev, l) {
-                        let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                        geometry::reach_cells(board, occ, c, dirs, &mut found);
+                        reach_into(ev, c, dirs, order, &mut set);
                     }
-                    if budget::list(found.len()) {
-                        for &c in found.iter() {
-                            order.push(c, &mut set);
-                        }
+                    if !budget::list(order.len) {
+                        (set, order.len) = (Mask::NONE, 0);
                     }
                 }
                 return Given {
@@ -1481,6 +1478,35 @@ impl Domain {
             }
         };
         Given { set, order: None }
+    }
+}
+
+/// The cells reached from `start` by steps in `dirs` through empty cells, in the order
+/// `geometry::reach_cells` reaches them (breadth first, each cell's neighbours in the
+/// directions' order), added to `order` and `set`: `order` is the walk's queue.
+#[inline(always)]
+fn reach_into<const W: usize>(
+    ev: &Eval,
+    start: u16,
+    dirs: &[u8],
+    order: &mut Order,
+    set: &mut Mask<W>,
+) {
+    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+    let mut seen = Mask::<W>::one(start);
+    let (mut c, mut next) = (start, 0);
+    loop {
+        for &d in dirs {
+            let n = board.step(c, d);
+            if n != NO_CELL && occ[n as usize] == NONE && !seen.contains(n) {
+                seen.insert(n);
+                order.push(n, set);
+            }
+        }
+        let Some(&n) = order.cells().get(next) else {
+            return;
+        };
+        (c, next) = (n, next + 1);
     }
 }
 
