@@ -424,20 +424,8 @@ impl<'a> Eval<'a> {
                 it.for_each(super::pool::recycle);
                 super::pool::give(items);
             }
-            Value::Line { start, dir, len } => {
-                let board = &self.eng.game.board;
-                let mut c = start;
-                for i in 0..len {
-                    if i > 0 {
-                        c = board.step(c, dir);
-                        if c == crate::ir::NO_CELL {
-                            return;
-                        }
-                    }
-                    if !f(Value::Cell(c), l) {
-                        return;
-                    }
-                }
+            Value::Line { .. } => {
+                super::geometry::each_line_cell(&v, &self.eng.game.board, |c| f(Value::Cell(c), l));
             }
             Value::Zone(z, seat, slot) => {
                 let inst = self.eng.zone_instance(z, seat, slot);

@@ -1187,18 +1187,11 @@ fn searched_for<const W: usize>(ev: &Eval, v: &Value, s: Mask<W>) -> (Mask<W>, u
                 });
             }
         }
-        Value::Line { start, dir, len } => {
-            let board = &ev.eng.game.board;
-            let mut c = start;
-            for i in 0..len {
-                if i > 0 {
-                    c = board.step(c, dir);
-                    if c == NO_CELL {
-                        break;
-                    }
-                }
+        Value::Line { .. } => {
+            geometry::each_line_cell(v, &ev.eng.game.board, |c| {
                 look(Some(c));
-            }
+                true
+            });
         }
         Value::Zone(z, seat, slot) => {
             let inst = ev.eng.zone_instance(z, seat, slot);
