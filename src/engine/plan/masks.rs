@@ -1333,12 +1333,10 @@ impl Domain {
                     .collect();
                 Domain::Region(sets, seat.as_deref().map(|p| Arg::new(cx, p)))
             }
-            Expr::Call(b @ (Builtin::Adjacent | Builtin::Sight | Builtin::Slide), args)
-                if matches!(args[1], Expr::Const(_)) =>
-            {
-                let dirs = const_dirs(&args[1]);
+            Expr::Call(b @ (Builtin::Adjacent | Builtin::Sight | Builtin::Slide), args) => {
+                let dirs = written_dirs(cx.board, &args[1])?;
                 let board = cx.board;
-                if dirs.len() > MAX_AROUND || dirs.iter().any(|&d| d as usize >= board.dirs.len()) {
+                if dirs.len() > MAX_AROUND {
                     return None;
                 }
                 // As the walk finds them (`geometry::adjacent`).
@@ -1377,12 +1375,9 @@ impl Domain {
                 }
                 Domain::From(*b, Arg::new(cx, &args[0]), dirs)
             }
-            Expr::Call(Builtin::Reach, args) if matches!(args[1], Expr::Const(_)) => {
-                let dirs = const_dirs(&args[1]);
-                let board = cx.board;
-                if board.cells.len() > MAX_ORDER + 1
-                    || dirs.iter().any(|&d| d as usize >= board.dirs.len())
-                {
+            Expr::Call(Builtin::Reach, args) => {
+                let dirs = written_dirs(cx.board, &args[1])?;
+                if cx.board.cells.len() > MAX_ORDER + 1 {
                     return None;
                 }
                 Domain::Reach(Arg::new(cx, &args[0]), dirs)
@@ -1474,9 +1469,22 @@ impl Domain {
     }
 }
 
+/// The directions written in the rules as `e` (a walk's second argument), each one the
+/// board has; `None` for directions computed in play.
+fn written_dirs(board: &Board, e: &Expr) -> Option<Vec<u8>> {
+    let dirs = match e {
+        Expr::Const(_) => const_dirs(e),
+        _ => return None,
+    };
+    dirs.iter()
+        .all(|&d| (d as usize) < board.dirs.len())
+        .then_some(dirs)
+}
+
 /// The cells reached from `start` by steps in `dirs` through empty cells, in the order
 /// `geometry::reach_cells` reaches them (breadth first, each cell's neighbours in the
-/// directions' order), added to `order` and `set`: `order` is the walk's queue.
+/// directions' order), added to `order` and `set` (empty at first): `order` is the walk's
+/// queue, and `set` the cells seen (`start` among them while the walk lasts).
 #[inline(always)]
 fn reach_into<const W: usize>(
     ev: &Eval,
@@ -1486,17 +1494,17 @@ fn reach_into<const W: usize>(
     set: &mut Mask<W>,
 ) {
     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-    let mut seen = Mask::<W>::one(start);
     let (mut c, mut next) = (start, 0);
+    set.insert(start);
     loop {
         for &d in dirs {
             let n = board.step(c, d);
-            if n != NO_CELL && occ[n as usize] == NONE && !seen.contains(n) {
-                seen.insert(n);
+            if n != NO_CELL && occ[n as usize] == NONE && !set.contains(n) {
                 order.push(n, set);
             }
         }
         let Some(&n) = order.cells().get(next) else {
+            *set = set.minus(Mask::one(start));
             return;
         };
         (c, next) = (n, next + 1);
