@@ -153,6 +153,11 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // A quantifier over `attacks`, which walks empty squares too, whose condition opens
     // with the piece there: false on every empty square, or true there.
     ("lookouts.scenarios", 3),
+    // Choices of several cards (`subsets`) with `require`s after them that only fail more
+    // as the choice grows (`all`, `count <=`, `size <`, `none`, `not any`, nested), twins
+    // in the hand, and beside them conditions judged for every choice; the same choices
+    // with `all_red` written so that it cannot be told how it moves (variant `walked`).
+    ("subset_choices.scenarios", 6),
 ];
 
 #[test]
@@ -678,4 +683,26 @@ fn a_cells_neighbours_come_in_the_order_of_their_directions() {
         .filter(|t| t.starts_with("pair"))
         .collect();
     assert_eq!(pairs, ["pair b2 b3", "pair b2 c2"]);
+}
+
+// A choice of subsets walked with pruning lists the same actions, in the same order, as
+// the same rules written so that nothing can be passed over (variant `walked`), for less
+// work: every choice holding a card that is not red is passed over unmade.
+#[test]
+fn pruned_subsets_list_the_same_actions_for_less_work() {
+    let listed = |game: Game| {
+        let engine = Engine::new(game);
+        let s = engine.start(2, 1).unwrap();
+        let (actions, work) = engine.legal_actions_and_work(&s);
+        let texts: Vec<String> = actions.iter().map(|a| engine.action_text(&s, a)).collect();
+        (texts, work)
+    };
+    let (pruned, less) = listed(compile(
+        "subset_choices.muster",
+        &read("subset_choices.muster"),
+    ));
+    let (walked, more) = listed(compile_variant("subset_choices.muster", "walked"));
+    assert_eq!(pruned.len(), 33);
+    assert_eq!(pruned, walked);
+    assert!(less < more, "pruned {less} steps, walked {more}");
 }

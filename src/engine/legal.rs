@@ -5,8 +5,9 @@ use super::budget::{self, Decision};
 use super::effects::{Runner, Touched, Trial};
 use super::eval::Eval;
 use super::state::State;
+use super::subsets::Role;
 use super::{code, Engine, EngineError};
-use crate::ir::{Clause, StepMode, Value};
+use crate::ir::{Clause, Expr, StepMode, Value};
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
@@ -519,6 +520,24 @@ impl Engine {
             return f(a, args);
         };
         match c {
+            Clause::Choose {
+                slot,
+                domain: Expr::Call(_, sargs),
+                ..
+            } if self.prune_roles[a as usize][i] == Role::Choose => {
+                // Subsets, pruned by the `require`s after the choice (`subsets.rs`).
+                let mut go_on = true;
+                self.each_subset(ev, sargs, l, &mut |v, l| {
+                    super::pool::set(&mut l[*slot as usize], super::pool::dup(&v));
+                    args.push(v);
+                    go_on = self.walk(ev, a, clauses, i + 1, l, args, f);
+                    if let Some(v) = args.pop() {
+                        super::pool::recycle(v);
+                    }
+                    go_on
+                });
+                go_on
+            }
             Clause::Choose { slot, domain, .. } => {
                 // Domains are walked in place, without collecting them first. Twin
                 // components in one place are one choice: only the first is offered.
@@ -557,6 +576,9 @@ impl Engine {
                 if *afterwards || ev.truth(cond, l) {
                     self.walk(ev, a, clauses, i + 1, l, args, f)
                 } else {
+                    if self.prune_roles[a as usize][i] == Role::Require {
+                        super::subsets::fail();
+                    }
                     true
                 }
             }

@@ -253,8 +253,14 @@ pub(crate) fn effect_nodes(game: &Game) -> (Vec<usize>, Vec<usize>) {
 /// The nodes of one action's clauses to remember (see `nodes`), added to `out`.
 fn action_nodes(clauses: &[Clause], out: &mut Vec<usize>) {
     let mut chosen = false;
-    for c in clauses {
+    let roles = super::subsets::roles(clauses);
+    for (c, role) in clauses.iter().zip(roles.iter()) {
         match c {
+            // Subsets walked with pruning are made as they are walked, never kept whole.
+            Clause::Choose { domain, .. } if *role == super::subsets::Role::Choose => {
+                domain.each_child(&mut |c| scan(c, chosen, out));
+                chosen = true;
+            }
             Clause::Choose { domain, .. } => {
                 scan(domain, chosen, out);
                 chosen = true;

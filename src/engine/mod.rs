@@ -21,6 +21,7 @@ mod pool;
 mod profile;
 mod sample;
 mod state;
+mod subsets;
 mod trials;
 mod turns;
 mod view;
@@ -148,6 +149,9 @@ pub struct Engine {
     /// Per action, per clause: whether applying the action computes that `let` (its
     /// `do`, or a `let` it needs, may read it); false for the other clauses.
     pub(crate) lets_applied: Vec<Box<[bool]>>,
+    /// Per action, per clause: its part in walking a choice of subsets with pruning
+    /// (`subsets::roles`).
+    pub(crate) prune_roles: Vec<Box<[subsets::Role]>>,
     /// Whether anything besides an action's own effects can declare a winner after any
     /// action: `win` rules in `end`, a turn hook with `win` or `lose`, `on stuck lose`.
     any_may_win: bool,
@@ -318,6 +322,11 @@ impl Engine {
             .iter()
             .map(|a| lets_applied(&a.clauses))
             .collect();
+        let prune_roles = game
+            .actions
+            .iter()
+            .map(|a| subsets::roles(&a.clauses))
+            .collect();
         let action_may_win = game
             .actions
             .iter()
@@ -380,6 +389,7 @@ impl Engine {
             attr_vals: vec![],
             action_may_win,
             lets_applied,
+            prune_roles,
             any_may_win,
             end_reads_turns,
             homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
@@ -786,92 +796,6 @@ impl Engine {
             }
             _ => a == b,
         }
-    }
-
-    /// Every choice of `lo..=hi` items from `items` (in their order), each as a list.
-    /// Twins in one place are interchangeable, so a choice among them is made once: the
-    /// earlier twins are always the ones taken. Stops after `MAX_SUBSETS` choices.
-    pub(crate) fn subsets(
-        &self,
-        s: &State,
-        items: &[Value],
-        lo: usize,
-        hi: usize,
-        out: &mut Vec<Value>,
-    ) {
-        // Group interchangeable items, keeping first-seen order: `flat` holds the items
-        // group after group, `ends` where each group ends (buffers from the pool).
-        let mut firsts = pool::take();
-        let mut group = pool::take();
-        for it in items {
-            let g = match firsts.iter().position(|f| self.same_choice(s, f, it)) {
-                Some(g) => g,
-                None => {
-                    firsts.push(it.clone());
-                    firsts.len() - 1
-                }
-            };
-            group.push(Value::Int(g as i64));
-        }
-        let (mut flat, mut ends) = (pool::take(), pool::take());
-        for g in 0..firsts.len() {
-            for (it, of) in items.iter().zip(group.iter()) {
-                if of.as_int() == g as i64 {
-                    flat.push(it.clone());
-                }
-            }
-            ends.push(Value::Int(flat.len() as i64));
-        }
-        pool::recycle_list(firsts);
-        pool::recycle_list(group);
-        fn go(
-            flat: &[Value],
-            ends: &[Value],
-            i: usize,
-            cur: &mut Vec<Value>,
-            lo: usize,
-            hi: usize,
-            out: &mut Vec<Value>,
-        ) {
-            if out.len() >= MAX_SUBSETS {
-                budget::exceeded(format!(
-                    "`subsets` gave more than {} choices (`MAX_SUBSETS`)",
-                    budget::thousands(MAX_SUBSETS as u64)
-                ));
-                return;
-            }
-            if !budget::charge(1 + cur.len() as u64) {
-                return;
-            }
-            if i == ends.len() {
-                if cur.len() >= lo && cur.len() <= hi {
-                    out.push(pool::dup_list(cur));
-                }
-                return;
-            }
-            let start = if i == 0 {
-                0
-            } else {
-                ends[i - 1].as_int() as usize
-            };
-            let members = &flat[start..ends[i].as_int() as usize];
-            let before = cur.len();
-            for k in 0..=members.len() {
-                if k > 0 {
-                    if cur.len() >= hi {
-                        break;
-                    }
-                    cur.push(members[k - 1].clone());
-                }
-                go(flat, ends, i + 1, cur, lo, hi, out);
-            }
-            cur.truncate(before);
-        }
-        let mut cur = pool::take();
-        go(&flat, &ends, 0, &mut cur, lo, hi, out);
-        pool::recycle_list(cur);
-        pool::recycle_list(flat);
-        pool::recycle_list(ends);
     }
 
     /// A component as notation writes it: its label, and `#k` if the label is shared.

@@ -57,6 +57,7 @@ use super::legal::OnAction;
 use super::pool;
 use super::profile;
 use super::state::NO_SEAT;
+use super::subsets::{self, Role};
 use crate::ir::{ops, Agg, BinOp, Builtin, Clause, Expr, Game, Quant, Stmt, Type, Value};
 use smallvec::SmallVec;
 

@@ -27,6 +27,8 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
     if !chosen.iter().copied().eq(run.clone()) {
         return None;
     }
+    // Choices of subsets walked with pruning, and the `require`s that prune them.
+    let roles = subsets::roles(clauses);
     let mut next: Step = Box::new(move |_, l, f| !budget::spent() && f(a, &l[run.clone()]));
     let mut fused: Option<Box<dyn FnOnce(Step) -> Step>> = None;
     // A `require` straight after a `choose`, compiled, waiting for the choice: judged in
@@ -48,6 +50,23 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
                 next = counted(cx, at, step);
             }
             fused = Some(make);
+            continue;
+        }
+        if let (Clause::Choose { slot, domain, .. }, Role::Choose) = (c, roles[i]) {
+            next = match guard.take() {
+                Some((at, cond)) => {
+                    let cond = truth(cx, cond);
+                    let cond = counted_cond(cx, at, cond);
+                    let then = Guarded { at, cond, next };
+                    if roles[at.1] == Role::Require {
+                        pruned_choose(cx, (a, i), *slot, domain, Pruning(then))
+                    } else {
+                        pruned_choose(cx, (a, i), *slot, domain, then)
+                    }
+                }
+                None => pruned_choose(cx, (a, i), *slot, domain, Plain(next)),
+            };
+            next = counted(cx, (a, i), next);
             continue;
         }
         if let Clause::Choose {
@@ -136,6 +155,15 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             Clause::Require {
                 afterwards: true, ..
             } => Box::new(move |ev, l, f| located(ev, (a, i), || next(ev, l, f))),
+            Clause::Require { cond, .. } if roles[i] == Role::Require => {
+                let guarded = Guarded {
+                    at: (a, i),
+                    cond: truth(cx, cond),
+                    next,
+                };
+                let pruning = Pruning(guarded);
+                Box::new(move |ev, l, f| pruning.go(ev, l, f))
+            }
             Clause::Require { cond, .. } => require(cx, (a, i), cond, next),
         };
         // A `require afterwards` is counted where it is judged, at the `do`.
@@ -232,6 +260,51 @@ impl Then for Guarded {
     fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
         located(ev, self.at, || !(self.cond)(ev, l) || (self.next)(ev, l, f))
     }
+}
+
+/// A pruning `require` (`subsets.rs`): judged as `Guarded` judges it, saying when it
+/// fails.
+pub(super) struct Pruning(Guarded);
+
+impl Then for Pruning {
+    #[inline(always)]
+    fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
+        let Guarded { at, cond, next } = &self.0;
+        located(ev, *at, || {
+            if !cond(ev, l) {
+                subsets::fail();
+                return true;
+            }
+            next(ev, l, f)
+        })
+    }
+}
+
+/// `choose x in subsets(args)` walked with pruning (`Engine::each_subset`): each subset
+/// written into the local, then handed on, as the tree walk hands it on.
+fn pruned_choose<T: Then>(
+    cx: &mut Cx,
+    at: (u16, usize),
+    slot: u16,
+    domain: &Expr,
+    next: T,
+) -> Step {
+    // A copy the evaluator knows the remembered parts of (`Cx::copy`).
+    let (slot, domain) = (slot as usize, cx.copy(domain));
+    Box::new(move |ev, l, f| {
+        let Expr::Call(_, args) = &*domain else {
+            return true;
+        };
+        located(ev, at, || {
+            let mut go_on = true;
+            ev.eng.each_subset(ev, args, l, &mut |v, l| {
+                pool::set(&mut l[slot], v);
+                go_on = next.go(ev, l, f);
+                go_on
+            });
+            go_on
+        })
+    })
 }
 
 /// The choices that pass the `require` straight after a `choose`, that condition judged

@@ -1,0 +1,456 @@
+//! Choices of several items at once: `subsets(items, lo, hi)`, listed whole, or walked
+//! one choice at a time and pruned by the `require`s after the `choose`.
+//!
+//! Subsets come in the order `Engine::subsets` lists them: by the first item left out,
+//! then the next, as a binary count with the first item as the highest digit. A subset
+//! therefore always comes after every subset of it.
+//!
+//! **Pruning.** A `require` whose condition can only turn false as the chosen subset
+//! grows (it *shrinks* with the choice: `all c in cards: ...`, `count c in cards: ... <=
+//! k`, `size(cards) < k`, joined by `and`, `or` and `not` as `shape` works out) fails for
+//! every subset holding one it failed for. Such a `require` after `choose cards in
+//! subsets(...)` (before the next `choose` or the `do`) is a *pruning* one (`roles`): when
+//! it fails, it says so (`fail`), and the walk (`Engine::each_subset`) notes the failed
+//! subset and never makes a subset holding it. The legal actions are the same, in the
+//! same order: the subsets passed over could not pass that `require`. The work is less,
+//! and the tree walk and the plans both walk this way, so they charge the same steps.
+//! (A `require` before the failing one that would have raised a rules error on a
+//! subset passed over does not raise it: that subset is illegal either way.)
+
+use super::budget;
+use super::eval::Eval;
+use super::pool;
+use super::state::State;
+use super::{Engine, MAX_SUBSETS};
+use crate::ir::{Agg, BinOp, Builtin, Clause, Expr, Quant, Value};
+use smallvec::SmallVec;
+use std::cell::Cell;
+
+/// What a clause does in pruning (see the module).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Role {
+    Plain,
+    /// A `choose` over `subsets(...)` walked with pruning.
+    Choose,
+    /// A `require` that prunes the walk of the `choose` before it.
+    Require,
+}
+
+/// The role of each of an action's clauses.
+pub(crate) fn roles(clauses: &[Clause]) -> Box<[Role]> {
+    let mut roles = vec![Role::Plain; clauses.len()];
+    for (i, c) in clauses.iter().enumerate() {
+        let Clause::Choose {
+            slot,
+            domain: Expr::Call(Builtin::Subsets, _),
+            ..
+        } = c
+        else {
+            continue;
+        };
+        // Locals bound after the choice may hold anything made of it.
+        let mut unknown = Vec::new();
+        for (j, c) in clauses.iter().enumerate().skip(i + 1) {
+            match c {
+                Clause::Let { slot, .. } => unknown.push(*slot),
+                Clause::Require {
+                    cond,
+                    afterwards: false,
+                    ..
+                } => {
+                    if shape(cond, *slot, &unknown) == Shape::Shrinks {
+                        roles[j] = Role::Require;
+                        roles[i] = Role::Choose;
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
+    roles.into_boxed_slice()
+}
+
+/// How a value moves as the chosen subset grows: not at all; up (a list gains items, a
+/// number grows, a truth can only turn true); down (a number falls, a truth can only
+/// turn false); or it cannot be told.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Shape {
+    Fixed,
+    Grows,
+    Shrinks,
+    Unknown,
+}
+
+use Shape::{Fixed, Grows, Shrinks, Unknown};
+
+impl Shape {
+    fn flip(self) -> Shape {
+        match self {
+            Grows => Shrinks,
+            Shrinks => Grows,
+            s => s,
+        }
+    }
+
+    /// Two parts that move the same way (or not at all) together: `and`, `or`, `+`.
+    fn with(self, o: Shape) -> Shape {
+        match (self, o) {
+            (Fixed, s) | (s, Fixed) => s,
+            (a, b) if a == b => a,
+            _ => Unknown,
+        }
+    }
+
+    /// Grows or stays.
+    fn up(self) -> bool {
+        matches!(self, Fixed | Grows)
+    }
+}
+
+/// How `e` moves as the subset in the local `x` grows (see `Shape`); `unknown`: locals
+/// that may hold anything. Quantified locals hold one item each, which stays as it is.
+pub(crate) fn shape(e: &Expr, x: u16, unknown: &[u16]) -> Shape {
+    let sh = |e: &Expr| shape(e, x, unknown);
+    match e {
+        Expr::Local(s) if *s == x => Grows,
+        Expr::Local(s) if unknown.contains(s) => Unknown,
+        Expr::Not(a) => sh(a).flip(),
+        Expr::Binary(op, a, b) => {
+            let (a, b) = (sh(a), sh(b));
+            match op {
+                BinOp::And | BinOp::Or | BinOp::Add => a.with(b),
+                BinOp::Sub => a.with(b.flip()),
+                // a <= b: harder as a grows, easier as b grows.
+                BinOp::Le | BinOp::Lt => a.with(b.flip()).flip(),
+                BinOp::Ge | BinOp::Gt => a.with(b.flip()),
+                // An item found in a growing collection stays found.
+                BinOp::In if a == Fixed && b.up() => b,
+                BinOp::NotIn if a == Fixed && b.up() => b.flip(),
+                _ if a == Fixed && b == Fixed => Fixed,
+                _ => Unknown,
+            }
+        }
+        Expr::Quant(q, _, coll, body) => {
+            let (c, b) = (sh(coll), sh(body));
+            if !c.up() {
+                return Unknown;
+            }
+            let body_holds = match q {
+                Quant::All => b,
+                Quant::Any | Quant::None => b.flip(),
+            };
+            // Each item of a growing collection must pass (all) or fail (any, none): that
+            // is harder as items come, and as each item's test gets harder.
+            let harder = match body_holds {
+                Fixed if c == Fixed => return Fixed,
+                Fixed | Shrinks => Shrinks,
+                _ => return Unknown,
+            };
+            match q {
+                Quant::All | Quant::None => harder,
+                Quant::Any => harder.flip(),
+            }
+        }
+        // Items of a growing collection that pass a test that gets easier: more of them.
+        Expr::Agg(Agg::Count, _, coll, body) | Expr::Comprehension(_, coll, Some(body)) => {
+            let (c, b) = (sh(coll), sh(body));
+            match (c, b) {
+                (Fixed, Fixed) => Fixed,
+                (c, b) if c.up() && b.up() => Grows,
+                (Fixed, Shrinks) if matches!(e, Expr::Agg(..)) => Shrinks,
+                _ => Unknown,
+            }
+        }
+        Expr::Comprehension(_, coll, None) => match sh(coll) {
+            c if c.up() => c,
+            _ => Unknown,
+        },
+        Expr::Call(Builtin::Size, args) => match sh(&args[0]) {
+            c if c.up() => c,
+            _ => Unknown,
+        },
+        Expr::Call(Builtin::Concat, parts) => parts.iter().fold(Fixed, |s, p| match sh(p) {
+            p if p.up() => s.with(p),
+            _ => Unknown,
+        }),
+        other => {
+            let mut all = Fixed;
+            other.each_child(&mut |c| {
+                if sh(c) != Fixed {
+                    all = Unknown;
+                }
+            });
+            all
+        }
+    }
+}
+
+thread_local! {
+    /// Set by a pruning `require` that fails; taken by the walk after each subset.
+    static FAILED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// A pruning `require` failed (see the module).
+#[inline]
+pub(crate) fn fail() {
+    FAILED.set(true);
+}
+
+/// What a walk's visitor says after a subset.
+enum Seen {
+    /// Go on to the next subset.
+    Next,
+    /// Go on, passing over every subset that holds this one.
+    Failed,
+    Stop,
+}
+
+/// One walk of the subsets (see `Engine::subsets`): the items in groups of twins (`flat`,
+/// group after group; `ends`, where each group ends), the subset being made, and the
+/// subsets that failed a pruning `require`, as bits of `flat`.
+struct Walk<'a> {
+    flat: &'a [Value],
+    ends: &'a [Value],
+    lo: usize,
+    hi: usize,
+    given: usize,
+    cur: Vec<Value>,
+    bits: u64,
+    failed: SmallVec<[u64; 32]>,
+}
+
+impl Walk<'_> {
+    /// The subsets made from group `i` on, each handed to `visit`; false once it stops.
+    fn go(&mut self, i: usize, visit: &mut dyn FnMut(&[Value]) -> Seen) -> bool {
+        if self.given >= MAX_SUBSETS {
+            budget::exceeded(format!(
+                "`subsets` gave more than {} choices (`MAX_SUBSETS`)",
+                budget::thousands(MAX_SUBSETS as u64)
+            ));
+            return true;
+        }
+        if !budget::charge(1 + self.cur.len() as u64) {
+            return true;
+        }
+        if i == self.ends.len() {
+            if (self.lo..=self.hi).contains(&self.cur.len()) {
+                self.given += 1;
+                match visit(&self.cur) {
+                    Seen::Next => {}
+                    // Only subsets of the first 64 items are noted (a walk with more
+                    // passes over none).
+                    Seen::Failed if self.flat.len() <= 64 => self.failed.push(self.bits),
+                    Seen::Failed => {}
+                    Seen::Stop => return false,
+                }
+            }
+            return true;
+        }
+        let start = if i == 0 {
+            0
+        } else {
+            self.ends[i - 1].as_int() as usize
+        };
+        let end = self.ends[i].as_int() as usize;
+        let (before, bits) = (self.cur.len(), self.bits);
+        let mut go_on = true;
+        for k in start..=end {
+            if k > start {
+                if self.cur.len() >= self.hi {
+                    break;
+                }
+                self.cur.push(self.flat[k - 1].clone());
+                // More of this group only adds to a subset that failed.
+                if k <= 64 {
+                    self.bits |= 1 << (k - 1);
+                }
+                if self.failed.iter().any(|&f| f & !self.bits == 0) {
+                    break;
+                }
+            }
+            if !self.go(i + 1, visit) {
+                go_on = false;
+                break;
+            }
+        }
+        self.cur.truncate(before);
+        self.bits = bits;
+        go_on
+    }
+}
+
+impl Engine {
+    /// Every choice of `lo..=hi` items from `items` (in their order), each as a list.
+    /// Twins in one place are interchangeable, so a choice among them is made once: the
+    /// earlier twins are always the ones taken. Stops after `MAX_SUBSETS` choices.
+    pub(crate) fn subsets(
+        &self,
+        s: &State,
+        items: &[Value],
+        lo: usize,
+        hi: usize,
+        out: &mut Vec<Value>,
+    ) {
+        self.walk_subsets(s, items, lo, hi, &mut |cur| {
+            out.push(pool::dup_list(cur));
+            Seen::Next
+        });
+    }
+
+    /// `choose x in subsets(args)` with pruning `require`s after it (see the module):
+    /// each subset handed to `visit` (the local to write it into, and the rest of the
+    /// action) while it says to go on, charged as `eval` and `for_each` charge the list
+    /// of them they would make and walk, for the subsets made.
+    pub(crate) fn each_subset(
+        &self,
+        ev: &Eval,
+        args: &[Expr],
+        l: &mut [Value],
+        visit: &mut dyn FnMut(Value, &mut [Value]) -> bool,
+    ) {
+        // The call's own step, as `eval` charges it.
+        if !budget::charge(1) {
+            return;
+        }
+        let mut items = pool::take();
+        ev.for_each(&args[0], l, &mut |v, _| {
+            items.push(v);
+            true
+        });
+        let lo = ev.eval(&args[1], l).as_int().max(0) as usize;
+        let hi = ev.eval(&args[2], l).as_int().max(0) as usize;
+        self.walk_subsets(ev.s, &items, lo, hi, &mut |cur| {
+            // The subset's place in the list `eval` makes, then its step in the walk.
+            if !budget::list(1) || !budget::charge(1) {
+                return Seen::Stop;
+            }
+            FAILED.set(false);
+            if !visit(pool::dup_list(cur), l) {
+                return Seen::Stop;
+            }
+            if FAILED.replace(false) {
+                Seen::Failed
+            } else {
+                Seen::Next
+            }
+        });
+        pool::recycle_list(items);
+    }
+
+    fn walk_subsets(
+        &self,
+        s: &State,
+        items: &[Value],
+        lo: usize,
+        hi: usize,
+        visit: &mut dyn FnMut(&[Value]) -> Seen,
+    ) {
+        // Group interchangeable items, keeping first-seen order: `flat` holds the items
+        // group after group, `ends` where each group ends (buffers from the pool).
+        let mut firsts = pool::take();
+        let mut group = pool::take();
+        for it in items {
+            let g = match firsts.iter().position(|f| self.same_choice(s, f, it)) {
+                Some(g) => g,
+                None => {
+                    firsts.push(it.clone());
+                    firsts.len() - 1
+                }
+            };
+            group.push(Value::Int(g as i64));
+        }
+        let (mut flat, mut ends) = (pool::take(), pool::take());
+        for g in 0..firsts.len() {
+            for (it, of) in items.iter().zip(group.iter()) {
+                if of.as_int() == g as i64 {
+                    flat.push(it.clone());
+                }
+            }
+            ends.push(Value::Int(flat.len() as i64));
+        }
+        pool::recycle_list(firsts);
+        pool::recycle_list(group);
+        let mut walk = Walk {
+            flat: &flat,
+            ends: &ends,
+            lo,
+            hi,
+            given: 0,
+            cur: pool::take(),
+            bits: 0,
+            failed: SmallVec::new(),
+        };
+        walk.go(0, visit);
+        pool::recycle_list(walk.cur);
+        pool::recycle_list(flat);
+        pool::recycle_list(ends);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::compile_source;
+    use Role::{Choose, Plain, Require};
+
+    fn roles_of(variant: Option<&str>) -> Vec<(String, Vec<Role>)> {
+        let text = include_str!("../../tests/constructs/subset_choices.muster");
+        let game = compile_source("subset_choices.muster", text, variant)
+            .unwrap_or_else(|_| panic!("subset_choices.muster does not compile"))
+            .game;
+        let mut game = game;
+        super::super::hoist::requires(&mut game);
+        game.actions
+            .iter()
+            .map(|a| (a.name.clone(), roles(&a.clauses).to_vec()))
+            .collect()
+    }
+
+    // Which `require`s prune their choice of subsets: those that only fail more as the
+    // choice grows, read where they stand or through a `def`; not one that grows with the
+    // choice, reads a `let` made after it, compares two counts, or is written so that it
+    // cannot be told (`walked`).
+    #[test]
+    fn requires_that_only_fail_more_as_the_choice_grows_prune_it() {
+        let want = |band: Vec<Role>| {
+            vec![
+                ("band".to_string(), band),
+                ("join".to_string(), vec![Choose, Require, Plain]),
+                ("trim".to_string(), vec![Choose, Require, Require, Plain]),
+                ("lead".to_string(), vec![Plain; 6]),
+            ]
+        };
+        assert_eq!(roles_of(None), want(vec![Choose, Require, Require, Plain]));
+        assert_eq!(
+            roles_of(Some("walked")),
+            want(vec![Choose, Plain, Require, Plain])
+        );
+    }
+
+    // How parts move as the chosen subset (local 0) grows.
+    #[test]
+    fn shapes_follow_the_parts() {
+        let x = || Box::new(Expr::Local(0));
+        let n = |k| Box::new(Expr::Const(Value::Int(k)));
+        let size = || Box::new(Expr::Call(Builtin::Size, vec![Expr::Local(0)]));
+        let cmp = |op, a, b| Expr::Binary(op, a, b);
+        assert_eq!(shape(&cmp(BinOp::Le, size(), n(2)), 0, &[]), Shrinks);
+        assert_eq!(shape(&cmp(BinOp::Lt, n(2), size()), 0, &[]), Grows);
+        assert_eq!(shape(&cmp(BinOp::Ge, n(2), size()), 0, &[]), Shrinks);
+        assert_eq!(shape(&cmp(BinOp::Eq, size(), n(2)), 0, &[]), Unknown);
+        assert_eq!(shape(&cmp(BinOp::Le, size(), size()), 0, &[]), Unknown);
+        assert_eq!(
+            shape(&Expr::Not(Box::new(cmp(BinOp::Le, size(), n(2)))), 0, &[]),
+            Grows
+        );
+        assert_eq!(shape(&cmp(BinOp::NotIn, n(1), x()), 0, &[]), Shrinks);
+        assert_eq!(shape(&cmp(BinOp::In, n(1), x()), 0, &[]), Grows);
+        assert_eq!(shape(&cmp(BinOp::Le, n(1), n(2)), 0, &[]), Fixed);
+        // A local bound after the choice may hold anything made of it.
+        let after = Box::new(Expr::Local(3));
+        assert_eq!(shape(&cmp(BinOp::Le, after, n(2)), 0, &[3]), Unknown);
+        // A sum may fall as items come (negative numbers): it cannot be told.
+        let sum = Box::new(Expr::Agg(Agg::Sum, 1, x(), Box::new(Expr::Local(1))));
+        assert_eq!(shape(&cmp(BinOp::Le, sum, n(2)), 0, &[]), Unknown);
+    }
+}
