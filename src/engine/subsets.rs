@@ -8,9 +8,10 @@
 //! **Pruning.** A `require` whose condition can only turn false as the chosen subset
 //! grows (it *shrinks* with the choice: `all c in cards: ...`, `count c in cards: ... <=
 //! k`, `size(cards) < k`, joined by `and`, `or` and `not` as `shape` works out) fails for
-//! every subset holding one it failed for. Such a `require` after `choose cards in
-//! subsets(...)` (before the next `choose` or the `do`) is a *pruning* one (`roles`): when
-//! it fails, it says so (`fail`), and the walk (`Engine::each_subset`) notes the failed
+//! every subset holding one it failed for; so does one whose first parts joined by `and`
+//! shrink, when one of those fails. Such a `require` after `choose cards in subsets(...)`
+//! (before the next `choose` or the `do`) is a *pruning* one (`roles`): when it fails
+//! there, it says so (`fail`), and the walk (`Engine::each_subset`) notes the failed
 //! subset and never makes a subset holding it. The legal actions are the same, in the
 //! same order: the subsets passed over could not pass that `require`. The work is less,
 //! and the tree walk and the plans both walk this way, so they charge the same steps.
@@ -32,8 +33,10 @@ pub(crate) enum Role {
     Plain,
     /// A `choose` over `subsets(...)` walked with pruning.
     Choose,
-    /// A `require` that prunes the walk of the `choose` before it.
-    Require,
+    /// A `require` that prunes the walk of the `choose` before it when one of its first
+    /// so many parts joined by `and` fails (`conjuncts`): those that only fail more as
+    /// the subset grows.
+    Require(usize),
 }
 
 /// The role of each of an action's clauses.
@@ -58,8 +61,13 @@ pub(crate) fn roles(clauses: &[Clause]) -> Box<[Role]> {
                     afterwards: false,
                     ..
                 } => {
-                    if shape(cond, *slot, &unknown) == Shape::Shrinks {
-                        roles[j] = Role::Require;
+                    let (_, parts) = conjuncts(cond);
+                    let first = parts
+                        .iter()
+                        .take_while(|p| matches!(shape(p, *slot, &unknown), Fixed | Shrinks))
+                        .count();
+                    if first > 0 {
+                        roles[j] = Role::Require(first);
                         roles[i] = Role::Choose;
                     }
                 }
@@ -183,6 +191,38 @@ pub(crate) fn shape(e: &Expr, x: u16, unknown: &[u16]) -> Shape {
             all
         }
     }
+}
+
+/// The parts of a condition joined by `and` down its left side (`a and b and c` is
+/// `(a and b) and c`), and how many `and`s join them: judged in order, each `and`
+/// charged before its parts, as `Eval::truth` judges the whole.
+pub(crate) fn conjuncts(cond: &Expr) -> (u64, Vec<&Expr>) {
+    let (mut ands, mut parts, mut e) = (0, Vec::new(), cond);
+    while let Expr::Binary(BinOp::And, a, b) = e {
+        ands += 1;
+        parts.push(&**b);
+        e = a;
+    }
+    parts.push(e);
+    parts.reverse();
+    (ands, parts)
+}
+
+/// Judges a pruning `require` (`Role::Require(first)`) as `Eval::truth` judges it,
+/// saying so (`fail`) when one of its `first` parts fails. The plans compile the same.
+pub(crate) fn judge(ev: &Eval, cond: &Expr, first: usize, l: &mut [Value]) -> bool {
+    let (ands, parts) = conjuncts(cond);
+    if ands > 0 && !budget::charge(ands) {
+        return false;
+    }
+    parts.iter().enumerate().all(|(k, p)| {
+        ev.truth(p, l) || {
+            if k < first {
+                fail();
+            }
+            false
+        }
+    })
 }
 
 thread_local! {
@@ -415,15 +455,22 @@ mod tests {
         let want = |band: Vec<Role>| {
             vec![
                 ("band".to_string(), band),
-                ("join".to_string(), vec![Choose, Require, Plain]),
-                ("trim".to_string(), vec![Choose, Require, Require, Plain]),
+                ("join".to_string(), vec![Choose, Require(1), Plain]),
+                (
+                    "trim".to_string(),
+                    vec![Choose, Require(2), Require(1), Plain],
+                ),
                 ("lead".to_string(), vec![Plain; 6]),
+                ("pair".to_string(), vec![Choose, Require(1), Plain]),
             ]
         };
-        assert_eq!(roles_of(None), want(vec![Choose, Require, Require, Plain]));
+        assert_eq!(
+            roles_of(None),
+            want(vec![Choose, Require(1), Require(1), Plain])
+        );
         assert_eq!(
             roles_of(Some("walked")),
-            want(vec![Choose, Plain, Require, Plain])
+            want(vec![Choose, Plain, Require(1), Plain])
         );
     }
 

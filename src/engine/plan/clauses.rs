@@ -55,14 +55,13 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
         if let (Clause::Choose { slot, domain, .. }, Role::Choose) = (c, roles[i]) {
             next = match guard.take() {
                 Some((at, cond)) => {
-                    let cond = truth(cx, cond);
+                    let cond = match roles[at.1] {
+                        Role::Require(first) => pruning(cx, cond, first),
+                        _ => truth(cx, cond),
+                    };
                     let cond = counted_cond(cx, at, cond);
                     let then = Guarded { at, cond, next };
-                    if roles[at.1] == Role::Require {
-                        pruned_choose(cx, (a, i), *slot, domain, Pruning(then))
-                    } else {
-                        pruned_choose(cx, (a, i), *slot, domain, then)
-                    }
+                    pruned_choose(cx, (a, i), *slot, domain, then)
                 }
                 None => pruned_choose(cx, (a, i), *slot, domain, Plain(next)),
             };
@@ -155,16 +154,10 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
             Clause::Require {
                 afterwards: true, ..
             } => Box::new(move |ev, l, f| located(ev, (a, i), || next(ev, l, f))),
-            Clause::Require { cond, .. } if roles[i] == Role::Require => {
-                let guarded = Guarded {
-                    at: (a, i),
-                    cond: truth(cx, cond),
-                    next,
-                };
-                let pruning = Pruning(guarded);
-                Box::new(move |ev, l, f| pruning.go(ev, l, f))
-            }
-            Clause::Require { cond, .. } => require(cx, (a, i), cond, next),
+            Clause::Require { cond, .. } => match roles[i] {
+                Role::Require(first) => require_step((a, i), pruning(cx, cond, first), next),
+                _ => require(cx, (a, i), cond, next),
+            },
         };
         // A `require afterwards` is counted where it is judged, at the `do`.
         if !c.is_afterwards() {
@@ -262,22 +255,24 @@ impl Then for Guarded {
     }
 }
 
-/// A pruning `require` (`subsets.rs`): judged as `Guarded` judges it, saying when it
-/// fails.
-pub(super) struct Pruning(Guarded);
-
-impl Then for Pruning {
-    #[inline(always)]
-    fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
-        let Guarded { at, cond, next } = &self.0;
-        located(ev, *at, || {
-            if !cond(ev, l) {
-                subsets::fail();
-                return true;
+/// A pruning `require`'s condition (`subsets::judge`, compiled): its parts joined by
+/// `and` judged in order, saying when one of the `first` fails.
+fn pruning(cx: &mut Cx, cond: &Expr, first: usize) -> Cond {
+    let (ands, parts) = subsets::conjuncts(cond);
+    let parts: Vec<Cond> = parts.into_iter().map(|p| truth(cx, p)).collect();
+    Box::new(move |ev, l| {
+        if ands > 0 && !budget::charge(ands) {
+            return false;
+        }
+        parts.iter().enumerate().all(|(k, p)| {
+            p(ev, l) || {
+                if k < first {
+                    subsets::fail();
+                }
+                false
             }
-            next(ev, l, f)
         })
-    }
+    })
 }
 
 /// `choose x in subsets(args)` walked with pruning (`Engine::each_subset`): each subset
