@@ -438,6 +438,15 @@ pub(crate) fn first_step_blocked(
     dir: u8,
 ) -> bool {
     let mut c = start;
+    // Along the run, each cell but the last steps onto the next one: only the last can
+    // be blocked.
+    if dir == ld && len > 0 {
+        for _ in 1..len {
+            c = board.step(c, ld);
+        }
+        let h = board.step(c, dir);
+        return h == NO_CELL || (occ[h as usize] != NONE && !on_run(board, (start, ld, len), h));
+    }
     for i in 0..len {
         if i > 0 {
             c = board.step(c, ld);
@@ -488,8 +497,11 @@ fn shifts_within<const N: usize, F: FnMut(Value) -> bool + ?Sized>(
         heads[i] = c;
     }
     let own = &own[..n];
+    // Along the run, each cell steps where the one ahead of it stood, which the head
+    // (the last cell) passed before: only the head can be blocked.
+    let moving = if dir == ld && n > 0 { n - 1..n } else { 0..n };
     for k in 1..=board.cells.len() as i64 {
-        for h in heads[..n].iter_mut() {
+        for h in heads[moving.clone()].iter_mut() {
             if *h != NO_CELL {
                 *h = board.step(*h, dir);
             }

@@ -520,48 +520,41 @@ impl Engine {
             return f(a, args);
         };
         match c {
-            Clause::Choose {
-                slot,
-                domain: Expr::Call(_, sargs),
-                ..
-            } if self.prune_roles[a as usize][i] == Role::Choose => {
-                // Subsets, pruned by the `require`s after the choice (`subsets.rs`).
-                let mut go_on = true;
-                self.each_subset(ev, sargs, l, &mut |v, l| {
-                    super::pool::set(&mut l[*slot as usize], super::pool::dup(&v));
-                    args.push(v);
-                    go_on = self.walk(ev, a, clauses, i + 1, l, args, f);
-                    if let Some(v) = args.pop() {
-                        super::pool::recycle(v);
-                    }
-                    go_on
-                });
-                go_on
-            }
             Clause::Choose { slot, domain, .. } => {
-                // Domains are walked in place, without collecting them first. Twin
-                // components in one place are one choice: only the first is offered.
                 let mut go_on = true;
-                let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
-                ev.for_each(domain, l, &mut |v, l| {
-                    if let Value::Comp(c) = v {
-                        if offered
-                            .iter()
-                            .any(|&o| self.same_choice(ev.s, &Value::Comp(o), &v))
-                        {
-                            return true;
-                        }
-                        offered.push(c);
-                    }
-                    let kept = super::pool::dup(&v);
-                    super::pool::recycle(std::mem::replace(&mut l[*slot as usize], kept));
+                // Each choice written into the local and handed on with the others.
+                let mut chosen = |v: Value, l: &mut [Value]| {
+                    super::pool::assign(&mut l[*slot as usize], &v);
                     args.push(v);
                     go_on = self.walk(ev, a, clauses, i + 1, l, args, f);
                     if let Some(v) = args.pop() {
                         super::pool::recycle(v);
                     }
                     go_on
-                });
+                };
+                match domain {
+                    // Subsets, pruned by the `require`s after the choice (`subsets.rs`).
+                    Expr::Call(_, sargs) if self.prune_roles[a as usize][i] == Role::Choose => {
+                        self.each_subset(ev, sargs, l, &mut chosen);
+                    }
+                    // Domains are walked in place, without collecting them first. Twin
+                    // components in one place are one choice: only the first is offered.
+                    _ => {
+                        let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
+                        ev.for_each(domain, l, &mut |v, l| {
+                            if let Value::Comp(c) = v {
+                                if offered
+                                    .iter()
+                                    .any(|&o| self.same_choice(ev.s, &Value::Comp(o), &v))
+                                {
+                                    return true;
+                                }
+                                offered.push(c);
+                            }
+                            chosen(v, l)
+                        });
+                    }
+                }
                 go_on
             }
             Clause::Let { slot, value } => {
