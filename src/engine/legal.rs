@@ -543,10 +543,7 @@ impl Engine {
                         let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
                         ev.for_each(domain, l, &mut |v, l| {
                             if let Value::Comp(c) = v {
-                                if offered
-                                    .iter()
-                                    .any(|&o| self.same_choice(ev.s, &Value::Comp(o), &v))
-                                {
+                                if self.offered_before(ev.s, &offered, c) {
                                     return true;
                                 }
                                 offered.push(c);

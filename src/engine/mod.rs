@@ -785,6 +785,19 @@ impl Engine {
         self.label_in(s, comp, s.owners[comp as usize])
     }
 
+    /// Whether `c` is the same choice as a component `offered` before (see `same_choice`).
+    #[inline]
+    pub(crate) fn offered_before(&self, s: &State, offered: &[u16], c: u16) -> bool {
+        // A component with no twin is the same choice only as itself.
+        if self.twins[self.twin_class[c as usize] as usize].len() < 2 {
+            return offered.contains(&c);
+        }
+        let c = Value::Comp(c);
+        offered
+            .iter()
+            .any(|&o| self.same_choice(s, &Value::Comp(o), &c))
+    }
+
     /// Whether two values are the same choice: equal, or twin components in one place.
     pub(crate) fn same_choice(&self, s: &State, a: &Value, b: &Value) -> bool {
         match (a, b) {

@@ -462,6 +462,7 @@ mod tests {
                 ),
                 ("lead".to_string(), vec![Plain; 6]),
                 ("pair".to_string(), vec![Choose, Require(1), Plain]),
+                ("pick".to_string(), vec![Plain, Plain]),
             ]
         };
         assert_eq!(

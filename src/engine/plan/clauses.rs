@@ -447,10 +447,7 @@ pub(super) fn choose<T: Then>(
             let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
             each(ev, l, &mut |v, l| {
                 if let Value::Comp(c) = v {
-                    if offered
-                        .iter()
-                        .any(|&o| ev.eng.same_choice(ev.s, &Value::Comp(o), &v))
-                    {
+                    if ev.eng.offered_before(ev.s, &offered, c) {
                         return true;
                     }
                     offered.push(c);
