@@ -563,11 +563,11 @@ impl Engine {
                 cond, afterwards, ..
             } => {
                 // `require afterwards` was judged at the `do`, on the position it produces.
-                let holds = match self.prune_roles[a as usize][i] {
-                    _ if *afterwards => true,
-                    Role::Require(first) => super::subsets::judge(ev, cond, first, l),
-                    _ => ev.truth(cond, l),
-                };
+                let holds = *afterwards
+                    || match self.prune_roles[a as usize][i] {
+                        Role::Require(first) => super::subsets::judge(ev, cond, first, l),
+                        _ => ev.truth(cond, l),
+                    };
                 if holds {
                     self.walk(ev, a, clauses, i + 1, l, args, f)
                 } else {

@@ -19,6 +19,7 @@
 //! change, and it is forgotten when the query ends.
 
 use super::state::State;
+use super::subsets::Role;
 use super::Engine;
 use crate::ir::{Builtin, Clause, Expr, Game, Stmt, Value};
 use std::cell::{Cell, RefCell};
@@ -211,10 +212,12 @@ pub(crate) fn set(i: usize, slot: Slot) {
 /// The nodes worth remembering, by address (sorted): in the clauses of each action (but
 /// its `do`), the largest closed parts that walk something and are evaluated again and
 /// again (after a `choose`, or in a quantifier's body or a comprehension's condition).
-pub(crate) fn nodes(game: &Game) -> Vec<usize> {
+/// `roles`: each action's clauses' parts in pruning choices of subsets
+/// (`subsets::roles`).
+pub(crate) fn nodes(game: &Game, roles: &[Box<[Role]>]) -> Vec<usize> {
     let mut out = Vec::new();
-    for a in &game.actions {
-        action_nodes(&a.clauses, &mut out);
+    for (a, roles) in game.actions.iter().zip(roles) {
+        action_nodes(&a.clauses, roles, &mut out);
     }
     out.sort_unstable();
     out.dedup();
@@ -251,13 +254,12 @@ pub(crate) fn effect_nodes(game: &Game) -> (Vec<usize>, Vec<usize>) {
 }
 
 /// The nodes of one action's clauses to remember (see `nodes`), added to `out`.
-fn action_nodes(clauses: &[Clause], out: &mut Vec<usize>) {
+fn action_nodes(clauses: &[Clause], roles: &[Role], out: &mut Vec<usize>) {
     let mut chosen = false;
-    let roles = super::subsets::roles(clauses);
-    for (c, role) in clauses.iter().zip(roles.iter()) {
+    for (c, role) in clauses.iter().zip(roles) {
         match c {
             // Subsets walked with pruning are made as they are walked, never kept whole.
-            Clause::Choose { domain, .. } if *role == super::subsets::Role::Choose => {
+            Clause::Choose { domain, .. } if *role == Role::Choose => {
                 domain.each_child(&mut |c| scan(c, chosen, out));
                 chosen = true;
             }

@@ -322,7 +322,7 @@ impl Engine {
             .iter()
             .map(|a| lets_applied(&a.clauses))
             .collect();
-        let prune_roles = game
+        let prune_roles: Vec<Box<[subsets::Role]>> = game
             .actions
             .iter()
             .map(|a| subsets::roles(&a.clauses))
@@ -351,7 +351,7 @@ impl Engine {
             .any(reads_turns);
         // The nodes to remember within a query, by address in the rules (which stay put
         // when `game` moves into its `Arc`), and in the plans' copies of them.
-        let mut memo_nodes = memo::nodes(&game);
+        let mut memo_nodes = memo::nodes(&game, &prune_roles);
         let query_memo = !memo_nodes.is_empty();
         let judges_afterwards =
             (game.actions.iter()).any(|a| a.clauses.iter().any(Clause::is_afterwards));
@@ -366,6 +366,7 @@ impl Engine {
             &memo_nodes,
             &memo_roots,
             &trial_skips,
+            &prune_roles,
             count_clauses,
         ));
         memo_nodes.extend_from_slice(&plans.memo_nodes);

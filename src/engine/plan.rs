@@ -364,12 +364,14 @@ impl std::fmt::Debug for Plans {
 
 impl Plans {
     /// The plans of `game`'s actions and end rules; `memo`: the nodes remembered within a
-    /// query, by address in `game` (sorted; see `memo::nodes`).
+    /// query, by address in `game` (sorted; see `memo::nodes`); `prune_roles`: each
+    /// action's clauses' parts in pruning choices of subsets (`subsets::roles`).
     pub(crate) fn build(
         game: &Game,
         memo: &[usize],
         roots: &[usize],
         trial_skips: &[usize],
+        prune_roles: &[Box<[Role]>],
         count_clauses: bool,
     ) -> Plans {
         let mut cx = Cx {
@@ -399,7 +401,7 @@ impl Plans {
                 .collect(),
         };
         let actions = (0..game.actions.len())
-            .map(|a| action(&mut cx, a as u16, &game.actions[a].clauses))
+            .map(|a| action(&mut cx, a as u16, &game.actions[a].clauses, &prune_roles[a]))
             .collect();
         let wins = game
             .end

@@ -82,7 +82,7 @@ pub(crate) fn roles(clauses: &[Clause]) -> Box<[Role]> {
 /// number grows, a truth can only turn true); down (a number falls, a truth can only
 /// turn false); or it cannot be told.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Shape {
+enum Shape {
     Fixed,
     Grows,
     Shrinks,
@@ -117,7 +117,7 @@ impl Shape {
 
 /// How `e` moves as the subset in the local `x` grows (see `Shape`); `unknown`: locals
 /// that may hold anything. Quantified locals hold one item each, which stays as it is.
-pub(crate) fn shape(e: &Expr, x: u16, unknown: &[u16]) -> Shape {
+fn shape(e: &Expr, x: u16, unknown: &[u16]) -> Shape {
     let sh = |e: &Expr| shape(e, x, unknown);
     match e {
         Expr::Local(s) if *s == x => Grows,
@@ -209,20 +209,44 @@ pub(crate) fn conjuncts(cond: &Expr) -> (u64, Vec<&Expr>) {
 }
 
 /// Judges a pruning `require` (`Role::Require(first)`) as `Eval::truth` judges it,
-/// saying so (`fail`) when one of its `first` parts fails. The plans compile the same.
+/// saying so (`fail`) when one of its `first` parts fails.
 pub(crate) fn judge(ev: &Eval, cond: &Expr, first: usize, l: &mut [Value]) -> bool {
-    let (ands, parts) = conjuncts(cond);
+    // The node `d` steps down the left side, and the `k`th part: the node at the bottom,
+    // then the right side of each `and` on the way back up (as `conjuncts` lists them).
+    let down = |d: u64| {
+        (0..d).fold(cond, |e, _| match e {
+            Expr::Binary(BinOp::And, a, _) => a,
+            e => e,
+        })
+    };
+    let mut ands = 0;
+    while let Expr::Binary(BinOp::And, ..) = down(ands) {
+        ands += 1;
+    }
+    let part = |k: u64| match down(ands - k) {
+        Expr::Binary(BinOp::And, _, b) if k > 0 => &**b,
+        e => e,
+    };
+    judged(ands, first, (0..=ands).map(|k| ev.truth(part(k), l)))
+}
+
+/// A pruning `require` judged in parts (`conjuncts`): the `and`s charged first, as
+/// `Eval::truth` charges them, then the parts' answers taken in order while they hold; a
+/// failed one among the `first` says so (`fail`). The plans judge their compiled parts
+/// through it.
+pub(crate) fn judged(ands: u64, first: usize, parts: impl Iterator<Item = bool>) -> bool {
     if ands > 0 && !budget::charge(ands) {
         return false;
     }
-    parts.iter().enumerate().all(|(k, p)| {
-        ev.truth(p, l) || {
+    for (k, holds) in parts.enumerate() {
+        if !holds {
             if k < first {
                 fail();
             }
-            false
+            return false;
         }
-    })
+    }
+    true
 }
 
 thread_local! {
@@ -360,8 +384,8 @@ impl Engine {
         let lo = ev.eval(&args[1], l).as_int().max(0) as usize;
         let hi = ev.eval(&args[2], l).as_int().max(0) as usize;
         self.walk_subsets(ev.s, &items, lo, hi, &mut |cur| {
-            // The subset's place in the list `eval` makes, then its step in the walk.
-            if !budget::list(1) || !budget::charge(1) {
+            // The subset's place in the list `eval` makes, and its step in the walk.
+            if !budget::charge(2) {
                 return Seen::Stop;
             }
             FAILED.set(false);

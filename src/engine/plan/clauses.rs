@@ -4,7 +4,7 @@
 
 use super::*;
 
-pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
+pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) -> Option<Step> {
     // After the `do` stand only `require afterwards` clauses, judged at the `do` on a copy
     // of the state (see `Engine::fails_afterwards`); the checker writes nothing else there.
     let do_at = clauses.iter().position(|c| matches!(c, Clause::Do(_)));
@@ -27,8 +27,6 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause]) -> Option<Step> {
     if !chosen.iter().copied().eq(run.clone()) {
         return None;
     }
-    // Choices of subsets walked with pruning, and the `require`s that prune them.
-    let roles = subsets::roles(clauses);
     let mut next: Step = Box::new(move |_, l, f| !budget::spent() && f(a, &l[run.clone()]));
     let mut fused: Option<Box<dyn FnOnce(Step) -> Step>> = None;
     // A `require` straight after a `choose`, compiled, waiting for the choice: judged in
@@ -256,23 +254,11 @@ impl Then for Guarded {
 }
 
 /// A pruning `require`'s condition (`subsets::judge`, compiled): its parts joined by
-/// `and` judged in order, saying when one of the `first` fails.
+/// `and` judged in order (`subsets::judged`), saying when one of the `first` fails.
 fn pruning(cx: &mut Cx, cond: &Expr, first: usize) -> Cond {
     let (ands, parts) = subsets::conjuncts(cond);
     let parts: Vec<Cond> = parts.into_iter().map(|p| truth(cx, p)).collect();
-    Box::new(move |ev, l| {
-        if ands > 0 && !budget::charge(ands) {
-            return false;
-        }
-        parts.iter().enumerate().all(|(k, p)| {
-            p(ev, l) || {
-                if k < first {
-                    subsets::fail();
-                }
-                false
-            }
-        })
-    })
+    Box::new(move |ev, l| subsets::judged(ands, first, parts.iter().map(|p| p(ev, l))))
 }
 
 /// `choose x in subsets(args)` walked with pruning (`Engine::each_subset`): each subset

@@ -1472,10 +1472,7 @@ impl Domain {
 /// The directions written in the rules as `e` (a walk's second argument), each one the
 /// board has; `None` for directions computed in play.
 fn written_dirs(board: &Board, e: &Expr) -> Option<Vec<u8>> {
-    let dirs = match e {
-        Expr::Const(_) => const_dirs(e),
-        _ => return None,
-    };
+    let dirs = matches!(e, Expr::Const(_)).then(|| const_dirs(e))?;
     dirs.iter()
         .all(|&d| (d as usize) < board.dirs.len())
         .then_some(dirs)
