@@ -4,7 +4,7 @@
 use super::budget::{self, Decision};
 use super::effects::{Runner, Touched, Trial};
 use super::eval::Eval;
-use super::state::State;
+use super::state::{Chooser, State};
 use super::subsets::Role;
 use super::{code, Engine, EngineError};
 use crate::ir::{Clause, Expr, StepMode, Value};
@@ -339,8 +339,7 @@ impl Engine {
         // In a secret choice the next chooser is the first seat found with a legal action
         // (`next_secret_chooser`): it is not asked again.
         if self.is_secret_choice(s) {
-            return self.next_secret_chooser(s).is_some()
-                || self.has_legal_action_for(s, s.turn_seat);
+            return self.secret_chooser(s).is_some() || self.has_legal_action_for(s, s.turn_seat);
         }
         // Where a playout asked for the next listing, they are all listed now.
         if let Some(any) = self.list_ahead(s) {
@@ -823,7 +822,9 @@ impl Engine {
             // A secret choice is only recorded; when the last seat has chosen, all are
             // revealed and applied together.
             s.secret.push((me, act.clone()));
-            if self.next_secret_chooser(s).is_some() {
+            let next = self.next_secret_chooser(s);
+            s.chooser = Chooser::Known(next);
+            if next.is_some() {
                 return Ok(());
             }
             return self.reveal(s, &mut l);

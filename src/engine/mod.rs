@@ -611,6 +611,7 @@ impl Engine {
             history: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             occupancy: Vec::new(),
+            chooser: Default::default(),
         };
         s.reindex();
         for (zi, z) in g.zones.iter().enumerate() {

@@ -137,6 +137,7 @@ impl Engine {
             outcome: view.outcome.clone(),
             rng: ChaCha8Rng::seed_from_u64(rng.gen()),
             occupancy: Vec::new(),
+            chooser: Default::default(),
         };
         s.reindex();
         // Each hidden place's per-piece variables go to the component drawn for it.

@@ -91,6 +91,30 @@ pub struct State {
     /// its actions), so `State` has no `Deserialize`: one built whole is `reindex`ed.
     #[serde(skip)]
     pub(crate) occupancy: Vec<u64>,
+    /// The seat that chooses next in the `all` step under way, as `Engine::next_secret_chooser`
+    /// found it where the step was entered and after each choice (see `Chooser`).
+    #[serde(skip)]
+    pub(crate) chooser: Chooser,
+}
+
+/// The next secret chooser of an `all` step, remembered in the state: worked out where the
+/// step is entered (`settle_step`) and after each secret choice (`apply`), which are the
+/// only places it can change, and read by every query and `apply` in between instead of
+/// walking the seats' actions again. `Unknown` where it was not worked out (outside such a
+/// step, a state made whole): then it is worked out when asked. An answer remembered, not
+/// part of the position: states that differ only in it are equal, and it is neither hashed
+/// nor written out.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) enum Chooser {
+    #[default]
+    Unknown,
+    Known(Option<u8>),
+}
+
+impl PartialEq for Chooser {
+    fn eq(&self, _: &Chooser) -> bool {
+        true
+    }
 }
 
 impl State {
@@ -166,9 +190,12 @@ impl State {
         }
     }
 
-    /// Builds `occupancy` anew from `cells` and `owners`: for a state made whole (the
-    /// start, a sample from a view) rather than by `set_cell` and `set_owner`.
+    /// Builds what the state derives from its fields anew: `occupancy` from `cells` and
+    /// `owners`, and the next secret chooser forgotten (`Chooser::Unknown`), to be worked
+    /// out again when asked. For a state made whole (the start, a sample from a view) or
+    /// edited by hand (a scenario's position) rather than by the engine.
     pub fn reindex(&mut self) {
+        self.chooser = Chooser::Unknown;
         self.occupancy.clear();
         self.occupancy
             .resize((self.players as usize + 2) * self.words(), 0);
@@ -266,6 +293,7 @@ impl Clone for State {
             history: self.history.clone(),
             rng: self.rng.clone(),
             occupancy: self.occupancy.clone(),
+            chooser: self.chooser,
         }
     }
 
@@ -344,6 +372,7 @@ impl State {
             history,
             rng,
             occupancy,
+            chooser,
         } = source;
         self.players = *players;
         self.cells.clone_from(cells);
@@ -377,6 +406,7 @@ impl State {
         }
         self.rng.clone_from(rng);
         self.occupancy.clone_from(occupancy);
+        self.chooser = *chooser;
     }
 }
 

@@ -4,7 +4,7 @@ use super::effects::Runner;
 use super::eval::Eval;
 use super::legal::{DONE, SKIP};
 use super::state::NONE;
-use super::state::{Outcome, State};
+use super::state::{Chooser, Outcome, State};
 use super::{code, Engine, EngineError};
 use crate::ir::{Expr, NextPhase, StepMode, StuckRule, Value};
 
@@ -36,7 +36,7 @@ impl Engine {
     /// `all` step, the next seat to choose in secret).
     pub(crate) fn step_decider(&self, s: &State) -> u8 {
         if self.is_secret_choice(s) {
-            return self.next_secret_chooser(s).unwrap_or(s.turn_seat);
+            return self.secret_chooser(s).unwrap_or(s.turn_seat);
         }
         let by = match s.reactions.last() {
             Some(&(r, _)) => Some(&self.game.reactions[r as usize].by),
@@ -94,6 +94,15 @@ impl Engine {
                     && !self.passed_over(s, q, &mut l)
                     && self.has_legal_action_in(s, q, &mut l)
             })
+    }
+
+    /// `next_secret_chooser`, as the state remembers it where it was worked out (see
+    /// `state::Chooser`).
+    pub(crate) fn secret_chooser(&self, s: &State) -> Option<u8> {
+        match s.chooser {
+            Chooser::Known(q) => q,
+            Chooser::Unknown => self.next_secret_chooser(s),
+        }
     }
 
     /// Whether the phase's `skip p when COND` passes over seat `q`.
@@ -283,8 +292,15 @@ impl Engine {
                 ),
                 None => true,
             };
-            // An `all` step in which no seat has a legal action is passed over.
-            let open = open && (st.mode != StepMode::All || self.next_secret_chooser(s).is_some());
+            // An `all` step in which no seat has a legal action is passed over; the seat
+            // that chooses first is remembered for the queries that follow.
+            s.chooser = Chooser::Unknown;
+            let open = open
+                && (st.mode != StepMode::All || {
+                    let first = self.next_secret_chooser(s);
+                    s.chooser = Chooser::Known(first);
+                    first.is_some()
+                });
             if open {
                 return true;
             }

@@ -281,6 +281,8 @@ pub fn build(e: &Engine, s: &mut State, facts: &[Fact]) -> Result<(), Diagnostic
     for f in facts {
         b.fact(s, f)?;
     }
+    // What the state derives from the position is worked out for the position as built.
+    s.reindex();
     Ok(())
 }
 

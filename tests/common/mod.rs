@@ -220,6 +220,7 @@ pub fn position(
     s.turn_seat = to_move;
     s.step = 0;
     s.outcome = None;
+    s.reindex();
     s
 }
 
@@ -549,6 +550,7 @@ pub fn chips_position(
     s.step = step;
     s.phase_turns = 0;
     s.outcome = None;
+    s.reindex();
     s
 }
 
