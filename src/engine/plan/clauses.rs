@@ -50,30 +50,18 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             fused = Some(make);
             continue;
         }
-        if let (Clause::Choose { slot, domain, .. }, Role::Choose) = (c, roles[i]) {
-            next = match guard.take() {
-                Some((at, cond)) => {
-                    let cond = match roles[at.1] {
-                        Role::Require(first) => pruning(cx, cond, first),
-                        _ => truth(cx, cond),
-                    };
-                    let cond = counted_cond(cx, at, cond);
-                    let then = Guarded { at, cond, next };
-                    pruned_choose(cx, (a, i), *slot, domain, then)
-                }
-                None => pruned_choose(cx, (a, i), *slot, domain, Plain(next)),
-            };
-            next = counted(cx, (a, i), next);
-            continue;
-        }
         if let Clause::Choose {
             slot, ty, domain, ..
         } = c
         {
+            let pruned = roles[i] == Role::Choose;
             next = match guard.take() {
                 // The cells that pass the `require` found all at once, where it can be
                 // judged for a set of cells (`masks.rs`).
-                Some((at, cond)) => match masks::Filter::new(cx, domain, *slot, cond) {
+                Some((at, cond)) => match (!pruned)
+                    .then(|| masks::Filter::new(cx, domain, *slot, cond))
+                    .flatten()
+                {
                     Some(filter) => {
                         let slot = *slot as usize;
                         let then = Passed { at, next };
@@ -85,16 +73,16 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
                         .to(cx, Passing(filter))
                     }
                     None => {
-                        let cond = truth(cx, cond);
+                        let cond = condition(cx, cond, roles[at.1]);
                         let then = Guarded {
                             at,
                             cond: counted_cond(cx, at, cond),
                             next,
                         };
-                        choose(cx, (a, i), *slot, ty, domain, then)
+                        choice(cx, (a, i), *slot, ty, domain, pruned, then)
                     }
                 },
-                None => choose(cx, (a, i), *slot, ty, domain, Plain(next)),
+                None => choice(cx, (a, i), *slot, ty, domain, pruned, Plain(next)),
             };
             next = counted(cx, (a, i), next);
             continue;
@@ -153,7 +141,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
                 afterwards: true, ..
             } => Box::new(move |ev, l, f| located(ev, (a, i), || next(ev, l, f))),
             Clause::Require { cond, .. } => match roles[i] {
-                Role::Require(first) => require_step((a, i), pruning(cx, cond, first), next),
+                Role::Require(_) => require_step((a, i), condition(cx, cond, roles[i]), next),
                 _ => require(cx, (a, i), cond, next),
             },
         };
@@ -253,12 +241,33 @@ impl Then for Guarded {
     }
 }
 
-/// A pruning `require`'s condition (`subsets::judge`, compiled): its parts joined by
-/// `and` judged in order (`subsets::judged`), saying when one of the `first` fails.
-fn pruning(cx: &mut Cx, cond: &Expr, first: usize) -> Cond {
+/// A `require`'s condition compiled for its role: a pruning one's (`subsets::judge`,
+/// compiled) judges its parts joined by `and` in order (`subsets::judged`), saying when
+/// one of the `first` fails; any other's is `truth`'s.
+fn condition(cx: &mut Cx, cond: &Expr, role: Role) -> Cond {
+    let Role::Require(first) = role else {
+        return truth(cx, cond);
+    };
     let (ands, parts) = subsets::conjuncts(cond);
     let parts: Vec<Cond> = parts.into_iter().map(|p| truth(cx, p)).collect();
     Box::new(move |ev, l| subsets::judged(ands, first, parts.iter().map(|p| p(ev, l))))
+}
+
+/// An action's `choose`: subsets pruned by the `require`s after them (`pruned`) walked as
+/// `each_subset` makes them, any other domain as `choose` walks it.
+fn choice<T: Then>(
+    cx: &mut Cx,
+    at: (u16, usize),
+    slot: u16,
+    ty: &Type,
+    domain: &Expr,
+    pruned: bool,
+    next: T,
+) -> Step {
+    match pruned {
+        true => pruned_choose(cx, at, slot, domain, next),
+        false => choose(cx, at, slot, ty, domain, next),
+    }
 }
 
 /// `choose x in subsets(args)` walked with pruning (`Engine::each_subset`): each subset
