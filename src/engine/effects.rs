@@ -123,6 +123,20 @@ pub(crate) fn winners(v: Value) -> Seats {
     }
 }
 
+/// `roll`'s draw: one of `items` (all the collection gave) picked by the state's random
+/// generator into `slot`, `none` if there are none; the list goes back to the pool.
+fn rolled(s: &mut State, mut items: Vec<Value>, slot: &mut Value) {
+    let v = if items.is_empty() {
+        Value::None
+    } else {
+        use rand::Rng;
+        let i = s.rng.gen_range(0..items.len());
+        items.swap_remove(i)
+    };
+    pool::recycle_list(items);
+    pool::set(slot, v);
+}
+
 impl<'a> Runner<'a> {
     pub fn new(eng: &'a Engine, me: u8) -> Runner<'a> {
         Runner {
@@ -284,6 +298,18 @@ impl<'a> Runner<'a> {
                 let v = e(&ev(eng, s, me), l);
                 pool::set(&mut l[*slot], v);
             }
+            Op::Roll(slot, coll) => {
+                if let Some(t) = &mut self.trial {
+                    // The draw moves the state's random generator on.
+                    t.touched = Touched::All;
+                }
+                let mut items = pool::take();
+                coll(&ev(eng, s, me), l, &mut |v, _| {
+                    items.push(v);
+                    true
+                });
+                rolled(s, items, &mut l[*slot]);
+            }
             Op::Move(what, to, face) => {
                 if let Some(t) = &mut self.trial {
                     t.touched = t.touched.max(Touched::Moves);
@@ -349,15 +375,7 @@ impl<'a> Runner<'a> {
                         true
                     })
                 });
-                let v = if items.is_empty() {
-                    Value::None
-                } else {
-                    use rand::Rng;
-                    let i = s.rng.gen_range(0..items.len());
-                    items.swap_remove(i)
-                };
-                pool::recycle_list(items);
-                pool::set(&mut l[*slot as usize], v);
+                rolled(s, items, &mut l[*slot as usize]);
             }
             Stmt::Form(area, seat, shape) => {
                 let seat = match seat {

@@ -5,7 +5,7 @@
 //! A body becomes a list of `Op`s, one for each of its statements, so that the runner
 //! (`Runner::run_ops`) counts the same statements against an action's effects as it does
 //! running the statements themselves. The statements that compute most (`if`, `for`,
-//! `let`, `move`, assignments to variables) get an `Op` of their own; any other is run
+//! `let`, `roll`, `move`, assignments to variables) get an `Op` of their own; any other is run
 //! as the rules write it (`Op::Stmt`). A compiled body changes the state exactly as the
 //! statements do, and charges the decision's budget at the same points
 //! (`tests/plans.rs` plays each shipped game both ways and compares the states).
@@ -28,6 +28,9 @@ pub(crate) enum Op {
     For(usize, Each, Body),
     Block(Body),
     Let(usize, Get),
+    /// `let x = roll(...)`: the local, and the items one is picked from (all taken first,
+    /// as the statement takes them).
+    Roll(usize, Each),
     /// What moves, where to, and the face it is turned to.
     Move(Get, Get, Option<bool>),
     /// The variable, the seat or piece whose it is (none for a global), the change, the
@@ -84,6 +87,7 @@ fn as_run(cx: &mut Cx, st: &Stmt) -> Op {
         Stmt::For(slot, coll, body) => Op::For(*slot as usize, items(cx, coll), ops(cx, body)),
         Stmt::Block(body) => Op::Block(ops(cx, body)),
         Stmt::Let(slot, e) => Op::Let(*slot as usize, value(cx, e)),
+        Stmt::Roll(slot, coll) => Op::Roll(*slot as usize, items(cx, coll)),
         Stmt::Move(what, to, face) => Op::Move(value(cx, what), value(cx, to), *face),
         Stmt::Assign(target, op, v) => {
             let (var, who) = match target {

@@ -83,6 +83,29 @@ pub(super) fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 }
             }
         }),
+        // A range of numbers, its ends compiled: each number handed on as it is counted,
+        // as `for_each` counts them (anything but two numbers made into a list first).
+        Expr::Binary(BinOp::Range, a, b) => {
+            let (a, b) = (get(cx, a), get(cx, b));
+            Box::new(move |ev, l, f| match (a(ev, l), b(ev, l)) {
+                (Value::Int(lo), Value::Int(hi)) => {
+                    if super::super::eval::range_fits(lo, hi) {
+                        for i in lo..=hi {
+                            if !emit(f, Value::Int(i), l) {
+                                return;
+                            }
+                        }
+                    }
+                }
+                (a, b) => {
+                    let board = &ev.eng.game.board;
+                    let v = ops::binary(BinOp::Range, &a, &b, board);
+                    pool::recycle(a);
+                    pool::recycle(b);
+                    ev.each_of(v, l, &mut |x, l| emit(f, x, l));
+                }
+            })
+        }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
         Expr::Comprehension(slot, coll, cond) => {
             let (slot, coll) = (*slot as usize, each(cx, coll));
