@@ -188,20 +188,7 @@ fn plans_list_what_the_tree_walk_lists() {
 // afterwards`, remembered parts).
 #[test]
 fn plans_play_the_constructs_as_the_tree_walk_does() {
-    let dir = common::repo_path("tests/constructs");
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("tests/constructs/")
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().into_string().ok()?;
-            name.ends_with(".muster")
-                .then(|| format!("tests/constructs/{name}"))
-        })
-        .collect();
-    files.sort();
-    files.extend([
-        "tests/pawn_race.muster".into(),
-        "tests/variant_lists.muster".into(),
-    ]);
+    let files = common::construct_files();
     let mut decisions = 0;
     for file in &files {
         let text = std::fs::read_to_string(common::repo_path(file)).unwrap();

@@ -1,6 +1,6 @@
 //! Starting a game: the same player count and seed give the same position however many
-//! games the engine started before. (A setup that draws no random number is played once
-//! per player count and copied; see `Engine::start`.)
+//! games the engine started before. (What a start does before its first random draw is
+//! played once per player count and gone on from; see `Engine::start`.)
 
 mod common;
 
@@ -37,4 +37,52 @@ fn a_start_is_the_same_after_other_starts() {
     // Connect Four, Breakthrough, chess and Hex draw nothing to set up; the card games
     // shuffle.
     assert!(copied >= 8, "starts that drew no random number: {copied}");
+}
+
+// A start goes on from what the first start for its player count learnt (the position
+// before the setup's first random draw, with its locals; or the whole start, where
+// nothing draws one): the same position and the same steps as a start from nothing, and
+// as the tree walk's start, for every shipped game, variant and construct file and every
+// player count.
+#[test]
+fn starts_go_on_from_what_the_first_start_learnt() {
+    let mut games: Vec<(String, Option<String>)> = shipped_games_and_variants()
+        .into_iter()
+        .map(|(name, variant)| (format!("games/{name}.muster"), variant))
+        .collect();
+    games.extend(common::construct_files().into_iter().map(|f| (f, None)));
+    let mut starts = 0;
+    for (file, variant) in &games {
+        let game = || compile_file_or_panic(file, variant.as_deref()).game;
+        let (learnt, alone) = (Engine::new(game()), Engine::new(game()));
+        let walked = Engine::new(game()).tree_walking();
+        for players in learnt.game.min_players..=learnt.game.max_players.min(6) {
+            let first = learnt.start_and_work(players, 1);
+            let Ok(_) = first.0 else { continue };
+            for seed in [1, 5] {
+                let (again, work) = learnt.start_and_work(players, seed);
+                let (fresh, fresh_work) = alone.start_and_work(players, seed);
+                let (walk, walk_work) = walked.start_and_work(players, seed);
+                let (again, fresh, walk) = (again.unwrap(), fresh.unwrap(), walk.unwrap());
+                let at = format!("{file} {variant:?} {players}p seed {seed}");
+                assert!(
+                    again == fresh,
+                    "{at}: the start differs from one from nothing"
+                );
+                assert!(
+                    again == walk,
+                    "{at}: the start differs from the tree walk's"
+                );
+                assert_eq!(
+                    (work, work),
+                    (fresh_work, walk_work),
+                    "{at}: the steps a start took"
+                );
+                assert!(work > 0, "{at}: a start that took no steps");
+                starts += 1;
+            }
+        }
+    }
+    println!("{starts} starts compared");
+    assert!(starts > 100, "only {starts} starts compared");
 }

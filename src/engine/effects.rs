@@ -192,6 +192,35 @@ impl<'a> Runner<'a> {
         self.run_written(s, stmts, l)
     }
 
+    /// `run` for the statements of `stmts` in `part` (their compiled ops where `stmts` has
+    /// them): run part by part with one runner, a list of statements runs as it does whole.
+    pub fn run_part(
+        &mut self,
+        s: &mut State,
+        stmts: &[Stmt],
+        part: std::ops::Range<usize>,
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
+        if part.is_empty() {
+            return Ok(());
+        }
+        match self.eng.plans.body(stmts) {
+            Some(ops) => self.run_ops(s, &ops[part], l),
+            None => self.run_written(s, &stmts[part], l),
+        }
+    }
+
+    /// The effects this runner has run, counted against `MAX_STEPS_PER_ACTION`.
+    pub fn ran(&self) -> u32 {
+        MAX_STEPS_PER_ACTION - self.budget
+    }
+
+    /// Counts `n` effects as run already (a start gone on from a part of it known before:
+    /// see `Engine::start`).
+    pub fn count_ran(&mut self, n: u32) {
+        self.budget = self.budget.saturating_sub(n);
+    }
+
     /// `run` for a list of statements that stands at `at` in the rules: `stmts` may be a
     /// copy of it, which has no compiled form of its own.
     pub fn run_at(

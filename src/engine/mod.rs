@@ -165,11 +165,9 @@ pub struct Engine {
     /// For each player count, each component's home seat (see `sample::home_seats`),
     /// worked out when first needed.
     homes: Vec<std::sync::OnceLock<Vec<u8>>>,
-    /// For each player count, the position a game starts from when its setup (and all up
-    /// to the first decision) draws no random number, or `None` when it draws one: such a
-    /// start is the same for every seed but for the RNG's own seed, so it is played once
-    /// and copied. Set by the first `start` for that count that succeeds.
-    starts: Vec<std::sync::OnceLock<Option<State>>>,
+    /// For each player count, what of a start is the same for every seed (see `Start`),
+    /// learnt by the first `start` for that count that succeeds.
+    starts: Vec<std::sync::OnceLock<Option<Start>>>,
     /// For each region, for each of its lists (one per seat, or one): each cell's first
     /// place on it from 1, 0 for a cell not on it (`x in` a region, and a path's order).
     pub(crate) region_places: Vec<Vec<Vec<u16>>>,
@@ -236,6 +234,26 @@ fn lets_applied(clauses: &[Clause]) -> Box<[bool]> {
     applied.into_boxed_slice()
 }
 
+/// What of a start is the same for every seed, for one player count (`Engine::start`): a
+/// start draws its random numbers from the state's RNG alone, so what comes before its
+/// first draw depends only on the rules and the player count.
+#[derive(Clone, Debug)]
+enum Start {
+    /// Nothing up to the first decision draws a random number: the position, copied with
+    /// the RNG seeded afresh, and the steps it took.
+    Whole(State, u64),
+    /// The setup's first `done` statements draw none: the position after them, the locals
+    /// they leave, and the effects they ran and the steps they took (counted again, so
+    /// that a start gone on from here counts what one from nothing does).
+    Part {
+        state: State,
+        locals: Vec<Value>,
+        done: usize,
+        ran: u32,
+        work: u64,
+    },
+}
+
 impl Engine {
     /// Whether a trial of a `do` for `require afterwards` skips `st`, a statement of the
     /// rules (see `trials.rs`).
@@ -251,6 +269,8 @@ impl Engine {
     pub fn tree_walking(&self) -> Engine {
         Engine {
             rays: vec![Vec::new(); self.rays.len()],
+            // Its starts its own, played through by the tree walk.
+            starts: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
             plans: Arc::new(plan::Plans {
                 actions: Vec::new(),
                 wins: Vec::new(),
@@ -540,32 +560,140 @@ impl Engine {
         self.zone_instances
     }
 
-    /// A new game for `players` seats, set up with the RNG seeded by `seed`. A start that
-    /// draws no random number is played once for its player count and copied (`starts`).
+    /// A new game for `players` seats, set up with the RNG seeded by `seed`. What of a
+    /// start draws no random number is the same for every seed: it is played once for its
+    /// player count and copied (`starts`, see `Start`).
     pub fn start(&self, players: u8, seed: u64) -> Result<State, EngineError> {
-        let known = self.starts.get(players as usize);
-        if let Some(Some(s)) = known.and_then(|k| k.get()) {
-            let mut s = s.clone();
-            s.rng = ChaCha8Rng::seed_from_u64(seed);
-            return Ok(s);
-        }
         let decision = budget::Decision::begin();
-        let r = self.start_within_budget(players, seed).map_err(|e| {
-            if budget::spent() {
-                e
-            } else {
-                e.within(|| "setting up the game".into())
+        let base = budget::work();
+        let known = self.starts.get(players as usize);
+        let from = match known.and_then(|k| k.get()) {
+            Some(Some(Start::Whole(s, work))) => {
+                // The steps it took, counted as if taken again.
+                budget::charge(*work);
+                let mut s = s.clone();
+                s.rng = ChaCha8Rng::seed_from_u64(seed);
+                return Ok(s);
             }
-        });
+            Some(Some(part)) => Some(part),
+            // Not known yet (this start learns it), or known to be nothing.
+            _ => None,
+        };
+        let learning = known.is_some_and(|k| k.get().is_none());
+        let mut learnt = None;
+        let r = self
+            .start_within_budget(players, seed, from, learning.then_some(&mut learnt))
+            .map_err(|e| {
+                if budget::spent() {
+                    e
+                } else {
+                    e.within(|| "setting up the game".into())
+                }
+            });
         budget::locate(|| "setting up the game".into());
+        let work = budget::work().saturating_sub(base);
         let r = decision.result().and(r);
-        if let (Some(known), Ok(s)) = (known, &r) {
-            known.get_or_init(|| (s.rng.get_word_pos() == 0).then(|| s.clone()));
+        if let (Some(known), Ok(s), true) = (known, &r, learning) {
+            known.get_or_init(|| {
+                if s.rng.get_word_pos() == 0 {
+                    Some(Start::Whole(s.clone(), work))
+                } else {
+                    learnt
+                }
+            });
         }
         r
     }
 
-    fn start_within_budget(&self, players: u8, seed: u64) -> Result<State, EngineError> {
+    /// `start`, and the evaluation steps it took of the decision's budget: a start gone on
+    /// from what an earlier one learnt charges what one from nothing does (`tests/plans.rs`
+    /// checks it).
+    pub fn start_and_work(&self, players: u8, seed: u64) -> (Result<State, EngineError>, u64) {
+        let _outer = budget::Decision::begin();
+        let r = self.start(players, seed);
+        (r, budget::work())
+    }
+
+    /// `start`, counted against the decision's budget: from the part of a start already
+    /// known (`from`), or from nothing; `learn`, when this start is the first for its
+    /// player count, is given what later starts may go on from (see `Start::Part`).
+    fn start_within_budget(
+        &self,
+        players: u8,
+        seed: u64,
+        from: Option<&Start>,
+        learn: Option<&mut Option<Start>>,
+    ) -> Result<State, EngineError> {
+        let g = &self.game;
+        let base = budget::work();
+        let mut runner = effects::Runner::new(self, 0);
+        let (mut s, mut locals, mut done) = match from {
+            Some(Start::Part {
+                state,
+                locals: kept,
+                done,
+                ran,
+                work,
+            }) => {
+                // The steps and effects the part took, counted as if taken again.
+                budget::charge(*work);
+                runner.count_ran(*ran);
+                let mut s = state.clone();
+                s.rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut locals = pool::Locals::new(g.max_locals.max(2) as usize + 1);
+                for (slot, v) in locals.iter_mut().zip(kept) {
+                    pool::assign(slot, v);
+                }
+                (s, locals, *done)
+            }
+            _ => {
+                let (s, locals) = self.fresh(players, seed)?;
+                (s, locals, 0)
+            }
+        };
+        let all = g.setup.len();
+        if let Some(learn) = learn {
+            // The first start for this player count: the setup run a statement at a time,
+            // the position before each kept while none has drawn a random number, so that
+            // later starts go on from the last such.
+            while done < all && s.rng.get_word_pos() == 0 {
+                let before = Start::Part {
+                    state: s.clone(),
+                    locals: locals.to_vec(),
+                    done,
+                    ran: runner.ran(),
+                    work: budget::work().saturating_sub(base),
+                };
+                runner.run_part(&mut s, &g.setup, done..done + 1, &mut locals)?;
+                done += 1;
+                *learn = Some(before);
+            }
+            if s.rng.get_word_pos() == 0 {
+                *learn = Some(Start::Part {
+                    state: s.clone(),
+                    locals: locals.to_vec(),
+                    done,
+                    ran: runner.ran(),
+                    work: budget::work().saturating_sub(base),
+                });
+            }
+        }
+        runner.run_part(&mut s, &g.setup, done..all, &mut locals)?;
+        self.begin_phase(&mut s, g.first_phase, &mut locals)?;
+        if g.history {
+            // The position before the first turn, as if the seat before the first had just
+            // ended its turn.
+            let last = (s.turn_seat + players - 1) % players;
+            let key = self.position_key(&s, last);
+            s.history.push(key);
+        }
+        Ok(s)
+    }
+
+    /// A new game's position before its setup runs: the board and zones as declared, the
+    /// variables at their first values; and the locals, from the pool (a list the setup
+    /// leaves in one goes back with them).
+    fn fresh(&self, players: u8, seed: u64) -> Result<(State, pool::Locals), EngineError> {
         let g = &self.game;
         if players < g.min_players || players > g.max_players {
             return Err(EngineError::Players {
@@ -624,7 +752,6 @@ impl Engine {
                 }
             }
         }
-        // From the pool, and given back: a list the setup leaves in a local goes back too.
         let mut locals = pool::Locals::new(g.max_locals.max(2) as usize + 1);
         self.relink(&mut s, &mut locals);
         for (i, v) in g.vars.iter().enumerate() {
@@ -660,16 +787,7 @@ impl Engine {
                 pool::store(&mut s.globals[i], val);
             }
         }
-        effects::Runner::new(self, 0).run(&mut s, &g.setup, &mut locals)?;
-        self.begin_phase(&mut s, g.first_phase, &mut locals)?;
-        if g.history {
-            // The position before the first turn, as if the seat before the first had just
-            // ended its turn.
-            let last = (s.turn_seat + players - 1) % players;
-            let key = self.position_key(&s, last);
-            s.history.push(key);
-        }
-        Ok(s)
+        Ok((s, locals))
     }
 
     /// Whether applying `act` could end the game with a win (for anyone). False only when

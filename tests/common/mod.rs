@@ -56,6 +56,25 @@ pub fn shipped_games_and_variants() -> Vec<(String, Option<String>)> {
     out
 }
 
+/// The rules files of the constructs (`tests/constructs/`) and of the other tests.
+pub fn construct_files() -> Vec<String> {
+    let dir = repo_path("tests/constructs");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/constructs/")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.ends_with(".muster")
+                .then(|| format!("tests/constructs/{name}"))
+        })
+        .collect();
+    files.sort();
+    files.extend([
+        "tests/pawn_race.muster".into(),
+        "tests/variant_lists.muster".into(),
+    ]);
+    files
+}
+
 /// Compiles a rules file of the repository (with a variant, if given), panicking with the
 /// rendered diagnostics if it fails.
 pub fn compile_file_or_panic(rel: &str, variant: Option<&str>) -> Compiled {
