@@ -606,8 +606,8 @@ impl Engine {
     }
 
     /// `start`, and the evaluation steps it took of the decision's budget: a start gone on
-    /// from what an earlier one learnt charges what one from nothing does (`tests/plans.rs`
-    /// checks it).
+    /// from what an earlier one learnt charges what one from nothing does
+    /// (`tests/starts.rs` checks it).
     pub fn start_and_work(&self, players: u8, seed: u64) -> (Result<State, EngineError>, u64) {
         let _outer = budget::Decision::begin();
         let r = self.start(players, seed);

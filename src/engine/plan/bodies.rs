@@ -5,9 +5,9 @@
 //! A body becomes a list of `Op`s, one for each of its statements, so that the runner
 //! (`Runner::run_ops`) counts the same statements against an action's effects as it does
 //! running the statements themselves. The statements that compute most (`if`, `for`,
-//! `let`, `roll`, `move`, assignments to variables) get an `Op` of their own; any other is run
-//! as the rules write it (`Op::Stmt`). A compiled body changes the state exactly as the
-//! statements do, and charges the decision's budget at the same points
+//! `let`, `roll`, `move`, assignments to variables) get an `Op` of their own; any other
+//! is run as the rules write it (`Op::Stmt`). A compiled body changes the state exactly
+//! as the statements do, and charges the decision's budget at the same points
 //! (`tests/plans.rs` plays each shipped game both ways and compares the states).
 
 use super::{each, get, truth, ByAddress, Cond, Cx, Each, Get};

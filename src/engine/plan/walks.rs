@@ -89,7 +89,7 @@ pub(super) fn each(cx: &mut Cx, coll: &Expr) -> Each {
             let (a, b) = (get(cx, a), get(cx, b));
             Box::new(move |ev, l, f| match (a(ev, l), b(ev, l)) {
                 (Value::Int(lo), Value::Int(hi)) => {
-                    if super::super::eval::range_fits(lo, hi) {
+                    if crate::engine::eval::range_fits(lo, hi) {
                         for i in lo..=hi {
                             if !emit(f, Value::Int(i), l) {
                                 return;
