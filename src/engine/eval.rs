@@ -208,22 +208,7 @@ impl<'a> Eval<'a> {
             }
             Expr::Binary(BinOp::Range, a, b) => {
                 let (a, b) = (self.eval(a, l), self.eval(b, l));
-                if let (Value::Int(lo), Value::Int(hi)) = (&a, &b) {
-                    if !range_fits(*lo, *hi) {
-                        return;
-                    }
-                    for i in *lo..=*hi {
-                        if !emit(f, Value::Int(i), l) {
-                            return;
-                        }
-                    }
-                } else {
-                    self.each_of(
-                        ops::binary(BinOp::Range, &a, &b, &self.eng.game.board),
-                        l,
-                        &mut |x, l| emit(f, x, l),
-                    );
-                }
+                self.each_in_range(a, b, l, f);
             }
             // A comprehension is filtered as it is walked, without building the list.
             Expr::Comprehension(slot, coll, cond) => {
@@ -402,6 +387,31 @@ impl<'a> Eval<'a> {
             Value::Zone(z, seat, slot) => zone(*z, *seat, *slot),
             _ => 0,
         }
+    }
+
+    /// The numbers of the range `a..b`, each handed on as `for_each` hands it on
+    /// (anything but two numbers made into a list first, as `..` makes it).
+    pub(crate) fn each_in_range(
+        &self,
+        a: Value,
+        b: Value,
+        l: &mut [Value],
+        f: &mut dyn FnMut(Value, &mut [Value]) -> bool,
+    ) {
+        if let (Value::Int(lo), Value::Int(hi)) = (&a, &b) {
+            if range_fits(*lo, *hi) {
+                for i in *lo..=*hi {
+                    if !emit(f, Value::Int(i), l) {
+                        return;
+                    }
+                }
+            }
+            return;
+        }
+        let v = ops::binary(BinOp::Range, &a, &b, &self.eng.game.board);
+        super::pool::recycle(a);
+        super::pool::recycle(b);
+        self.each_of(v, l, &mut |x, l| emit(f, x, l));
     }
 
     /// Walks the items of a value already made (a list, a run's cells, a zone's

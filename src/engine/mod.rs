@@ -656,26 +656,21 @@ impl Engine {
             // The first start for this player count: the setup run a statement at a time,
             // the position before each kept while none has drawn a random number, so that
             // later starts go on from the last such.
+            let here = |s: &State, locals: &[Value], done, runner: &effects::Runner| Start::Part {
+                state: s.clone(),
+                locals: locals.to_vec(),
+                done,
+                ran: runner.ran(),
+                work: budget::work().saturating_sub(base),
+            };
             while done < all && s.rng.get_word_pos() == 0 {
-                let before = Start::Part {
-                    state: s.clone(),
-                    locals: locals.to_vec(),
-                    done,
-                    ran: runner.ran(),
-                    work: budget::work().saturating_sub(base),
-                };
+                let before = here(&s, &locals, done, &runner);
                 runner.run_part(&mut s, &g.setup, done..done + 1, &mut locals)?;
                 done += 1;
                 *learn = Some(before);
             }
             if s.rng.get_word_pos() == 0 {
-                *learn = Some(Start::Part {
-                    state: s.clone(),
-                    locals: locals.to_vec(),
-                    done,
-                    ran: runner.ran(),
-                    work: budget::work().saturating_sub(base),
-                });
+                *learn = Some(here(&s, &locals, done, &runner));
             }
         }
         runner.run_part(&mut s, &g.setup, done..all, &mut locals)?;

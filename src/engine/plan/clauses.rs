@@ -54,14 +54,17 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             slot, ty, domain, ..
         } = c
         {
+            // Subsets pruned by the `require`s after them (`subsets::roles`).
             let pruned = roles[i] == Role::Choose;
-            next = match guard.take() {
-                // The cells that pass the `require` found all at once, where it can be
-                // judged for a set of cells (`masks.rs`).
-                Some((at, cond)) => match (!pruned)
+            // The cells that pass the `require` found all at once, where it can be judged
+            // for a set of cells (`masks.rs`).
+            let filter = |cx: &mut Cx, cond| {
+                (!pruned)
                     .then(|| masks::Filter::new(cx, domain, *slot, cond))
                     .flatten()
-                {
+            };
+            next = match guard.take() {
+                Some((at, cond)) => match filter(cx, cond) {
                     Some(filter) => {
                         let slot = *slot as usize;
                         let then = Passed { at, next };
@@ -264,9 +267,10 @@ fn choice<T: Then>(
     pruned: bool,
     next: T,
 ) -> Step {
-    match pruned {
-        true => pruned_choose(cx, at, slot, domain, next),
-        false => choose(cx, at, slot, ty, domain, next),
+    if pruned {
+        pruned_choose(cx, at, slot, domain, next)
+    } else {
+        choose(cx, at, slot, ty, domain, next)
     }
 }
 

@@ -83,27 +83,12 @@ pub(super) fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 }
             }
         }),
-        // A range of numbers, its ends compiled: each number handed on as it is counted,
-        // as `for_each` counts them (anything but two numbers made into a list first).
+        // A range of numbers, its ends compiled, counted out as `for_each` counts it.
         Expr::Binary(BinOp::Range, a, b) => {
             let (a, b) = (get(cx, a), get(cx, b));
-            Box::new(move |ev, l, f| match (a(ev, l), b(ev, l)) {
-                (Value::Int(lo), Value::Int(hi)) => {
-                    if crate::engine::eval::range_fits(lo, hi) {
-                        for i in lo..=hi {
-                            if !emit(f, Value::Int(i), l) {
-                                return;
-                            }
-                        }
-                    }
-                }
-                (a, b) => {
-                    let board = &ev.eng.game.board;
-                    let v = ops::binary(BinOp::Range, &a, &b, board);
-                    pool::recycle(a);
-                    pool::recycle(b);
-                    ev.each_of(v, l, &mut |x, l| emit(f, x, l));
-                }
+            Box::new(move |ev, l, f| {
+                let (a, b) = (a(ev, l), b(ev, l));
+                ev.each_in_range(a, b, l, f);
             })
         }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
