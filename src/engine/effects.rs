@@ -212,7 +212,7 @@ impl<'a> Runner<'a> {
     /// `run` for the statements of `stmts` in `part` (their compiled ops where `stmts` has
     /// them): run part by part with one runner, a list of statements runs as it does whole.
     /// (`run` does not go through it: every `do` runs whole, and the range and its bounds
-    /// checks cost Oh Hell and Goofspiel 0.3% of their instructions.)
+    /// checks cost games whose effects are most of their work 0.3% of their instructions.)
     pub fn run_part(
         &mut self,
         s: &mut State,
