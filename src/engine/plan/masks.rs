@@ -22,7 +22,8 @@
 //! their order on the board), `distance(x, y)` with such a cell compared with a number
 //! written in the rules or a number attribute of `me` (`distance(y, c) <= 4`), `x in y`
 //! or `x not in y` for `y` a local the condition does not bind (not in a quantifier's
-//! condition: a quantifier stops at the first cell that settles it), and `any`,
+//! condition: a quantifier stops at the first cell that settles it) or a region written in
+//! the rules (`d in goal(me)`: of no seat, or of one as `x.piece.owner` compares), and `any`,
 //! `all` or `none` over `adjacent(x, dirs)` with
 //! written directions each of whose steps goes the same number of cells on (a grid's, a
 //! hex board's); none of them remembered within a query. A condition `p and rest` or `p or
@@ -33,7 +34,10 @@
 //! in the board's order, a cell's neighbours, the cells in sight or a slide from it in
 //! written directions (`adjacent(a, dirs)`, `sight(a, dirs)`, `slide(a, dirs)`, handed on
 //! in the directions' order, not the board's: `Given`), the cells reached from it through
-//! empty ones (`reach(a, dirs)`, in the order reached), or a piece's destinations or
+//! empty ones (`reach(a, dirs)`, in the order reached), the cells of a group of occupied
+//! cells or of a seat's (`group(a, dirs, cells_of(p))`, found a ring of steps at a time on
+//! a board whose steps each go the same number of cells on; their order, the walk's, found
+//! only where it is asked for: `Flood`), or a piece's destinations or
 //! attacks by a pattern (in the walk's order, where it gives at most
 //! `MAX_ORDER` cells), on a board of at most `MAX_CELLS` cells, all of them always laid out
 //! (no area's shape comes and goes).
@@ -50,8 +54,8 @@
 //! cell's turn it was found owes what stopping there would have charged (`budget::owe`).
 
 use super::{
-    budget, compared, const_dirs, each_move, emit_cell, ops, pool, seat_or_first, truth, whose,
-    Arg, Cond, Cx, Eval, NO_SEAT,
+    budget, compared, const_dirs, each_move, emit_cell, occupied_row, ops, pool, seat_or_first,
+    truth, whose, whose_read_whole, Arg, Cond, Cx, Eval, NO_SEAT,
 };
 use crate::engine::eval::FixedList;
 use crate::engine::state::NONE;
@@ -321,6 +325,16 @@ enum Pred {
     /// looks at, as `eval` charges them (those up to the cell, or all of them).
     Among {
         other: usize,
+        want: bool,
+    },
+    /// `x in r` (`want`), or `x not in r`, for `r` a region written in the rules, of a seat
+    /// as `Pred::Owner` takes one, or of none: the cells on the seat's list (`sets`, one for
+    /// each list), each cell charged the cells a walk of the list looks at, as `eval`
+    /// charges them (up to the cell, or all of them: `Engine::region_place`).
+    Region {
+        region: usize,
+        sets: Vec<Vec<u64>>,
+        seat: Option<OwnerOf>,
         want: bool,
     },
     Not(Box<Pred>),
@@ -847,6 +861,23 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
                 other: other as usize,
                 want: *op == BinOp::In,
             },
+            Expr::Region(r, ref seat) if !cx.remembered(b) => {
+                let seat = match seat.as_deref() {
+                    Some(p) if cx.remembered(p) => return None,
+                    Some(p) => Some(OwnerOf::new(p, bound)?),
+                    None => None,
+                };
+                let n = cx.board.cells.len();
+                let lists = &cx.board.regions.get(r as usize)?.cells;
+                Pred::Region {
+                    region: r as usize,
+                    sets: (lists.iter())
+                        .map(|l| words(n, |c| l.contains(&c)))
+                        .collect(),
+                    seat,
+                    want: *op == BinOp::In,
+                }
+            }
             _ => return None,
         },
         Expr::Not(x) => Pred::Not(Box::new(part(x, slot)?)),
@@ -997,7 +1028,11 @@ impl Pred {
             Pred::Piece { test, .. } => test.fixed_steps(),
             Pred::Not(x) => Some(self.own_steps() + x.fixed_steps()?),
             // Their right sides judge only some cells; a search stops where it finds.
-            Pred::And(..) | Pred::Or(..) | Pred::Around { .. } | Pred::Among { .. } => None,
+            Pred::And(..)
+            | Pred::Or(..)
+            | Pred::Around { .. }
+            | Pred::Among { .. }
+            | Pred::Region { .. } => None,
             _ => Some(self.own_steps()),
         }
     }
@@ -1015,6 +1050,9 @@ impl Pred {
             Pred::Cell { .. } => 3,
             // The node and the cell's local (the items looked at are counted as judged).
             Pred::Among { .. } => 2,
+            // The node and the cell's local, then the seat's nodes (the cells of the list
+            // looked at are counted as judged).
+            Pred::Region { seat, .. } => 2 + seat.as_ref().map_or(0, OwnerOf::steps),
             // The comparison, the call and its two locals, then the number's nodes.
             Pred::Near { k, .. } => 4 + k.steps(),
             Pred::Piece { .. } => 0,
@@ -1110,6 +1148,39 @@ impl Pred {
             } => test.judge_set(j, s, *empty, holders.as_ref()),
             Pred::Among { other, want } => {
                 let (found, looked) = searched_for(j.ev, &j.l[*other], s);
+                j.steps += looked;
+                if *want {
+                    found
+                } else {
+                    s.minus(found)
+                }
+            }
+            Pred::Region {
+                region,
+                sets,
+                seat,
+                want,
+            } => {
+                // The seat's list, as `seat_or_first` takes it: `NO_SEAT` for `none` or
+                // anything else that is no seat, which has no list (and no cell on it).
+                let list = match seat {
+                    Some(p) => p.seat(j.ev, j.l).unwrap_or(NO_SEAT) as usize,
+                    None => 0,
+                };
+                let (Some(on), Some(places)) =
+                    (sets.get(list), j.ev.eng.region_places[*region].get(list))
+                else {
+                    return if *want { Mask::NONE } else { s };
+                };
+                let found = s.and(Mask::of(on));
+                // A cell on the list is looked for up to its place, any other through the
+                // whole list.
+                let whole = j.ev.eng.game.board.regions[*region].cells[list].len() as u64;
+                let mut looked = (s.len() - found.len()) * whole;
+                found.each(|c| {
+                    looked += u64::from(places[c as usize]);
+                    true
+                });
                 j.steps += looked;
                 if *want {
                     found
@@ -1228,6 +1299,17 @@ enum Domain {
     /// through empty cells, given in the order the walk reaches them; only on a board of
     /// at most `MAX_ORDER` cells besides the one it starts from.
     Reach(Arg, Vec<u8>),
+    /// `group(x, dirs, cells)` for `cells` the occupied cells or a seat's (`cells_of(p)`:
+    /// the seat's operand), the directions written in the rules, each of whose steps goes
+    /// the same number of cells on: the cells of `cells` reached from `x` by steps through
+    /// them, `x` not among them, found as a set, a ring of steps at a time; their order,
+    /// the walk's (`geometry::group`), worked out only where it is asked (`Flood`).
+    Group {
+        cell: Arg,
+        dirs: Vec<u8>,
+        steps: Vec<Step>,
+        seat: Option<Arg>,
+    },
     /// `destinations(x, p)` (false) or `attacks(x, p)` (true): walked ray by ray, so given
     /// with the walk's order; only where it can give at most `MAX_ORDER` cells.
     Moves(bool, Arg, Arg),
@@ -1237,21 +1319,24 @@ enum Domain {
 /// is not the board's (a cell's neighbours, direction by direction).
 struct Given<'o, const W: usize> {
     set: Mask<W>,
-    order: Option<&'o Order>,
+    order: Option<&'o Order<'o>>,
 }
 
 /// Cells in the order a walk gives them: at most `MAX_ORDER` (a domain gives no more:
-/// `Domain::new`), never on the heap.
-struct Order {
+/// `Domain::new`), never on the heap; or, for a group, the walk that gives them (`Flood`),
+/// walked again where the order is asked for.
+struct Order<'o> {
     cells: [u16; MAX_ORDER],
     len: usize,
+    flood: Option<Flood<'o>>,
 }
 
-impl Order {
-    fn new() -> Order {
+impl Order<'_> {
+    fn new() -> Self {
         Order {
             cells: [0; MAX_ORDER],
             len: 0,
+            flood: None,
         }
     }
 
@@ -1268,6 +1353,50 @@ impl Order {
     }
 }
 
+/// The cells of `member` (a row of the state's index of occupied cells) reached from
+/// `start` by steps in `dirs` through cells of `member`, in the order `geometry::group`
+/// reaches them: breadth first, each cell's neighbours in the directions' order. Walked
+/// where that order is asked for (the first cell that some condition holds for, or each),
+/// which a quantifier that finds none never does: the set is found without it.
+struct Flood<'o> {
+    board: &'o Board,
+    start: u16,
+    dirs: &'o [u8],
+    member: &'o [u64],
+}
+
+impl Flood<'_> {
+    /// Each cell, in order, while `f` says to go on. (A call of its own: laid into the
+    /// walks of the other domains, it slowed them.)
+    #[inline(never)]
+    fn each(&self, mut f: impl FnMut(u16) -> bool) {
+        let has = |words: &[u64], c: u16| {
+            (words.get(c as usize / 64)).is_some_and(|w| w >> (c % 64) & 1 == 1)
+        };
+        let mut seen = [0u64; MAX_CELLS / 64];
+        seen[self.start as usize / 64] |= 1 << (self.start % 64);
+        let mut queue = [0u16; MAX_CELLS];
+        let (mut c, mut len, mut next) = (self.start, 0, 0);
+        loop {
+            for &d in self.dirs {
+                let n = self.board.step(c, d);
+                if n != NO_CELL && has(self.member, n) && !has(&seen, n) {
+                    if !f(n) {
+                        return;
+                    }
+                    seen[n as usize / 64] |= 1 << (n % 64);
+                    queue[len] = n;
+                    len += 1;
+                }
+            }
+            if next == len {
+                return;
+            }
+            (c, next) = (queue[next], next + 1);
+        }
+    }
+}
+
 impl<const W: usize> Given<'_, W> {
     /// The cells up to `c` in the walk's order, `c` included.
     fn upto(&self, c: u16) -> Mask<W> {
@@ -1275,11 +1404,19 @@ impl<const W: usize> Given<'_, W> {
             return self.set.upto(c);
         };
         let mut upto = Mask::NONE;
-        for &x in order.cells() {
-            upto = upto.or(Mask::one(x));
-            if x == c {
-                break;
+        match &order.flood {
+            None => {
+                for &x in order.cells() {
+                    upto = upto.or(Mask::one(x));
+                    if x == c {
+                        break;
+                    }
+                }
             }
+            Some(flood) => flood.each(|x| {
+                upto.insert(x);
+                x != c
+            }),
         }
         upto
     }
@@ -1290,13 +1427,17 @@ impl<const W: usize> Given<'_, W> {
     fn each(&self, held: Mask<W>, mut f: impl FnMut(u16) -> bool) {
         match &self.order {
             None => held.each(f),
-            Some(order) => {
-                for &c in order.cells() {
-                    if held.contains(c) && !f(c) {
-                        return;
+            Some(order) => match &order.flood {
+                None => {
+                    for &c in order.cells() {
+                        if held.contains(c) && !f(c) {
+                            return;
+                        }
                     }
                 }
-            }
+                Some(_) if held.is_empty() => {}
+                Some(flood) => flood.each(|c| !held.contains(c) || f(c)),
+            },
         }
     }
 
@@ -1382,6 +1523,19 @@ impl Domain {
                 }
                 Domain::Reach(Arg::new(cx, &args[0]), dirs)
             }
+            Expr::Call(Builtin::Group, args) => {
+                let dirs = written_dirs(cx.board, &args[1])?;
+                let steps = (dirs.iter())
+                    .map(|&d| Step::new(cx.board, d))
+                    .collect::<Option<_>>()?;
+                let seat = occupied_row(cx, &args[2])?;
+                Domain::Group {
+                    cell: Arg::new(cx, &args[0]),
+                    dirs,
+                    steps,
+                    seat,
+                }
+            }
             Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => {
                 // At most `MAX_ORDER` cells: a board of no more, or a pattern written in
                 // the rules that reaches no more.
@@ -1409,10 +1563,10 @@ impl Domain {
     /// the caller.
     /// A walk in an order of its own writes it in `order`.
     fn cells<'o, const W: usize>(
-        &self,
-        ev: &Eval,
+        &'o self,
+        ev: &'o Eval,
         l: &mut [Value],
-        order: &'o mut Order,
+        order: &'o mut Order<'o>,
     ) -> Given<'o, W> {
         let set = match self {
             Domain::Board(all) => Mask::of(all),
@@ -1455,6 +1609,14 @@ impl Domain {
                     order: Some(order),
                 };
             }
+            // The call's step, then its cell's, the seat's and each of its cells', and the
+            // list's length, as the walk charges them (`values.rs`, the group's node).
+            Domain::Group {
+                cell,
+                dirs,
+                steps,
+                seat,
+            } => return group_given(ev, l, cell, dirs, steps, seat, order),
             // The call's step, then its cell's and its pattern's, as the walk charges them.
             Domain::Moves(attacks, from, pattern) => {
                 let mut set = Mask::NONE;
@@ -1505,6 +1667,66 @@ fn reach_into<const W: usize>(
             return;
         };
         (c, next) = (n, next + 1);
+    }
+}
+
+/// The cells of a group (`Domain::Group`), charged as the walk charges them
+/// (`values.rs`, the group's node): the call's step, then its cell's, the seat's and each
+/// of its cells', and the list's length. A call of its own, as `moves_into` is.
+#[inline(never)]
+fn group_given<'o, const W: usize>(
+    ev: &'o Eval,
+    l: &mut [Value],
+    cell: &Arg,
+    dirs: &'o [u8],
+    steps: &[Step],
+    seat: &Option<Arg>,
+    order: &'o mut Order<'o>,
+) -> Given<'o, W> {
+    let none = Given {
+        set: Mask::NONE,
+        order: None,
+    };
+    if !budget::charge(1) {
+        return none;
+    }
+    let Some(start) = cell.cell(ev, l) else {
+        return none;
+    };
+    let member = ev.s.occupied_by(whose_read_whole(seat, ev, l));
+    let set = group_set(steps, start, Mask::of(member));
+    if !budget::list(set.len() as usize) {
+        return none;
+    }
+    order.flood = Some(Flood {
+        board: &ev.eng.game.board,
+        start,
+        dirs,
+        member,
+    });
+    Given {
+        set,
+        order: Some(order),
+    }
+}
+
+/// The cells of `member` reached from `start` by `steps` through cells of `member`,
+/// `start` not among them (as the walk has it: it starts there): found a ring at a time,
+/// each ring the cells of `member` one step on from the last that were not reached before.
+#[inline(always)]
+fn group_set<const W: usize>(steps: &[Step], start: u16, member: Mask<W>) -> Mask<W> {
+    let mut reached = Mask::one(start);
+    let mut ring = reached;
+    loop {
+        let mut next = Mask::NONE;
+        for step in steps {
+            next = next.or(ring.and(Mask::of(&step.from)).shifted(step.by));
+        }
+        ring = next.and(member).minus(reached);
+        if ring.is_empty() {
+            return reached.minus(Mask::one(start));
+        }
+        reached = reached.or(ring);
     }
 }
 
@@ -1564,10 +1786,10 @@ impl<const W: usize> Sets<W> {
     /// The cells of the domain, those kept, and the steps walking and judging them cost.
     #[inline(always)]
     fn judge<'o>(
-        &self,
-        ev: &Eval,
+        &'o self,
+        ev: &'o Eval,
         l: &mut [Value],
-        order: &'o mut Order,
+        order: &'o mut Order<'o>,
     ) -> (Given<'o, W>, Mask<W>, u64) {
         let s = self.domain.cells(ev, l, order);
         let (held, steps) = self.judged(ev, l, s.set);
