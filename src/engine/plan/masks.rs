@@ -35,9 +35,9 @@
 //! written directions (`adjacent(a, dirs)`, `sight(a, dirs)`, `slide(a, dirs)`, handed on
 //! in the directions' order, not the board's: `Given`), the cells reached from it through
 //! empty ones (`reach(a, dirs)`, in the order reached), the cells of a group of occupied
-//! cells or of a seat's (`group(a, dirs, cells_of(p))`, found a ring of steps at a time on
-//! a board whose steps each go the same number of cells on; their order, the walk's, found
-//! only where it is asked for: `Flood`), or a piece's destinations or
+//! cells or of a seat's (`group(a, dirs, cells_of(p))`, found a ring of neighbours at a
+//! time; their order, the walk's, found only where it is asked for: `Flood`), or a piece's
+//! destinations or
 //! attacks by a pattern (in the walk's order, where it gives at most
 //! `MAX_ORDER` cells), on a board of at most `MAX_CELLS` cells, all of them always laid out
 //! (no area's shape comes and goes).
@@ -1300,14 +1300,16 @@ enum Domain {
     /// at most `MAX_ORDER` cells besides the one it starts from.
     Reach(Arg, Vec<u8>),
     /// `group(x, dirs, cells)` for `cells` the occupied cells or a seat's (`cells_of(p)`:
-    /// the seat's operand), the directions written in the rules, each of whose steps goes
-    /// the same number of cells on: the cells of `cells` reached from `x` by steps through
-    /// them, `x` not among them, found as a set, a ring of steps at a time; their order,
-    /// the walk's (`geometry::group`), worked out only where it is asked (`Flood`).
+    /// the seat's operand), the directions written in the rules: the cells of `cells`
+    /// reached from `x` by steps through them, `x` not among them, found as a set a ring at
+    /// a time (`around`: each cell's neighbours in `dirs`, a set of `words` words a cell);
+    /// their order, the walk's (`geometry::group`), worked out only where it is asked
+    /// (`Flood`).
     Group {
         cell: Arg,
         dirs: Vec<u8>,
-        steps: Vec<Step>,
+        around: Vec<u64>,
+        words: usize,
         seat: Option<Arg>,
     },
     /// `destinations(x, p)` (false) or `attacks(x, p)` (true): walked ray by ray, so given
@@ -1525,14 +1527,17 @@ impl Domain {
             }
             Expr::Call(Builtin::Group, args) => {
                 let dirs = written_dirs(cx.board, &args[1])?;
-                let steps = (dirs.iter())
-                    .map(|&d| Step::new(cx.board, d))
-                    .collect::<Option<_>>()?;
                 let seat = occupied_row(cx, &args[2])?;
+                let board = cx.board;
+                let n = board.cells.len();
+                let around = (0..n as u16)
+                    .flat_map(|c| words(n, |x| dirs.iter().any(|&d| board.step(c, d) == x)))
+                    .collect();
                 Domain::Group {
                     cell: Arg::new(cx, &args[0]),
                     dirs,
-                    steps,
+                    around,
+                    words: n.div_ceil(64),
                     seat,
                 }
             }
@@ -1614,9 +1619,10 @@ impl Domain {
             Domain::Group {
                 cell,
                 dirs,
-                steps,
+                around,
+                words,
                 seat,
-            } => return group_given(ev, l, cell, dirs, steps, seat, order),
+            } => return group_given(ev, l, cell, dirs, (around, *words), seat, order),
             // The call's step, then its cell's and its pattern's, as the walk charges them.
             Domain::Moves(attacks, from, pattern) => {
                 let mut set = Mask::NONE;
@@ -1679,7 +1685,7 @@ fn group_given<'o, const W: usize>(
     l: &mut [Value],
     cell: &Arg,
     dirs: &'o [u8],
-    steps: &[Step],
+    around: (&[u64], usize),
     seat: &Option<Arg>,
     order: &'o mut Order<'o>,
 ) -> Given<'o, W> {
@@ -1694,7 +1700,7 @@ fn group_given<'o, const W: usize>(
         return none;
     };
     let member = ev.s.occupied_by(whose_read_whole(seat, ev, l));
-    let set = group_set(steps, start, Mask::of(member));
+    let set = group_set(around, start, Mask::of(member));
     if !budget::list(set.len() as usize) {
         return none;
     }
@@ -1710,18 +1716,25 @@ fn group_given<'o, const W: usize>(
     }
 }
 
-/// The cells of `member` reached from `start` by `steps` through cells of `member`,
-/// `start` not among them (as the walk has it: it starts there): found a ring at a time,
-/// each ring the cells of `member` one step on from the last that were not reached before.
+/// The cells of `member` reached from `start` by steps through cells of `member`, `start`
+/// not among them (as the walk has it: it starts there): found a ring at a time, each ring
+/// the cells of `member` next to the last (`around`: each cell's neighbours, `words` words
+/// a cell) that were not reached before.
 #[inline(always)]
-fn group_set<const W: usize>(steps: &[Step], start: u16, member: Mask<W>) -> Mask<W> {
+fn group_set<const W: usize>(
+    (around, words): (&[u64], usize),
+    start: u16,
+    member: Mask<W>,
+) -> Mask<W> {
     let mut reached = Mask::one(start);
     let mut ring = reached;
     loop {
         let mut next = Mask::NONE;
-        for step in steps {
-            next = next.or(ring.and(Mask::of(&step.from)).shifted(step.by));
-        }
+        ring.each(|c| {
+            let at = c as usize * words;
+            next = next.or(Mask::of(&around[at..at + words]));
+            true
+        });
         ring = next.and(member).minus(reached);
         if ring.is_empty() {
             return reached.minus(Mask::one(start));
