@@ -29,7 +29,7 @@ impl Counts {
 /// One legal-action query in this many is timed, each chosen at random by a generator of
 /// its own (the games' draws are not touched). Reading the clock costs about what a fast
 /// game's action does: timing every query made the playouts it measures 8-11% slower in
-/// the fastest games (Connect Four, Hex, Breakthrough, Goofspiel).
+/// the fastest of the shipped games (docs/agents.md, "Speed").
 const SAMPLED: u32 = 16;
 
 /// Random playouts on this thread for `secs` seconds; with `costs`, each query's cost by
