@@ -13,8 +13,7 @@ use std::time::{Duration, Instant};
 struct Counts {
     playouts: u64,
     actions: u64,
-    queries: u64,
-    /// The queries timed (one in `SAMPLED`), and the time they took.
+    /// The legal-action queries timed (one in `SAMPLED`), and the time they took.
     timed: u64,
     query_time: Duration,
 }
@@ -70,7 +69,6 @@ fn playouts(
                 c.query_time += t.elapsed();
                 c.timed += 1;
             }
-            c.queries += 1;
             if n == 0 {
                 return Err("no legal action in a running game".into());
             }

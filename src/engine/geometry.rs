@@ -188,6 +188,23 @@ pub(crate) fn reach_cells(
     );
 }
 
+/// `group`, as cell numbers (added to `found`), the members those `member` admits.
+pub(crate) fn group_cells(
+    board: &Board,
+    cell: u16,
+    dirs: &[u8],
+    member: impl Fn(u16) -> bool,
+    found: &mut Ids<128>,
+) {
+    flood_cells(
+        board.cells.len(),
+        cell,
+        |c, visit| steps(board, c, dirs, visit),
+        member,
+        found,
+    );
+}
+
 /// Calls `visit` on each neighbour of `c` in `dirs`.
 fn steps(board: &Board, c: u16, dirs: &[u8], visit: &mut dyn FnMut(u16)) {
     for &d in dirs {

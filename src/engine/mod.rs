@@ -234,6 +234,12 @@ fn lets_applied(clauses: &[Clause]) -> Box<[bool]> {
     applied.into_boxed_slice()
 }
 
+/// Something worked out once for each player count up to 8 (`homes`, `starts`), when
+/// first needed; a larger count has none kept.
+fn per_player_count<T>() -> Vec<std::sync::OnceLock<T>> {
+    (0..=8).map(|_| std::sync::OnceLock::new()).collect()
+}
+
 /// What of a start is the same for every seed, for one player count (`Engine::start`): a
 /// start draws its random numbers from the state's RNG alone, so what comes before its
 /// first draw depends only on the rules and the player count.
@@ -270,7 +276,7 @@ impl Engine {
         Engine {
             rays: vec![Vec::new(); self.rays.len()],
             // Its starts its own, played through by the tree walk.
-            starts: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
+            starts: per_player_count(),
             plans: Arc::new(plan::Plans {
                 actions: Vec::new(),
                 wins: Vec::new(),
@@ -413,8 +419,8 @@ impl Engine {
             prune_roles,
             any_may_win,
             end_reads_turns,
-            homes: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
-            starts: (0..=8).map(|_| std::sync::OnceLock::new()).collect(),
+            homes: per_player_count(),
+            starts: per_player_count(),
             region_places: vec![],
             plans,
             memo_nodes,

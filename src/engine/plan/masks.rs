@@ -58,6 +58,7 @@ use super::{
     truth, whose, whose_read_whole, Arg, Cond, Cx, Eval, NO_SEAT,
 };
 use crate::engine::eval::FixedList;
+use crate::engine::pool::Ids;
 use crate::engine::state::NONE;
 use crate::engine::{geometry, patterns};
 use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
@@ -242,6 +243,13 @@ impl Fixed {
             },
         }
     }
+}
+
+/// Each list of region `r` (one for each seat, or one) as a set of the board's cells.
+fn region_sets(board: &Board, r: u16) -> Option<Vec<Vec<u64>>> {
+    let lists = &board.regions.get(r as usize)?.cells;
+    let n = board.cells.len();
+    Some(lists.iter().map(|l| words(n, |c| l.contains(&c))).collect())
 }
 
 /// A direction whose steps all go the same number of cells on (as on a grid): a set's
@@ -867,13 +875,9 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
                     Some(p) => Some(OwnerOf::new(p, bound)?),
                     None => None,
                 };
-                let n = cx.board.cells.len();
-                let lists = &cx.board.regions.get(r as usize)?.cells;
                 Pred::Region {
                     region: r as usize,
-                    sets: (lists.iter())
-                        .map(|l| words(n, |c| l.contains(&c)))
-                        .collect(),
+                    sets: region_sets(cx.board, r)?,
                     seat,
                     want: *op == BinOp::In,
                 }
@@ -1302,14 +1306,13 @@ enum Domain {
     /// `group(x, dirs, cells)` for `cells` the occupied cells or a seat's (`cells_of(p)`:
     /// the seat's operand), the directions written in the rules: the cells of `cells`
     /// reached from `x` by steps through them, `x` not among them, found as a set a ring at
-    /// a time (`around`: each cell's neighbours in `dirs`, a set of `words` words a cell);
+    /// a time (`around`: each cell's neighbours in `dirs`, a set of the board's width);
     /// their order, the walk's (`geometry::group`), worked out only where it is asked
     /// (`Flood`).
     Group {
         cell: Arg,
         dirs: Vec<u8>,
         around: Vec<u64>,
-        words: usize,
         seat: Option<Arg>,
     },
     /// `destinations(x, p)` (false) or `attacks(x, p)` (true): walked ray by ray, so given
@@ -1353,6 +1356,21 @@ impl Order<'_> {
         self.len += 1;
         set.insert(c);
     }
+
+    /// The cells in order (a group's walked again), while `f` says to go on.
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(u16) -> bool) {
+        match &self.flood {
+            None => {
+                for &c in self.cells() {
+                    if !f(c) {
+                        return;
+                    }
+                }
+            }
+            Some(flood) => flood.each(f),
+        }
+    }
 }
 
 /// The cells of `member` (a row of the state's index of occupied cells) reached from
@@ -1368,33 +1386,17 @@ struct Flood<'o> {
 }
 
 impl Flood<'_> {
-    /// Each cell, in order, while `f` says to go on. (A call of its own: laid into the
-    /// walks of the other domains, it slowed them.)
+    /// Each cell, in order, while `f` says to go on (walked as `geometry::group` walks).
     #[inline(never)]
     fn each(&self, mut f: impl FnMut(u16) -> bool) {
-        let has = |words: &[u64], c: u16| {
-            (words.get(c as usize / 64)).is_some_and(|w| w >> (c % 64) & 1 == 1)
-        };
-        let mut seen = [0u64; MAX_CELLS / 64];
-        seen[self.start as usize / 64] |= 1 << (self.start % 64);
-        let mut queue = [0u16; MAX_CELLS];
-        let (mut c, mut len, mut next) = (self.start, 0, 0);
-        loop {
-            for &d in self.dirs {
-                let n = self.board.step(c, d);
-                if n != NO_CELL && has(self.member, n) && !has(&seen, n) {
-                    if !f(n) {
-                        return;
-                    }
-                    seen[n as usize / 64] |= 1 << (n % 64);
-                    queue[len] = n;
-                    len += 1;
-                }
-            }
-            if next == len {
+        let member =
+            |c: u16| (self.member.get(c as usize / 64)).is_some_and(|w| w >> (c % 64) & 1 == 1);
+        let mut found = Ids::new();
+        geometry::group_cells(self.board, self.start, self.dirs, member, &mut found);
+        for &c in found.iter() {
+            if !f(c) {
                 return;
             }
-            (c, next) = (queue[next], next + 1);
         }
     }
 }
@@ -1406,20 +1408,10 @@ impl<const W: usize> Given<'_, W> {
             return self.set.upto(c);
         };
         let mut upto = Mask::NONE;
-        match &order.flood {
-            None => {
-                for &x in order.cells() {
-                    upto = upto.or(Mask::one(x));
-                    if x == c {
-                        break;
-                    }
-                }
-            }
-            Some(flood) => flood.each(|x| {
-                upto.insert(x);
-                x != c
-            }),
-        }
+        order.each(|x| {
+            upto.insert(x);
+            x != c
+        });
         upto
     }
 
@@ -1429,17 +1421,9 @@ impl<const W: usize> Given<'_, W> {
     fn each(&self, held: Mask<W>, mut f: impl FnMut(u16) -> bool) {
         match &self.order {
             None => held.each(f),
-            Some(order) => match &order.flood {
-                None => {
-                    for &c in order.cells() {
-                        if held.contains(c) && !f(c) {
-                            return;
-                        }
-                    }
-                }
-                Some(_) if held.is_empty() => {}
-                Some(flood) => flood.each(|c| !held.contains(c) || f(c)),
-            },
+            // Nothing to hand on: no walk (a group's would be walked again).
+            Some(_) if held.is_empty() => {}
+            Some(order) => order.each(|c| !held.contains(c) || f(c)),
         }
     }
 
@@ -1470,10 +1454,7 @@ impl Domain {
                 if !lists.iter().all(|l| l.windows(2).all(|w| w[0] < w[1])) {
                     return None;
                 }
-                let n = cx.board.cells.len();
-                let sets = (lists.iter())
-                    .map(|l| words(n, |c| l.binary_search(&c).is_ok()))
-                    .collect();
+                let sets = region_sets(cx.board, *r)?;
                 Domain::Region(sets, seat.as_deref().map(|p| Arg::new(cx, p)))
             }
             Expr::Call(b @ (Builtin::Adjacent | Builtin::Sight | Builtin::Slide), args) => {
@@ -1528,16 +1509,22 @@ impl Domain {
             Expr::Call(Builtin::Group, args) => {
                 let dirs = written_dirs(cx.board, &args[1])?;
                 let seat = occupied_row(cx, &args[2])?;
-                let board = cx.board;
-                let n = board.cells.len();
-                let around = (0..n as u16)
-                    .flat_map(|c| words(n, |x| dirs.iter().any(|&d| board.step(c, d) == x)))
-                    .collect();
+                // Each cell's neighbours in the directions, a row of the board's width.
+                let (board, n) = (cx.board, cx.board.cells.len());
+                let width = n.div_ceil(64);
+                let mut around = vec![0u64; n * width];
+                for c in 0..n {
+                    for &d in &dirs {
+                        let x = board.step(c as u16, d) as usize;
+                        if x != NO_CELL as usize {
+                            around[c * width + x / 64] |= 1 << (x % 64);
+                        }
+                    }
+                }
                 Domain::Group {
                     cell: Arg::new(cx, &args[0]),
                     dirs,
                     around,
-                    words: n.div_ceil(64),
                     seat,
                 }
             }
@@ -1620,9 +1607,8 @@ impl Domain {
                 cell,
                 dirs,
                 around,
-                words,
                 seat,
-            } => return group_given(ev, l, cell, dirs, (around, *words), seat, order),
+            } => return group_given(ev, l, cell, dirs, around, seat, order),
             // The call's step, then its cell's and its pattern's, as the walk charges them.
             Domain::Moves(attacks, from, pattern) => {
                 let mut set = Mask::NONE;
@@ -1685,7 +1671,7 @@ fn group_given<'o, const W: usize>(
     l: &mut [Value],
     cell: &Arg,
     dirs: &'o [u8],
-    around: (&[u64], usize),
+    around: &[u64],
     seat: &Option<Arg>,
     order: &'o mut Order<'o>,
 ) -> Given<'o, W> {
@@ -1700,12 +1686,18 @@ fn group_given<'o, const W: usize>(
         return none;
     };
     let member = ev.s.occupied_by(whose_read_whole(seat, ev, l));
-    let set = group_set(around, start, Mask::of(member));
+    let board = &ev.eng.game.board;
+    let set = group_set(
+        around,
+        board.cells.len().div_ceil(64),
+        start,
+        Mask::of(member),
+    );
     if !budget::list(set.len() as usize) {
         return none;
     }
     order.flood = Some(Flood {
-        board: &ev.eng.game.board,
+        board,
         start,
         dirs,
         member,
@@ -1721,11 +1713,7 @@ fn group_given<'o, const W: usize>(
 /// the cells of `member` next to the last (`around`: each cell's neighbours, `words` words
 /// a cell) that were not reached before.
 #[inline(always)]
-fn group_set<const W: usize>(
-    (around, words): (&[u64], usize),
-    start: u16,
-    member: Mask<W>,
-) -> Mask<W> {
+fn group_set<const W: usize>(around: &[u64], words: usize, start: u16, member: Mask<W>) -> Mask<W> {
     let mut reached = Mask::one(start);
     let mut ring = reached;
     loop {
