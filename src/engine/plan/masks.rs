@@ -59,7 +59,6 @@ use super::{
 };
 use crate::engine::eval::FixedList;
 use crate::engine::pool::Ids;
-use crate::engine::state::NONE;
 use crate::engine::{geometry, patterns};
 use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
 
@@ -1302,7 +1301,12 @@ enum Domain {
     /// `reach(x, dirs)`, the directions written in the rules: the cells reached by steps
     /// through empty cells, given in the order the walk reaches them; only on a board of
     /// at most `MAX_ORDER` cells besides the one it starts from.
-    Reach(Arg, Vec<u8>),
+    /// `around`: each cell's neighbours in `dirs`, as `Group`'s.
+    Reach {
+        cell: Arg,
+        dirs: Vec<u8>,
+        around: Vec<u64>,
+    },
     /// `group(x, dirs, cells)` for `cells` the occupied cells or a seat's (`cells_of(p)`:
     /// the seat's operand), the directions written in the rules: the cells of `cells`
     /// reached from `x` by steps through them, `x` not among them, found as a set a ring at
@@ -1347,6 +1351,13 @@ impl Order<'_> {
 
     fn cells(&self) -> &[u16] {
         &self.cells[..self.len]
+    }
+
+    /// Cell `c` added last, to the order alone.
+    #[inline(always)]
+    fn push_cell(&mut self, c: u16) {
+        self.cells[self.len] = c;
+        self.len += 1;
     }
 
     /// Cell `c` added last, to the order and to `set`.
@@ -1504,23 +1515,16 @@ impl Domain {
                 if cx.board.cells.len() > MAX_ORDER + 1 {
                     return None;
                 }
-                Domain::Reach(Arg::new(cx, &args[0]), dirs)
+                Domain::Reach {
+                    cell: Arg::new(cx, &args[0]),
+                    around: neighbour_rows(cx.board, &dirs),
+                    dirs,
+                }
             }
             Expr::Call(Builtin::Group, args) => {
                 let dirs = written_dirs(cx.board, &args[1])?;
                 let seat = occupied_row(cx, &args[2])?;
-                // Each cell's neighbours in the directions, a row of the board's width.
-                let (board, n) = (cx.board, cx.board.cells.len());
-                let width = n.div_ceil(64);
-                let mut around = vec![0u64; n * width];
-                for c in 0..n {
-                    for &d in &dirs {
-                        let x = board.step(c as u16, d) as usize;
-                        if x != NO_CELL as usize {
-                            around[c * width + x / 64] |= 1 << (x % 64);
-                        }
-                    }
-                }
+                let around = neighbour_rows(cx.board, &dirs);
                 Domain::Group {
                     cell: Arg::new(cx, &args[0]),
                     dirs,
@@ -1586,11 +1590,11 @@ impl Domain {
             }
             // The call's step, then its cell's and the list's length, as the walk charges
             // them (`CellWalk::Reach`).
-            Domain::Reach(cell, dirs) => {
+            Domain::Reach { cell, dirs, around } => {
                 let mut set = Mask::NONE;
                 if budget::charge(1) {
                     if let Some(c) = cell.cell(ev, l) {
-                        reach_into(ev, c, dirs, order, &mut set);
+                        reach_into(ev, c, dirs, around, order, &mut set);
                     }
                     if !budget::list(order.len) {
                         (set, order.len) = (Mask::NONE, 0);
@@ -1632,6 +1636,23 @@ fn written_dirs(board: &Board, e: &Expr) -> Option<Vec<u8>> {
         .then_some(dirs)
 }
 
+/// Each cell's neighbours in `dirs`, a set of the board's width (`Mask::of` reads a row):
+/// the rows of `Domain::Reach` and `Domain::Group`.
+fn neighbour_rows(board: &Board, dirs: &[u8]) -> Vec<u64> {
+    let n = board.cells.len();
+    let width = n.div_ceil(64);
+    let mut around = vec![0u64; n * width];
+    for c in 0..n {
+        for &d in dirs {
+            let x = board.step(c as u16, d) as usize;
+            if x != NO_CELL as usize {
+                around[c * width + x / 64] |= 1 << (x % 64);
+            }
+        }
+    }
+    around
+}
+
 /// The cells reached from `start` by steps in `dirs` through empty cells, in the order
 /// `geometry::reach_cells` reaches them (breadth first, each cell's neighbours in the
 /// directions' order), added to `order` and `set` (empty at first): `order` is the walk's
@@ -1641,21 +1662,34 @@ fn reach_into<const W: usize>(
     ev: &Eval,
     start: u16,
     dirs: &[u8],
+    around: &[u64],
     order: &mut Order,
     set: &mut Mask<W>,
 ) {
-    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+    let board = &ev.eng.game.board;
+    let (k, width) = (board.dirs.len(), board.cells.len().div_ceil(64));
+    // The cells a step may not enter: the occupied ones, and those reached already.
+    let occupied = Mask::<W>::of(ev.s.occupied_by(None));
+    let mut closed = occupied.or(Mask::one(start));
     let (mut c, mut next) = (start, 0);
-    set.insert(start);
     loop {
-        for &d in dirs {
-            let n = board.step(c, d);
-            if n != NO_CELL && occ[n as usize] == NONE && !set.contains(n) {
-                order.push(n, set);
+        // Only a cell with a neighbour still open has its steps taken one at a time.
+        let row = c as usize * width;
+        if !Mask::<W>::of(&around[row..row + width])
+            .minus(closed)
+            .is_empty()
+        {
+            let links = &board.links[c as usize * k..][..k];
+            for &d in dirs {
+                let n = links[d as usize];
+                if n != NO_CELL && !closed.contains(n) {
+                    closed.insert(n);
+                    order.push_cell(n);
+                }
             }
         }
         let Some(&n) = order.cells().get(next) else {
-            *set = set.minus(Mask::one(start));
+            *set = closed.minus(occupied).minus(Mask::one(start));
             return;
         };
         (c, next) = (n, next + 1);
