@@ -420,6 +420,94 @@ pub fn shifts<F: FnMut(Value) -> bool + ?Sized>(
     shifts_of(board, occ, (start, ld, len), dir, false, f)
 }
 
+/// A board of at most 64 cells, all laid out, whose steps in each direction go the same
+/// number of cells on from every cell that has one (a grid's, a hex board's): a set of its
+/// cells is one word, and a step of all of them at once is a shift of that word. `shifts`
+/// of a run is then a few operations a distance, whatever the run's length.
+pub(crate) struct WordSteps {
+    /// For each direction, how far up (toward higher cells) and how far down its step
+    /// goes: one of the two is 0.
+    up: Vec<u32>,
+    down: Vec<u32>,
+    /// For each direction, the cells that have a neighbour that way.
+    has: Vec<u64>,
+}
+
+impl WordSteps {
+    /// The board's steps as shifts, or `None` for a board that is not of that kind.
+    pub(crate) fn new(board: &Board) -> Option<WordSteps> {
+        let (n, k) = (board.cells.len(), board.dirs.len());
+        if n > 64 || !board.areas.is_empty() || board.links.len() != n * k {
+            return None;
+        }
+        let (mut up, mut down, mut has) = (vec![0; k], vec![0; k], vec![0; k]);
+        for d in 0..k {
+            let mut step = None;
+            for c in 0..n {
+                let to = board.links[c * k + d];
+                if to == NO_CELL {
+                    continue;
+                }
+                let o = i32::from(to) - c as i32;
+                if o == 0 || *step.get_or_insert(o) != o {
+                    return None;
+                }
+                has[d] |= 1 << c;
+            }
+            let o = step.unwrap_or(0);
+            (up[d], down[d]) = (o.max(0) as u32, (-o).max(0) as u32);
+        }
+        Some(WordSteps { up, down, has })
+    }
+
+    /// The cells of a row of the occupancy index (`State::occupied_by`), as one word.
+    #[inline(always)]
+    pub(crate) fn word(words: &[u64]) -> u64 {
+        words.first().copied().unwrap_or(0)
+    }
+
+    /// The cells of the run `(start, direction, length)`, or `None` if it has none or
+    /// leaves the board.
+    #[inline(always)]
+    pub(crate) fn run(&self, (start, ld, len): (u16, u8, u8)) -> Option<u64> {
+        if len == 0 || start >= 64 {
+            return None;
+        }
+        let ld = ld as usize;
+        let (up, down, has) = (*self.up.get(ld)?, *self.down.get(ld)?, *self.has.get(ld)?);
+        let mut at = 1u64 << start;
+        let mut set = at;
+        for _ in 1..len {
+            if at & has == 0 {
+                return None;
+            }
+            at = at << up >> down;
+            set |= at;
+        }
+        Some(set)
+    }
+
+    /// How far the run of cells `run` can slide in `dir` as a block (`shifts`' last
+    /// distance, 0 if none): every cell it passes over or lands on is one of its own or
+    /// not in `occupied`.
+    #[inline(always)]
+    pub(crate) fn farthest(&self, run: u64, occupied: u64, dir: u8) -> usize {
+        let d = dir as usize;
+        let (up, down, has) = (self.up[d], self.down[d], self.has[d]);
+        let blocked = occupied & !run;
+        let (mut at, mut k) = (run, 0);
+        // A cell with no neighbour that way stops it, as does a step onto a blocked cell.
+        while at & !has == 0 {
+            at = at << up >> down;
+            if at & blocked != 0 {
+                break;
+            }
+            k += 1;
+        }
+        k
+    }
+}
+
 /// `shifts` of the run `(start, direction, length)`; `first_free`: its first step in
 /// `dir` is known to be free (`first_step_blocked` said so), and is not looked at again.
 #[inline]

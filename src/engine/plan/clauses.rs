@@ -397,12 +397,13 @@ pub(super) fn choose<T: Then>(
     if let Expr::Call(Builtin::Shifts, a) = domain {
         if !cx.remembered(domain) {
             let shifts = Shifts::new(cx, a);
+            let words = geometry::WordSteps::new(cx.board);
             return Box::new(move |ev, l, f| {
                 located(ev, at, || {
                     let Some((run, d)) = shifts.read(ev, l) else {
                         return true;
                     };
-                    shifted(ev, l, f, run, d, false, slot, &next)
+                    shifted(ev, l, f, run, d, false, slot, &next, words.as_ref())
                 })
             });
         }
@@ -501,7 +502,9 @@ pub(super) fn local_items(
 
 /// Each distance the run can shift by in direction `d`, written into the local `slot` in
 /// place, the rest of the action listed for each (each distance charged, as `each` walks
-/// it). `first_free`: the run's first step in `d` is known to be free.
+/// it). `first_free`: the run's first step in `d` is known to be free. On a board whose
+/// steps are shifts of a word (`words`), how far it goes is found for the whole run at
+/// once.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn shifted(
@@ -513,7 +516,12 @@ pub(super) fn shifted(
     first_free: bool,
     slot: usize,
     next: &impl Then,
+    words: Option<&geometry::WordSteps>,
 ) -> bool {
+    if let Some((w, cells)) = words.and_then(|w| Some((w, w.run(run)?))) {
+        let occupied = geometry::WordSteps::word(ev.s.occupied_by(None));
+        return distances(ev, l, f, w.farthest(cells, occupied, d), slot, next);
+    }
     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
     let mut go_on = true;
     geometry::shifts_of(board, occ, run, d, first_free, &mut |v| {
@@ -525,6 +533,31 @@ pub(super) fn shifted(
         go_on
     });
     go_on
+}
+
+/// The distances 1 to `far`, each written into the local `slot` in place and the rest of
+/// the action listed for it, each charged as `each` walks it: `shifted`, once how far the
+/// run goes is known. False if the listing is to stop (a budget spent stops it, but
+/// answers true, as `shifted` does).
+#[inline(always)]
+fn distances(
+    ev: &Eval,
+    l: &mut [Value],
+    f: &mut OnAction<'_>,
+    far: usize,
+    slot: usize,
+    next: &impl Then,
+) -> bool {
+    for k in 1..=far {
+        if !budget::charge(1) {
+            return true;
+        }
+        pool::set(&mut l[slot], Value::Int(k as i64));
+        if !next.go(ev, l, f) {
+            return false;
+        }
+    }
+    true
 }
 
 /// `choose d in DIRS` (directions written in the rules) straight followed by `choose k in
@@ -570,6 +603,7 @@ pub(super) fn dirs_then_shifts(
         line: Arg::new(cx, &sargs[0]),
         dir: Arg::Local(dslot),
     };
+    let words = geometry::WordSteps::new(cx.board);
     Some(Box::new(move |next: Step| -> Step {
         let next = Plain(next);
         Box::new(move |ev, l, f| {
@@ -582,6 +616,12 @@ pub(super) fn dirs_then_shifts(
                 // for each direction after it is written (below).
                 if let Some(run) = shifts.run_in_place(l) {
                     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                    // On a board whose steps are shifts of a word, the run's cells and the
+                    // occupied ones are taken once for every direction.
+                    let word = words.as_ref().and_then(|w| {
+                        let occupied = geometry::WordSteps::word(ev.s.occupied_by(None));
+                        Some((w, w.run(run)?, occupied))
+                    });
                     for &d in &dirs {
                         if !budget::charge(1) {
                             break;
@@ -590,11 +630,20 @@ pub(super) fn dirs_then_shifts(
                             budget::locate_innermost(|| ev.eng.clause_text(a, i + 1));
                             continue;
                         }
-                        if geometry::first_step_blocked(board, occ, run, d) {
-                            continue;
+                        if let Some((w, cells, occupied)) = word {
+                            let far = w.farthest(cells, occupied, d);
+                            if far == 0 {
+                                continue;
+                            }
+                            pool::set(&mut l[dslot], Value::Dir(d));
+                            go_on = distances(ev, l, f, far, kslot, &next);
+                        } else {
+                            if geometry::first_step_blocked(board, occ, run, d) {
+                                continue;
+                            }
+                            pool::set(&mut l[dslot], Value::Dir(d));
+                            go_on = shifted(ev, l, f, run, d, true, kslot, &next, None);
                         }
-                        pool::set(&mut l[dslot], Value::Dir(d));
-                        go_on = shifted(ev, l, f, run, d, true, kslot, &next);
                         if budget::spent() {
                             budget::locate_innermost(|| ev.eng.clause_text(a, i + 1));
                         }
@@ -611,7 +660,9 @@ pub(super) fn dirs_then_shifts(
                     pool::set(&mut l[dslot], Value::Dir(d));
                     go_on = located(ev, (a, i + 1), || {
                         match shifts.read(ev, l).map(|(run, _)| run) {
-                            Some(run) => shifted(ev, l, f, run, d, false, kslot, &next),
+                            Some(run) => {
+                                shifted(ev, l, f, run, d, false, kslot, &next, words.as_ref())
+                            }
                             None => true,
                         }
                     });
