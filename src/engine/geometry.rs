@@ -646,3 +646,62 @@ pub fn group(board: &Board, cell: u16, dirs: &[u8], member: &CellSet, out: &mut 
         out,
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::compile_source;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn board_of(variant: Option<&str>) -> Board {
+        let text = include_str!("../../tests/constructs/shifts.muster");
+        compile_source("shifts.muster", text, variant)
+            .unwrap_or_else(|_| panic!("shifts.muster does not compile"))
+            .game
+            .board
+    }
+
+    /// `WordSteps::farthest` goes as far as the walk a cell at a time (`shifts_of`), for
+    /// every run of up to four cells and every direction, over seeded random boards of
+    /// stones, on a grid and on hexagons; a board of more than 64 cells has no word steps.
+    #[test]
+    fn word_shifts_go_as_far_as_the_walk() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut compared = 0;
+        for variant in [None, Some("hexes")] {
+            let board = board_of(variant);
+            let words = WordSteps::new(&board).expect("a small grid or hex board is of words");
+            let (n, k) = (board.cells.len(), board.dirs.len() as u8);
+            for _ in 0..40 {
+                let occ: Vec<u16> = (0..n)
+                    .map(|_| if rng.gen_bool(0.4) { 0 } else { NONE })
+                    .collect();
+                let occupied = (0..n)
+                    .filter(|&c| occ[c] != NONE)
+                    .fold(0u64, |w, c| w | 1 << c);
+                for start in 0..n as u16 {
+                    for ld in 0..k {
+                        for len in 1..=4u8 {
+                            let Some(cells) = words.run((start, ld, len)) else {
+                                continue;
+                            };
+                            for d in 0..k {
+                                let mut walked = 0;
+                                shifts_of(&board, &occ, (start, ld, len), d, false, &mut |_| {
+                                    walked += 1;
+                                    true
+                                });
+                                let far = words.farthest(cells, occupied, d);
+                                assert_eq!(far, walked, "run {start}/{ld}/{len}, direction {d}");
+                                compared += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "only {compared} shifts compared");
+        assert!(WordSteps::new(&board_of(Some("wide"))).is_none());
+    }
+}
