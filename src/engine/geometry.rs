@@ -425,12 +425,27 @@ pub fn shifts<F: FnMut(Value) -> bool + ?Sized>(
 /// cells is one word, and a step of all of them at once is a shift of that word. `shifts`
 /// of a run is then a few operations a distance, whatever the run's length.
 pub(crate) struct WordSteps {
-    /// For each direction, how far up (toward higher cells) and how far down its step
-    /// goes: one of the two is 0.
-    up: Vec<u32>,
-    down: Vec<u32>,
-    /// For each direction, the cells that have a neighbour that way.
-    has: Vec<u64>,
+    /// For each direction, its step as a shift of the word.
+    ways: Vec<WordStep>,
+}
+
+/// A direction's step as a shift (see `WordSteps`).
+#[derive(Clone, Copy, Default)]
+struct WordStep {
+    /// How far up (toward higher cells) and how far down the step goes: one of the two
+    /// is 0.
+    up: u32,
+    down: u32,
+    /// The cells that have a neighbour that way.
+    has: u64,
+}
+
+impl WordStep {
+    /// Each cell of `at` moved a step this way (each must have a neighbour that way).
+    #[inline(always)]
+    fn of(self, at: u64) -> u64 {
+        at << self.up >> self.down
+    }
 }
 
 impl WordSteps {
@@ -440,8 +455,8 @@ impl WordSteps {
         if n > 64 || !board.areas.is_empty() || board.links.len() != n * k {
             return None;
         }
-        let (mut up, mut down, mut has) = (vec![0; k], vec![0; k], vec![0; k]);
-        for d in 0..k {
+        let mut ways = vec![WordStep::default(); k];
+        for (d, way) in ways.iter_mut().enumerate() {
             let mut step = None;
             for c in 0..n {
                 let to = board.links[c * k + d];
@@ -452,12 +467,12 @@ impl WordSteps {
                 if o == 0 || *step.get_or_insert(o) != o {
                     return None;
                 }
-                has[d] |= 1 << c;
+                way.has |= 1 << c;
             }
             let o = step.unwrap_or(0);
-            (up[d], down[d]) = (o.max(0) as u32, (-o).max(0) as u32);
+            (way.up, way.down) = (o.max(0) as u32, (-o).max(0) as u32);
         }
-        Some(WordSteps { up, down, has })
+        Some(WordSteps { ways })
     }
 
     /// The cells of a row of the occupancy index (`State::occupied_by`), as one word.
@@ -473,32 +488,32 @@ impl WordSteps {
         if len == 0 || start >= 64 {
             return None;
         }
-        let ld = ld as usize;
-        let (up, down, has) = (*self.up.get(ld)?, *self.down.get(ld)?, *self.has.get(ld)?);
+        let way = *self.ways.get(ld as usize)?;
         let mut at = 1u64 << start;
         let mut set = at;
         for _ in 1..len {
-            if at & has == 0 {
+            if at & way.has == 0 {
                 return None;
             }
-            at = at << up >> down;
+            at = way.of(at);
             set |= at;
         }
         Some(set)
     }
 
     /// How far the run of cells `run` can slide in `dir` as a block (`shifts`' last
-    /// distance, 0 if none): every cell it passes over or lands on is one of its own or
-    /// not in `occupied`.
+    /// distance, 0 if none, or if the board has no such direction): every cell it passes
+    /// over or lands on is one of its own or not in `occupied`.
     #[inline(always)]
     pub(crate) fn farthest(&self, run: u64, occupied: u64, dir: u8) -> usize {
-        let d = dir as usize;
-        let (up, down, has) = (self.up[d], self.down[d], self.has[d]);
+        let Some(&way) = self.ways.get(dir as usize) else {
+            return 0;
+        };
         let blocked = occupied & !run;
         let (mut at, mut k) = (run, 0);
         // A cell with no neighbour that way stops it, as does a step onto a blocked cell.
-        while at & !has == 0 {
-            at = at << up >> down;
+        while at & !way.has == 0 {
+            at = way.of(at);
             if at & blocked != 0 {
                 break;
             }
