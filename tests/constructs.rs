@@ -125,8 +125,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // comparison with an owner, among three seats; an empty cell's owner is neither.
     ("seat_turns.scenarios", 3),
     // `shifts`: a run along its line and across it, stopped by the edge and by stones,
-    // chosen with its direction, computed, or shifted in a direction written in the rules.
-    ("shifts.scenarios", 5),
+    // chosen with its direction, computed, or shifted in a direction written in the rules;
+    // on a board of more than 64 cells (walked a cell at a time) and on hexagons.
+    ("shifts.scenarios", 7),
     // Runs judged by their length: a line of three wins along a diagonal, two do not, and
     // `all` and `none` over runs whose bodies read other things too.
     ("in_a_row.scenarios", 7),
