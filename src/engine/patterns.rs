@@ -91,6 +91,10 @@ pub struct Rays {
     rays: Vec<Ray>,
     /// The rays' cells, one after the other.
     cells: Vec<u16>,
+    /// On a board of at most 64 cells, each ray's cells as a word, one for each ray, and
+    /// whether they go up the board's order (else down); empty where some ray goes
+    /// neither way (see `attacks_word`).
+    words: Vec<(u64, bool)>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -147,11 +151,71 @@ impl Rays {
             starts.push(rays.len() as u32);
         }
         *room -= cells.len();
+        let words = Rays::words_of(board.cells.len(), &rays, &cells);
         Some(Rays {
             starts,
             rays,
             cells,
+            words,
         })
+    }
+
+    /// Each ray's cells as a word and whether they go up the board's order (see
+    /// `words`), if every ray's cells go one way.
+    fn words_of(n: usize, rays: &[Ray], cells: &[u16]) -> Vec<(u64, bool)> {
+        if n > 64 {
+            return Vec::new();
+        }
+        let mut words = Vec::with_capacity(rays.len());
+        for r in rays {
+            let cs = &cells[r.start as usize..][..r.len as usize];
+            let up = cs.windows(2).all(|w| w[0] < w[1]);
+            if !up && !cs.windows(2).all(|w| w[0] > w[1]) {
+                return Vec::new();
+            }
+            words.push((cs.iter().fold(0u64, |w, &c| w | 1 << c), up));
+        }
+        words
+    }
+
+    /// Whether the rays' cells are words (see `words`).
+    pub(crate) fn has_words(&self) -> bool {
+        !self.words.is_empty() || self.rays.is_empty()
+    }
+
+    /// The attacks from `from` as `each_cell` finds them, as a word, where the rays are
+    /// words (`has_words`): each ray up to and with its first cell of `occupied`, a leg
+    /// that never captures left out. Each ray is handed to `f` (its cells up to there, and
+    /// whether they go up the board's order), in the walk's order, while it says to go on.
+    #[inline(always)]
+    pub(crate) fn attacks_word(
+        &self,
+        from: u16,
+        occupied: u64,
+        mut f: impl FnMut(u64, bool) -> bool,
+    ) {
+        let (a, b) = (
+            self.starts[from as usize] as usize,
+            self.starts[from as usize + 1] as usize,
+        );
+        for (r, &(cells, up)) in self.rays[a..b].iter().zip(&self.words[a..b]) {
+            if r.lands == Lands::Move {
+                continue;
+            }
+            let blockers = cells & occupied;
+            let reach = if blockers == 0 {
+                cells
+            } else if up {
+                // The cells up to the lowest blocker, it included.
+                cells & (u64::MAX >> (63 - blockers.trailing_zeros()))
+            } else {
+                // The cells down to the highest blocker, it included.
+                cells & (u64::MAX << (63 - blockers.leading_zeros()))
+            };
+            if !f(reach, up) {
+                return;
+            }
+        }
     }
 }
 

@@ -54,7 +54,7 @@
 //! cell's turn it was found owes what stopping there would have charged (`budget::owe`).
 
 use super::{
-    budget, compared, const_dirs, each_move, emit_cell, occupied_row, ops, pool, seat_or_first,
+    budget, compared, const_dirs, emit_cell, move_reads, occupied_row, ops, pool, seat_or_first,
     truth, whose, whose_read_whole, Arg, Cond, Cx, Eval, NO_SEAT,
 };
 use crate::engine::eval::FixedList;
@@ -1338,6 +1338,7 @@ struct Order<'o> {
     cells: [u16; MAX_ORDER],
     len: usize,
     flood: Option<Flood<'o>>,
+    rays: Option<RaysLater<'o>>,
 }
 
 impl Order<'_> {
@@ -1346,6 +1347,7 @@ impl Order<'_> {
             cells: [0; MAX_ORDER],
             len: 0,
             flood: None,
+            rays: None,
         }
     }
 
@@ -1371,6 +1373,9 @@ impl Order<'_> {
     /// The cells in order (a group's walked again), while `f` says to go on.
     #[inline(always)]
     fn each(&self, mut f: impl FnMut(u16) -> bool) {
+        if let Some(rays) = &self.rays {
+            return rays.each(u64::MAX, f);
+        }
         match &self.flood {
             None => {
                 for &c in self.cells() {
@@ -1381,6 +1386,46 @@ impl Order<'_> {
             }
             Some(flood) => flood.each(f),
         }
+    }
+
+    /// The cells of `held` in order, while `f` says to go on.
+    #[inline(always)]
+    fn each_of<const W: usize>(&self, held: Mask<W>, mut f: impl FnMut(u16) -> bool) {
+        match &self.rays {
+            Some(rays) => rays.each(held.0.first().copied().unwrap_or(0), f),
+            None => self.each(|c| !held.contains(c) || f(c)),
+        }
+    }
+}
+
+/// A piece's attacks by a pattern whose rays are words (`patterns::Rays::attacks_word`),
+/// in the walk's order, ray by ray, each ray's cells up to its first occupied one:
+/// walked where that order is asked for, as `Flood` is.
+struct RaysLater<'o> {
+    rays: &'o patterns::Rays,
+    from: u16,
+    occupied: u64,
+}
+
+impl RaysLater<'_> {
+    /// The cells of `keep` in order, while `f` says to go on.
+    fn each(&self, keep: u64, mut f: impl FnMut(u16) -> bool) {
+        self.rays
+            .attacks_word(self.from, self.occupied, |cells, up| {
+                let mut left = cells & keep;
+                while left != 0 {
+                    let c = if up {
+                        left.trailing_zeros()
+                    } else {
+                        63 - left.leading_zeros()
+                    };
+                    left &= !(1 << c);
+                    if !f(c as u16) {
+                        return false;
+                    }
+                }
+                true
+            });
     }
 }
 
@@ -1429,12 +1474,12 @@ impl<const W: usize> Given<'_, W> {
     /// The cells of `held` (some of the given ones) in the walk's order, while `f` says to
     /// go on.
     #[inline(always)]
-    fn each(&self, held: Mask<W>, mut f: impl FnMut(u16) -> bool) {
+    fn each(&self, held: Mask<W>, f: impl FnMut(u16) -> bool) {
         match &self.order {
             None => held.each(f),
             // Nothing to hand on: no walk (a group's would be walked again).
             Some(_) if held.is_empty() => {}
-            Some(order) => order.each(|c| !held.contains(c) || f(c)),
+            Some(order) => order.each_of(held, f),
         }
     }
 
@@ -1616,7 +1661,32 @@ impl Domain {
             // The call's step, then its cell's and its pattern's, as the walk charges them.
             Domain::Moves(attacks, from, pattern) => {
                 let mut set = Mask::NONE;
-                moves_into(ev, l, *attacks, from, pattern, order, &mut set);
+                if let Some((c, p)) = move_reads(ev, l, from, pattern) {
+                    let (walk, moves) = (ev.walk(c), ev.eng.moves(p));
+                    // A piece's attacks by rays that are words: each ray's cells up to its
+                    // first occupied one, found without a branch for each cell.
+                    let rays = (moves.rays.iter())
+                        .find(|(fw, _)| *fw == walk.forward)
+                        .map(|(_, r)| r)
+                        .filter(|r| *attacks && W == 1 && r.has_words());
+                    match rays {
+                        Some(rays) => {
+                            let occupied = ev.s.occupied_by(None).first().copied().unwrap_or(0);
+                            let mut all = 0;
+                            rays.attacks_word(c, occupied, |cells, _| {
+                                all |= cells;
+                                true
+                            });
+                            set = Mask::of(&[all]);
+                            order.rays = Some(RaysLater {
+                                rays,
+                                from: c,
+                                occupied,
+                            });
+                        }
+                        None => moves_into(*attacks, c, walk, moves, order, &mut set),
+                    }
+                }
                 return Given {
                     set,
                     order: Some(order),
@@ -1770,15 +1840,14 @@ fn group_set<const W: usize>(around: &[u64], words: usize, start: u16, member: M
 /// is not laid into `Domain::cells` with the other walks (it ran slower there).
 #[inline(never)]
 fn moves_into<const W: usize>(
-    ev: &Eval,
-    l: &mut [Value],
     attacks: bool,
-    from: &Arg,
-    pattern: &Arg,
+    from: u16,
+    walk: patterns::Walk,
+    moves: patterns::Moves,
     order: &mut Order,
     set: &mut Mask<W>,
 ) {
-    each_move(ev, l, attacks, from, pattern, &mut |x, _| {
+    walk.each_cell(attacks, from, moves, &mut |x| {
         order.push(x, set);
         true
     });

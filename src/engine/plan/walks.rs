@@ -438,18 +438,31 @@ pub(super) fn each_move<F: FnMut(u16, &mut [Value]) -> bool + ?Sized>(
     pattern: &Arg,
     f: &mut F,
 ) {
+    if let Some((c, p)) = move_reads(ev, l, from, pattern) {
+        ev.walk(c)
+            .each_cell(attacks, c, ev.eng.moves(p), &mut |x| f(x, l));
+    }
+}
+
+/// The cell and the pattern of `destinations(from, pattern)` or `attacks(...)`, read as
+/// the walk reads them: the call's step, then its cell's and its pattern's. `None` if
+/// either is not one, or the budget is spent.
+#[inline(always)]
+pub(super) fn move_reads(
+    ev: &Eval,
+    l: &mut [Value],
+    from: &Arg,
+    pattern: &Arg,
+) -> Option<(u16, u16)> {
     if !budget::charge(1) {
-        return;
+        return None;
     }
     let c = from.cell(ev, l);
     let p = pattern.with(ev, l, |v| match *v {
         Value::Pattern(p) => Some(p),
         _ => None,
     });
-    if let (Some(c), Some(p)) = (c, p) {
-        ev.walk(c)
-            .each_cell(attacks, c, ev.eng.moves(p), &mut |x| f(x, l));
-    }
+    c.zip(p)
 }
 
 /// A walk of cells as a loop takes it: a `CellWalk` into the loop itself, any other
