@@ -202,15 +202,14 @@ impl Rays {
             if r.lands == Lands::Move {
                 continue;
             }
+            // Up the board, the cells up to the lowest blocker, it included; down it, those
+            // down to the highest; all of them where none is (a count of 64 zeros, which
+            // shifts by nothing). No branch on whether there is one.
             let blockers = cells & occupied;
-            let reach = if blockers == 0 {
-                cells
-            } else if up {
-                // The cells up to the lowest blocker, it included.
-                cells & (u64::MAX >> (63 - blockers.trailing_zeros()))
+            let reach = if up {
+                cells & (u64::MAX >> (63 - blockers.trailing_zeros() as i32).max(0))
             } else {
-                // The cells down to the highest blocker, it included.
-                cells & (u64::MAX << (63 - blockers.leading_zeros()))
+                cells & (u64::MAX << (63 - blockers.leading_zeros() as i32).max(0))
             };
             if !f(reach, up) {
                 return;
