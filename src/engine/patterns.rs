@@ -64,6 +64,11 @@ pub struct Walk<'a> {
     /// The component on each cell, or `NONE`.
     pub occ: &'a [u16],
     pub owners: &'a [u8],
+    /// The occupied cells and the mover's, as words, on a board of at most 64 cells
+    /// (rows of the state's index of occupied cells; 0 elsewhere): a pattern whose rays
+    /// are words walks them with these (`Rays::cells_word`).
+    pub taken: u64,
+    pub held: u64,
     pub mover: u8,
     /// The mover's forward, as a unit vector; pattern vectors have +y forward.
     pub forward: (i8, i8),
@@ -123,6 +128,8 @@ impl Rays {
             board,
             occ: &empty,
             owners: &[],
+            taken: 0,
+            held: 0,
             mover: 0,
             forward,
         };
@@ -178,6 +185,65 @@ impl Rays {
         words
     }
 
+    /// `Walk::each_cell` where the rays are words: each ray's cells up to and with its
+    /// first of `taken`; as destinations, of those the empty ones where the leg may move
+    /// and the last where it may capture and it is not the mover's (`held`). Without a
+    /// branch on what stands on each cell.
+    #[inline(always)]
+    fn cells_word<F: FnMut(u16) -> bool + ?Sized>(
+        &self,
+        attacks: bool,
+        from: u16,
+        taken: u64,
+        held: u64,
+        f: &mut F,
+    ) -> bool {
+        let (a, b) = (
+            self.starts[from as usize] as usize,
+            self.starts[from as usize + 1] as usize,
+        );
+        for (r, &(cells, up)) in self.rays[a..b].iter().zip(&self.words[a..b]) {
+            let mut reach = Rays::reach(cells, up, taken);
+            if attacks {
+                if r.lands == Lands::Move {
+                    continue;
+                }
+            } else {
+                let (empty, foe) = (!taken, taken & !held);
+                reach &= match r.lands {
+                    Lands::Any => empty | foe,
+                    Lands::Move => empty,
+                    Lands::Capture => foe,
+                };
+            }
+            while reach != 0 {
+                let c = if up {
+                    reach.trailing_zeros()
+                } else {
+                    63 - reach.leading_zeros()
+                };
+                reach &= !(1 << c);
+                if !f(c as u16) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The cells of a ray (a word, going up the board's order or down it) up to and with
+    /// its first of `taken`: all of them where none is (a count of 64 zeros shifts by
+    /// nothing). No branch on whether there is one.
+    #[inline(always)]
+    fn reach(cells: u64, up: bool, taken: u64) -> u64 {
+        let blockers = cells & taken;
+        if up {
+            cells & (u64::MAX >> (63 - blockers.trailing_zeros() as i32).max(0))
+        } else {
+            cells & (u64::MAX << (63 - blockers.leading_zeros() as i32).max(0))
+        }
+    }
+
     /// Whether the rays' cells are words (see `words`).
     pub(crate) fn has_words(&self) -> bool {
         !self.words.is_empty() || self.rays.is_empty()
@@ -202,15 +268,7 @@ impl Rays {
             if r.lands == Lands::Move {
                 continue;
             }
-            // Up the board, the cells up to the lowest blocker, it included; down it, those
-            // down to the highest; all of them where none is (a count of 64 zeros, which
-            // shifts by nothing). No branch on whether there is one.
-            let blockers = cells & occupied;
-            let reach = if up {
-                cells & (u64::MAX >> (63 - blockers.trailing_zeros() as i32).max(0))
-            } else {
-                cells & (u64::MAX << (63 - blockers.leading_zeros() as i32).max(0))
-            };
+            let reach = Rays::reach(cells, up, occupied);
             if !f(reach, up) {
                 return;
             }
@@ -283,6 +341,9 @@ impl Walk<'_> {
         // cells given as they come (a ray never comes back to `from`), where there are rays
         // for the mover's forward.
         if let Some((_, rays)) = moves.rays.iter().find(|(fw, _)| *fw == self.forward) {
+            if !rays.words.is_empty() {
+                return rays.cells_word(attacks, from, self.taken, self.held, f);
+            }
             return self.table_cells(attacks, from, rays, f);
         }
         // The cells given so far, for a pattern whose ways may meet.
