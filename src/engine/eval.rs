@@ -1111,8 +1111,8 @@ impl<'a> Eval<'a> {
             board,
             occ: &self.s.cells,
             owners: &self.s.owners,
-            taken: self.s.occupied_by(None).first().copied().unwrap_or(0),
-            held: (self.s.occupied_by(Some(mover)).first().copied()).unwrap_or(0),
+            taken: self.s.occupied_word(None),
+            held: self.s.occupied_word(Some(mover)),
             mover,
             forward,
         }

@@ -475,12 +475,6 @@ impl WordSteps {
         Some(WordSteps { ways })
     }
 
-    /// The cells of a row of the occupancy index (`State::occupied_by`), as one word.
-    #[inline(always)]
-    pub(crate) fn word(words: &[u64]) -> u64 {
-        words.first().copied().unwrap_or(0)
-    }
-
     /// The cells of the run `(start, direction, length)`, or `None` if it has none or
     /// leaves the board.
     #[inline(always)]

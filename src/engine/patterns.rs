@@ -216,16 +216,8 @@ impl Rays {
                     Lands::Capture => foe,
                 };
             }
-            while reach != 0 {
-                let c = if up {
-                    reach.trailing_zeros()
-                } else {
-                    63 - reach.leading_zeros()
-                };
-                reach &= !(1 << c);
-                if !f(c as u16) {
-                    return false;
-                }
+            if !along(reach, up, f) {
+                return false;
             }
         }
         true
@@ -276,6 +268,24 @@ impl Rays {
     }
 }
 
+/// The cells of `cells` (a word) one at a time along a line going up the board's order
+/// (`up`) or down it, while `f` says to go on (false if it stopped).
+#[inline(always)]
+pub(crate) fn along<F: FnMut(u16) -> bool + ?Sized>(mut cells: u64, up: bool, f: &mut F) -> bool {
+    while cells != 0 {
+        let c = if up {
+            cells.trailing_zeros()
+        } else {
+            63 - cells.leading_zeros()
+        };
+        cells &= !(1 << c);
+        if !f(c as u16) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Whether no two ways through `pat` can end on one cell: it is made of legs and choices
 /// between them only, and no two of their vectors can land on one cell. A way by a leg
 /// ends on a multiple of its vector, up to its range, so two vectors can meet only along
@@ -322,6 +332,14 @@ impl Walk<'_> {
         }
     }
 
+    /// The rays of `moves` worked out for this walker's forward, if they are.
+    #[inline(always)]
+    pub(crate) fn rays<'m>(&self, moves: Moves<'m>) -> Option<&'m Rays> {
+        (moves.rays.iter())
+            .find(|(fw, _)| *fw == self.forward)
+            .map(|(_, r)| r)
+    }
+
     /// What `destinations(...)` (`attacks` false) or `attacks(...)` gives from `from`, one
     /// cell at a time, while `f` says to go on (false if it stopped). Several ways to one
     /// cell give it once.
@@ -340,7 +358,7 @@ impl Walk<'_> {
         // Legs whose ways never meet (the only patterns with rays worked out): each ray's
         // cells given as they come (a ray never comes back to `from`), where there are rays
         // for the mover's forward.
-        if let Some((_, rays)) = moves.rays.iter().find(|(fw, _)| *fw == self.forward) {
+        if let Some(rays) = self.rays(moves) {
             if !rays.words.is_empty() {
                 return rays.cells_word(attacks, from, self.taken, self.held, f);
             }

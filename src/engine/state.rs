@@ -220,6 +220,12 @@ impl State {
             .unwrap_or(&[])
     }
 
+    /// `occupied_by(seat)`'s first word: all of it on a board of at most 64 cells.
+    #[inline]
+    pub(crate) fn occupied_word(&self, seat: Option<u8>) -> u64 {
+        self.occupied_by(seat).first().copied().unwrap_or(0)
+    }
+
     /// How many cells `occupied_by(seat)` holds.
     #[inline]
     pub fn count_occupied_by(&self, seat: Option<u8>) -> usize {

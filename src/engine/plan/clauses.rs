@@ -519,7 +519,7 @@ pub(super) fn shifted(
     words: Option<&geometry::WordSteps>,
 ) -> bool {
     if let Some((w, cells)) = words.and_then(|w| Some((w, w.run(run)?))) {
-        let occupied = geometry::WordSteps::word(ev.s.occupied_by(None));
+        let occupied = ev.s.occupied_word(None);
         return distances(ev, l, f, w.farthest(cells, occupied, d), slot, next);
     }
     let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
@@ -619,7 +619,7 @@ pub(super) fn dirs_then_shifts(
                     // On a board whose steps are shifts of a word, the run's cells and the
                     // occupied ones are taken once for every direction.
                     let word = words.as_ref().and_then(|w| {
-                        let occupied = geometry::WordSteps::word(ev.s.occupied_by(None));
+                        let occupied = ev.s.occupied_word(None);
                         Some((w, w.run(run)?, occupied))
                     });
                     for &d in &dirs {

@@ -1412,19 +1412,7 @@ impl RaysLater<'_> {
     fn each(&self, keep: u64, mut f: impl FnMut(u16) -> bool) {
         self.rays
             .attacks_word(self.from, self.occupied, |cells, up| {
-                let mut left = cells & keep;
-                while left != 0 {
-                    let c = if up {
-                        left.trailing_zeros()
-                    } else {
-                        63 - left.leading_zeros()
-                    };
-                    left &= !(1 << c);
-                    if !f(c as u16) {
-                        return false;
-                    }
-                }
-                true
+                patterns::along(cells & keep, up, &mut f)
             });
     }
 }
@@ -1665,13 +1653,10 @@ impl Domain {
                     let (walk, moves) = (ev.walk(c), ev.eng.moves(p));
                     // A piece's attacks by rays that are words: each ray's cells up to its
                     // first occupied one, found without a branch for each cell.
-                    let rays = (moves.rays.iter())
-                        .find(|(fw, _)| *fw == walk.forward)
-                        .map(|(_, r)| r)
-                        .filter(|r| *attacks && W == 1 && r.has_words());
+                    let rays = (walk.rays(moves)).filter(|r| *attacks && W == 1 && r.has_words());
                     match rays {
                         Some(rays) => {
-                            let occupied = ev.s.occupied_by(None).first().copied().unwrap_or(0);
+                            let occupied = ev.s.occupied_word(None);
                             let mut all = 0;
                             rays.attacks_word(c, occupied, |cells, _| {
                                 all |= cells;
