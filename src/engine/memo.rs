@@ -337,7 +337,9 @@ fn closed(e: &Expr, bound: &mut Vec<u16>) -> bool {
     }
 }
 
-/// Whether evaluating `e` walks a collection or the board.
+/// Whether evaluating `e` walks a collection or the board. The first, last or size of a
+/// collection that is not walked to be made (a zone, a local) is a look, not a walk:
+/// remembering it costs more than it saves (`top(pile(p)).colour` read for each choice).
 fn costly(e: &Expr) -> bool {
     match e {
         Expr::Quant(..)
@@ -362,6 +364,9 @@ fn costly(e: &Expr) -> bool {
                     | Builtin::SeatOf
                     | Builtin::MayHalt
                     | Builtin::RouteOf
+                    | Builtin::First
+                    | Builtin::Last
+                    | Builtin::Size
             ) || args.iter().any(costly)
         }
         other => {
