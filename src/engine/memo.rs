@@ -81,7 +81,10 @@ pub(crate) fn begin<'a>(eng: &Engine, s: &'a State, me: u8) -> Option<Query<'a>>
         if f.len() == depth {
             f.push(Vec::new());
         }
-        f[depth].resize(eng.memo_nodes.len(), Slot::Empty);
+        // Empty already when a query of this engine used it last (see `drop`).
+        if f[depth].len() != eng.memo_nodes.len() {
+            f[depth].resize(eng.memo_nodes.len(), Slot::Empty);
+        }
     });
     DEPTH.set(depth + 1);
     Some(Query {
@@ -95,15 +98,15 @@ impl Drop for Query<'_> {
         ACTIVE.set(self.before);
         let depth = DEPTH.get().saturating_sub(1);
         DEPTH.set(depth);
-        let slots = FRAMES.with_borrow_mut(|f| f.get_mut(depth).map(std::mem::take));
-        if let Some(mut slots) = slots {
-            for slot in slots.drain(..) {
-                if let Slot::Done(v) = slot {
+        // The slots emptied where they stand (the pool the values go back to is another
+        // thread-local), ready for the next query at this depth as they are.
+        FRAMES.with_borrow_mut(|f| {
+            for slot in f.get_mut(depth).into_iter().flatten() {
+                if let Slot::Done(v) = std::mem::replace(slot, Slot::Empty) {
                     super::pool::recycle(v);
                 }
             }
-            FRAMES.with_borrow_mut(|f| f[depth] = slots);
-        }
+        });
     }
 }
 
