@@ -834,11 +834,14 @@ impl<'a> Eval<'a> {
     #[inline]
     fn remembered(&self, e: &Expr, l: &mut [Value]) -> Option<Value> {
         let i = memo::place(self.eng, self.s, self.me, e)?;
-        if let Some(v) = memo::done(i) {
-            return Some(v);
+        match memo::look(i) {
+            memo::Look::Done(v) => Some(v),
+            memo::Look::Computing => None,
+            memo::Look::Empty => {
+                let v = self.remember(i, e, l);
+                Some(memo::dup_of(i, v))
+            }
         }
-        let i = self.remembered_place(e, l)?;
-        Some(memo::value(i))
     }
 
     /// The remembered value of `e` if it is computed already in this query (see
@@ -870,24 +873,30 @@ impl<'a> Eval<'a> {
             memo::Status::Done => Some(i),
             memo::Status::Computing => None,
             memo::Status::Empty => {
-                memo::set(i, memo::Slot::Computing);
-                let v = match self.eng.plans.computer(e) {
-                    // Compiled, it charges the node's step and its list's length, as
-                    // `eval` does; the caller charges them again (see `eval`).
-                    Some(compute) => {
-                        let v = compute(self, l);
-                        let len = match &v {
-                            Value::List(items) => items.len() as u64,
-                            _ => 0,
-                        };
-                        budget::refund(1 + len);
-                        v
-                    }
-                    None => self.eval_within_budget(e, l),
-                };
+                let v = self.remember(i, e, l);
                 memo::set(i, memo::Slot::Done(v));
                 Some(i)
             }
+        }
+    }
+
+    /// `e` computed for the memo's slot `i` (marked as being computed meanwhile), its
+    /// value not stored yet: the caller stores it.
+    fn remember(&self, i: usize, e: &Expr, l: &mut [Value]) -> Value {
+        memo::set(i, memo::Slot::Computing);
+        match self.eng.plans.computer(e) {
+            // Compiled, it charges the node's step and its list's length, as `eval`
+            // does; the caller charges them again (see `eval`).
+            Some(compute) => {
+                let v = compute(self, l);
+                let len = match &v {
+                    Value::List(items) => items.len() as u64,
+                    _ => 0,
+                };
+                budget::refund(1 + len);
+                v
+            }
+            None => self.eval_within_budget(e, l),
         }
     }
 

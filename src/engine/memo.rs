@@ -151,12 +151,28 @@ pub(crate) fn done(i: usize) -> Option<Value> {
     })
 }
 
-/// A copy of the remembered value at `i` (its lists from the pool).
-pub(crate) fn value(i: usize) -> Value {
+/// What the slot at `i` holds: nothing yet, a value being computed, or a copy of its
+/// value (its lists from the pool).
+pub(crate) enum Look {
+    Empty,
+    Computing,
+    Done(Value),
+}
+
+/// What the slot at `i` holds (see `Look`), in one look into the thread's slots.
+pub(crate) fn look(i: usize) -> Look {
     FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
-        Some(Slot::Done(v)) => super::pool::dup(v),
-        _ => Value::None,
+        Some(Slot::Empty) => Look::Empty,
+        Some(Slot::Done(v)) => Look::Done(super::pool::dup(v)),
+        _ => Look::Computing,
     })
+}
+
+/// Stores `v` at `i`, and gives back a copy of it (its lists from the pool).
+pub(crate) fn dup_of(i: usize, v: Value) -> Value {
+    let copy = super::pool::dup(&v);
+    set(i, Slot::Done(v));
+    copy
 }
 
 /// Hands `f` the items of the remembered list at `i` from item `from` on, at most `n`;
