@@ -349,11 +349,23 @@ impl<const N: usize> Drop for Ids<N> {
 /// back when dropped.
 pub(crate) struct Locals(Vec<Value>);
 
+/// How many sets of local slots a thread keeps for the next queries (they nest: a query
+/// inside an action's `require afterwards`, and so on).
+const KEEP_LOCALS: usize = 16;
+
+thread_local! {
+    /// Sets of local slots given back, each `None` throughout and as long as it was.
+    static LOCALS: RefCell<Vec<Vec<Value>>> = const { RefCell::new(Vec::new()) };
+}
+
 impl Locals {
     pub fn new(n: usize) -> Locals {
-        let mut v = take();
-        // Each slot made as `None` where it stands (`resize` would clone one into each).
-        v.resize_with(n, || Value::None);
+        let mut v = LOCALS.with_borrow_mut(Vec::pop).unwrap_or_default();
+        // Each slot made as `None` where it stands (`resize` would clone one into each);
+        // a set kept from a query of as many slots (the common case) is ready as it is.
+        if v.len() != n {
+            v.resize_with(n, || Value::None);
+        }
         Locals(v)
     }
 }
@@ -373,6 +385,19 @@ impl std::ops::DerefMut for Locals {
 
 impl Drop for Locals {
     fn drop(&mut self) {
-        recycle_list(std::mem::take(&mut self.0));
+        // The slots emptied where they stand, and the set kept as long as it is.
+        for slot in self.0.iter_mut() {
+            if slot.owns_heap() {
+                recycle(std::mem::take(slot));
+            } else {
+                *slot = Value::None;
+            }
+        }
+        let v = std::mem::take(&mut self.0);
+        LOCALS.with_borrow_mut(|kept| {
+            if kept.len() < KEEP_LOCALS {
+                kept.push(v);
+            }
+        });
     }
 }
