@@ -387,11 +387,8 @@ impl Drop for Locals {
     fn drop(&mut self) {
         // The slots emptied where they stand, and the set kept as long as it is.
         for slot in self.0.iter_mut() {
-            if slot.owns_heap() {
-                recycle(std::mem::take(slot));
-            } else {
-                *slot = Value::None;
-            }
+            // A scalar is let go without the drop glue's call (see `Value::discard`).
+            recycle(std::mem::take(slot));
         }
         let v = std::mem::take(&mut self.0);
         LOCALS.with_borrow_mut(|kept| {
