@@ -1102,6 +1102,7 @@ impl<'a> Eval<'a> {
     }
 
     /// The pattern walker for the piece on `c` (its owner's forward; `me`'s if `c` is empty).
+    #[inline]
     pub(crate) fn walk(&self, c: u16) -> super::patterns::Walk<'a> {
         let board = &self.eng.game.board;
         let piece = self.s.cells[c as usize];
