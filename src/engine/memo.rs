@@ -81,10 +81,9 @@ pub(crate) fn begin<'a>(eng: &Engine, s: &'a State, me: u8) -> Option<Query<'a>>
         if f.len() == depth {
             f.push(Vec::new());
         }
-        // Empty already when a query of this engine used it last (see `drop`).
-        if f[depth].len() != eng.memo_nodes.len() {
-            f[depth].resize(eng.memo_nodes.len(), Slot::Empty);
-        }
+        // Empty already when a query of this engine used it last (see `drop`): then as
+        // long as it must be, and `resize` leaves it.
+        f[depth].resize(eng.memo_nodes.len(), Slot::Empty);
     });
     DEPTH.set(depth + 1);
     Some(Query {
@@ -145,10 +144,10 @@ pub(crate) fn status(i: usize) -> Status {
 
 /// A copy of the remembered value at `i` if it is computed (its lists from the pool).
 pub(crate) fn done(i: usize) -> Option<Value> {
-    FRAMES.with_borrow(|f| match top(f).map(|v| &v[i]) {
-        Some(Slot::Done(v)) => Some(super::pool::dup(v)),
+    match look(i) {
+        Look::Done(v) => Some(v),
         _ => None,
-    })
+    }
 }
 
 /// What the slot at `i` holds: nothing yet, a value being computed, or a copy of its

@@ -362,10 +362,8 @@ impl Locals {
     pub fn new(n: usize) -> Locals {
         let mut v = LOCALS.with_borrow_mut(Vec::pop).unwrap_or_default();
         // Each slot made as `None` where it stands (`resize` would clone one into each);
-        // a set kept from a query of as many slots (the common case) is ready as it is.
-        if v.len() != n {
-            v.resize_with(n, || Value::None);
-        }
+        // a set kept from a query of as many slots (the common case) is left as it is.
+        v.resize_with(n, || Value::None);
         Locals(v)
     }
 }
