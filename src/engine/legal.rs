@@ -534,7 +534,9 @@ impl Engine {
                 match domain {
                     // Subsets, pruned by the `require`s after the choice (`subsets.rs`).
                     Expr::Call(_, sargs) if self.prune_roles[a as usize][i] == Role::Choose => {
-                        self.each_subset(ev, sargs, l, &mut chosen);
+                        self.each_subset(ev, sargs, l, &mut |v, l| {
+                            chosen(super::pool::dup_list(v), l)
+                        });
                     }
                     // Domains are walked in place, without collecting them first. Twin
                     // components in one place are one choice: only the first is offered.

@@ -170,11 +170,20 @@ pub(crate) fn set(slot: &mut Value, v: Value) {
 }
 
 /// Stores a copy of `v` in `slot` (see `set` and `dup`): a scalar over a scalar of its
-/// kind writes only its payload, without making the copy first.
+/// kind writes only its payload, and a list over a list is copied into the storage
+/// already there (`copy_value`), without making the copy first.
 #[inline(always)]
 pub(crate) fn assign(slot: &mut Value, v: &Value) {
-    if !slot.set_payload(v) {
-        set(slot, dup(v));
+    copy_value(slot, v)
+}
+
+/// Stores a list of copies of `items` in `slot` (see `assign`): into the storage of the
+/// list already there if there is one.
+#[inline]
+pub(crate) fn assign_list(slot: &mut Value, items: &[Value]) {
+    match slot {
+        Value::List(to) => copy_values(to, items),
+        _ => set(slot, dup_list(items)),
     }
 }
 

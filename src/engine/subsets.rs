@@ -362,7 +362,7 @@ impl Engine {
     }
 
     /// `choose x in subsets(args)` with pruning `require`s after it (see the module):
-    /// each subset handed to `visit` (the local to write it into, and the rest of the
+    /// each subset handed to `visit` (its items, to copy into the local, and the rest of the
     /// action) while it says to go on, charged as `eval` and `for_each` charge the list
     /// of them they would make and walk, for the subsets made.
     pub(crate) fn each_subset(
@@ -370,7 +370,7 @@ impl Engine {
         ev: &Eval,
         args: &[Expr],
         l: &mut [Value],
-        visit: &mut dyn FnMut(Value, &mut [Value]) -> bool,
+        visit: &mut dyn FnMut(&[Value], &mut [Value]) -> bool,
     ) {
         // The call's own step, as `eval` charges it.
         if !budget::charge(1) {
@@ -389,7 +389,7 @@ impl Engine {
                 return Seen::Stop;
             }
             FAILED.set(false);
-            if !visit(pool::dup_list(cur), l) {
+            if !visit(cur, l) {
                 return Seen::Stop;
             }
             if FAILED.replace(false) {

@@ -292,7 +292,7 @@ fn pruned_choose<T: Then>(
         located(ev, at, || {
             let mut go_on = true;
             ev.eng.each_subset(ev, args, l, &mut |v, l| {
-                pool::set(&mut l[slot], v);
+                pool::assign_list(&mut l[slot], v);
                 go_on = next.go(ev, l, f);
                 go_on
             });
