@@ -47,6 +47,10 @@ impl CellSet {
         *word |= b;
         new
     }
+    /// The set's first word: all of it on a board of at most 64 cells.
+    pub(crate) fn first_word(&self) -> u64 {
+        self.many.first().copied().unwrap_or(self.few[0])
+    }
     pub(crate) fn contains(&self, c: u16) -> bool {
         let words: &[u64] = if self.many.is_empty() {
             &self.few

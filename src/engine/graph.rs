@@ -276,7 +276,40 @@ impl Engine {
 
     /// `reachable(cell, within)`: empty cells of `within` reached by links through empty
     /// cells of `within`.
+    /// On a board of at most 64 cells, each cell's new neighbours are found as a word.
     pub(crate) fn reachable(&self, s: &State, cell: u16, within: &CellSet, out: &mut Vec<Value>) {
+        if self.link_words() == 1 {
+            return self.reachable_word(s, cell, within.first_word(), out);
+        }
+        self.reachable_walk(s, cell, within, out);
+    }
+
+    /// `reachable` on a board of at most 64 cells: breadth first as `geometry::flood`
+    /// walks, each cell's neighbours in cell order, those it may enter (empty cells of
+    /// `within`, not reached yet) found at once.
+    fn reachable_word(&self, s: &State, cell: u16, within: u64, out: &mut Vec<Value>) {
+        let open = within & !s.occupied_word(None);
+        let start = out.len();
+        let mut seen = 1u64 << cell;
+        let mut c = cell;
+        let mut i = start;
+        loop {
+            let mut new = s.links[c as usize] & open & !seen;
+            seen |= new;
+            while new != 0 {
+                out.push(Value::Cell(new.trailing_zeros() as u16));
+                new &= new - 1;
+            }
+            match out.get(i) {
+                Some(&Value::Cell(next)) => c = next,
+                _ => break,
+            }
+            i += 1;
+        }
+    }
+
+    /// `reachable`, a neighbour at a time.
+    fn reachable_walk(&self, s: &State, cell: u16, within: &CellSet, out: &mut Vec<Value>) {
         super::geometry::flood(
             s.cells.len(),
             cell,
@@ -288,7 +321,23 @@ impl Engine {
 
     /// `targets(cell, k)`: occupied cells at the end of a path of links whose cells
     /// between are empty, but for at most `k` occupied cells passed over.
+    /// On a board of at most 64 cells, found as words (`targets_word`).
     pub(crate) fn targets(&self, s: &State, cell: u16, k: i64, out: &mut Vec<Value>) {
+        if self.link_words() != 1 {
+            return self.targets_walk(s, cell, k, out);
+        }
+        let k = k.clamp(0, s.cells.len() as i64) as u32;
+        let mut hit = self.targets_word(s, cell, k);
+        while hit != 0 {
+            out.push(Value::Cell(hit.trailing_zeros() as u16));
+            hit &= hit - 1;
+        }
+    }
+
+    /// `targets`, walked a cell at a time: the cheapest way to each cell first, as a
+    /// queue with two ends (a step onto an empty cell costs nothing, onto an occupied
+    /// one costs one).
+    fn targets_walk(&self, s: &State, cell: u16, k: i64, out: &mut Vec<Value>) {
         let n = s.cells.len();
         // The fewest occupied cells passed over to stand on each cell, and the queue:
         // storage kept per thread from the last call (nothing here calls back into the
@@ -323,6 +372,50 @@ impl Engine {
         }
         out.extend((0..n as u16).filter(|&c| hit.contains(c)).map(Value::Cell));
         TARGETS.with_borrow_mut(|kept| *kept = (cost, queue));
+    }
+}
+
+impl Engine {
+    /// `targets` on a board of at most 64 cells, as one word: the cells a path reaches
+    /// passing over `j` occupied cells (the start's own flood through empty cells for
+    /// `j` = 0, then from the occupied cells it met, for each `j` up to `k`), and the
+    /// occupied cells next to any of them. The set `targets` finds, whatever order its
+    /// walk takes: it lists them in cell order.
+    fn targets_word(&self, s: &State, cell: u16, k: u32) -> u64 {
+        let links = &s.links;
+        let occupied = s.occupied_word(None);
+        let start = 1u64 << cell;
+        // The cells next to any cell of `set`.
+        let around = |mut set: u64| {
+            let mut next = 0;
+            while set != 0 {
+                next |= links[set.trailing_zeros() as usize];
+                set &= set - 1;
+            }
+            next
+        };
+        let (mut seen, mut hit, mut from) = (start, 0u64, start);
+        for j in 0..=k {
+            // This level's flood through empty cells from `from`.
+            let mut frontier = from;
+            while frontier != 0 {
+                let next = around(frontier);
+                hit |= next & occupied;
+                frontier = next & !occupied & !seen;
+                seen |= frontier;
+            }
+            hit &= !start;
+            if j == k {
+                break;
+            }
+            // The next level starts on the occupied cells met, not walked from yet.
+            from = hit & !seen;
+            if from == 0 {
+                break;
+            }
+            seen |= from;
+        }
+        hit
     }
 }
 
@@ -382,4 +475,107 @@ pub(crate) fn link_terms(rule: Option<&Expr>) -> Vec<LinkTerm> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::compile_source;
+    use crate::engine::geometry::CellSet;
+    use crate::engine::state::{State, NONE};
+    use crate::engine::Engine;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A game of links on a board of at most 64 cells, started.
+    fn started() -> (Engine, State) {
+        let text = include_str!("../../tests/constructs/link_rules.muster");
+        let game = compile_source("link_rules.muster", text, None)
+            .unwrap_or_else(|_| panic!("link_rules.muster does not compile"))
+            .game;
+        let eng = Engine::new(game);
+        assert_eq!(eng.link_words(), 1, "a board of at most 64 cells");
+        let s = eng.start(2, 1).expect("the game starts");
+        (eng, s)
+    }
+
+    /// A seeded random table of links (either way round) and random occupied cells.
+    fn randomize(s: &mut State, rng: &mut ChaCha8Rng) {
+        let n = s.cells.len();
+        let density = rng.gen_range(0.05..0.4);
+        s.links = vec![0; n];
+        for a in 0..n {
+            for b in a + 1..n {
+                if rng.gen_bool(density) {
+                    s.links[a] |= 1 << b;
+                    s.links[b] |= 1 << a;
+                }
+            }
+        }
+        let full = rng.gen_range(0.1..0.7);
+        for c in 0..n {
+            s.cells[c] = if rng.gen_bool(full) { 0 } else { NONE };
+        }
+        s.reindex();
+    }
+
+    /// `targets` found as words finds what the walk a cell at a time finds, for every cell
+    /// and every number of cells passed over up to 3, over seeded random tables of links
+    /// (either way round) and random occupied cells.
+    #[test]
+    fn word_targets_are_the_walks() {
+        let (eng, mut s) = started();
+        let n = s.cells.len();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut compared, mut found) = (0, 0);
+        for _ in 0..60 {
+            randomize(&mut s, &mut rng);
+            for cell in 0..n as u16 {
+                for k in 0..=3 {
+                    let (mut words, mut walk) = (Vec::new(), Vec::new());
+                    eng.targets(&s, cell, k, &mut words);
+                    eng.targets_walk(&s, cell, k, &mut walk);
+                    assert_eq!(words, walk, "targets({cell}, {k})");
+                    compared += 1;
+                    found += words.len();
+                }
+            }
+        }
+        assert_eq!(compared, 60 * n * 4);
+        assert!(found > compared, "the tables leave cells to find: {found}");
+    }
+
+    /// `reachable` found as words finds what the walk a cell at a time finds, in the same
+    /// order, from every cell, within every cell or a random half of them, over seeded
+    /// random tables of links and random occupied cells.
+    #[test]
+    fn word_reachable_is_the_walks() {
+        let (eng, mut s) = started();
+        let n = s.cells.len();
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let (mut compared, mut found) = (0, 0);
+        for _ in 0..60 {
+            randomize(&mut s, &mut rng);
+            for half in [false, true] {
+                let mut within = CellSet::new(n);
+                for c in 0..n as u16 {
+                    if !half || rng.gen_bool(0.5) {
+                        within.insert(c);
+                    }
+                }
+                for cell in 0..n as u16 {
+                    let (mut words, mut walk) = (Vec::new(), Vec::new());
+                    eng.reachable(&s, cell, &within, &mut words);
+                    eng.reachable_walk(&s, cell, &within, &mut walk);
+                    assert_eq!(words, walk, "reachable({cell})");
+                    compared += 1;
+                    found += words.len();
+                }
+            }
+        }
+        assert_eq!(compared, 60 * 2 * n);
+        assert!(
+            found > compared / 2,
+            "the tables leave cells to reach: {found}"
+        );
+    }
 }
