@@ -103,16 +103,23 @@ impl Engine {
         self.cell_shape(s, cell).is_some()
     }
 
-    /// The cells of one area instance, in order, that exist now.
+    /// The cells of one area instance, in order, that exist now: all of an area without
+    /// shapes; of a shaped one, as many from its first as the shape laid out on it has
+    /// (a cell's place in its area is its distance from the first, and it exists while
+    /// the shape has a cell at that place: see `present`).
     pub(crate) fn area_cells(&self, s: &State, area: u16, seat: u8, out: &mut Vec<Value>) {
         let a = &self.game.board.areas[area as usize];
         let seat = if a.per_seat { seat as u16 } else { 0 };
         let first = a.first_cell + seat * a.size;
-        for c in first..first + a.size {
-            if self.present(s, c) {
-                out.push(Value::Cell(c));
-            }
-        }
+        let n = if a.families.is_empty() {
+            a.size
+        } else if a.size == 0 {
+            0
+        } else {
+            self.cell_shape(s, first)
+                .map_or(0, |(def, _)| def.cell_row.len().min(a.size as usize) as u16)
+        };
+        out.extend((first..first + n).map(Value::Cell));
     }
 
     /// Lays out an area instance by a shape (`NONE` clears it), then links again.
@@ -483,6 +490,7 @@ mod tests {
     use crate::engine::geometry::CellSet;
     use crate::engine::state::{State, NONE};
     use crate::engine::Engine;
+    use crate::ir::Value;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -516,6 +524,32 @@ mod tests {
             s.cells[c] = if rng.gen_bool(full) { 0 } else { NONE };
         }
         s.reindex();
+    }
+
+    /// An area's cells now are those of its instance that exist (`present`), whatever
+    /// shape is laid out on it, or none.
+    #[test]
+    fn area_cells_are_those_present() {
+        let (eng, mut s) = started();
+        let board = &eng.game.board;
+        let mut compared = 0;
+        for shape in (0..eng.game.shapes.len() as u16).chain([NONE]) {
+            s.shapes.iter_mut().for_each(|x| *x = shape);
+            for (area, a) in board.areas.iter().enumerate() {
+                for seat in 0..if a.per_seat { 2 } else { 1 } {
+                    let mut cells = Vec::new();
+                    eng.area_cells(&s, area as u16, seat, &mut cells);
+                    let first = a.first_cell + seat as u16 * a.size;
+                    let present: Vec<Value> = (first..first + a.size)
+                        .filter(|&c| eng.present(&s, c))
+                        .map(Value::Cell)
+                        .collect();
+                    assert_eq!(cells, present, "area {area}, seat {seat}, shape {shape}");
+                    compared += cells.len();
+                }
+            }
+        }
+        assert!(compared > 10, "cells compared: {compared}");
     }
 
     /// `targets` found as words finds what the walk a cell at a time finds, for every cell
