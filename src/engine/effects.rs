@@ -148,6 +148,25 @@ fn rolled(s: &mut State, mut items: Vec<Value>, slot: &mut Value) {
     pool::set(slot, v);
 }
 
+/// `rolled` over the numbers `lo..hi`, without taking them: the same draw of the state's
+/// random generator picks the same number, and each number is charged as a walk of the
+/// range charges it (`Eval::each_in_range`). A budget spent on the way (the walk would
+/// have stopped part way) fails the action whatever is drawn.
+fn rolled_in_range(s: &mut State, lo: i64, hi: i64, slot: &mut Value) {
+    let n = if super::eval::range_fits(lo, hi) {
+        (hi - lo + 1).max(0) as u64
+    } else {
+        0
+    };
+    let v = if n == 0 || !super::budget::charge(n) {
+        Value::None
+    } else {
+        use rand::Rng;
+        Value::Int(lo + s.rng.gen_range(0..n as usize) as i64)
+    };
+    pool::set(slot, v);
+}
+
 impl<'a> Runner<'a> {
     pub fn new(eng: &'a Engine, me: u8) -> Runner<'a> {
         Runner {
@@ -349,6 +368,19 @@ impl<'a> Runner<'a> {
                 }
                 let items = gathered(|f| coll(&ev(eng, s, me), l, f));
                 rolled(s, items, &mut l[*slot]);
+            }
+            Op::RollRange(slot, a, b) => {
+                if let Some(t) = &mut self.trial {
+                    t.touched = Touched::All;
+                }
+                let (a, b) = (a(&ev(eng, s, me), l), b(&ev(eng, s, me), l));
+                match (&a, &b) {
+                    (Value::Int(lo), Value::Int(hi)) => rolled_in_range(s, *lo, *hi, &mut l[*slot]),
+                    _ => {
+                        let items = gathered(|f| ev(eng, s, me).each_in_range(a, b, l, f));
+                        rolled(s, items, &mut l[*slot]);
+                    }
+                }
             }
             Op::Move(what, to, face) => {
                 if let Some(t) = &mut self.trial {

@@ -13,7 +13,7 @@
 use super::{each, get, truth, ByAddress, Cond, Cx, Each, Get};
 use crate::engine::effects::VarTarget;
 use crate::engine::memo;
-use crate::ir::{AssignOp, Clause, Expr, Game, Stmt, Target};
+use crate::ir::{AssignOp, BinOp, Clause, Expr, Game, Stmt, Target};
 
 /// A list of statements, compiled.
 pub(crate) type Body = Box<[Op]>;
@@ -31,6 +31,10 @@ pub(crate) enum Op {
     /// `let x = roll(...)`: the local, and the items one is picked from (all taken first,
     /// as the statement takes them).
     Roll(usize, Each),
+    /// `let x = roll(a..b)`: the local, and the range's ends. A number of the range is
+    /// picked as `Roll` picks one of the items it takes (see `effects::rolled_in_range`),
+    /// without taking them.
+    RollRange(usize, Get, Get),
     /// What moves, where to, and the face it is turned to.
     Move(Get, Get, Option<bool>),
     /// The variable, the seat or piece whose it is (none for a global), the change, the
@@ -87,7 +91,12 @@ fn as_run(cx: &mut Cx, st: &Stmt) -> Op {
         Stmt::For(slot, coll, body) => Op::For(*slot as usize, items(cx, coll), ops(cx, body)),
         Stmt::Block(body) => Op::Block(ops(cx, body)),
         Stmt::Let(slot, e) => Op::Let(*slot as usize, value(cx, e)),
-        Stmt::Roll(slot, coll) => Op::Roll(*slot as usize, items(cx, coll)),
+        Stmt::Roll(slot, coll) => match coll {
+            Expr::Binary(BinOp::Range, a, b) if !cx.scoped(coll) => {
+                Op::RollRange(*slot as usize, get(cx, a), get(cx, b))
+            }
+            _ => Op::Roll(*slot as usize, items(cx, coll)),
+        },
         Stmt::Move(what, to, face) => Op::Move(value(cx, what), value(cx, to), *face),
         Stmt::Assign(target, op, v) => {
             let (var, who) = match target {
