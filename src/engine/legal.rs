@@ -840,7 +840,7 @@ impl Engine {
     /// before it left (their `require`s are not checked again), then moves play on as
     /// after any action.
     fn reveal(&self, s: &mut State, l: &mut [Value]) -> Result<(), EngineError> {
-        let choices = std::mem::take(&mut s.secret);
+        let mut choices = std::mem::take(&mut s.secret);
         let mut last = SKIP;
         for (seat, act) in &choices {
             if s.outcome.is_some() {
@@ -856,6 +856,11 @@ impl Engine {
                 })
             })?;
             last = act.action;
+        }
+        // The list goes back to the state, emptied, for the next step's choices.
+        choices.clear();
+        if s.secret.capacity() == 0 {
+            s.secret = choices;
         }
         self.after_action(s, last, 0, l)
     }
