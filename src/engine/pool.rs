@@ -191,8 +191,21 @@ pub(crate) fn assign_list(slot: &mut Value, items: &[Value]) {
 /// there if there is one, or into storage of its own, and `v`'s own storage goes back to
 /// the pool. A buffer of the pool kept in a state would be lost to it when the state is
 /// dropped (a state made for one game, say), and the next query would allocate to
-/// replace it.
+/// replace it. A scalar over a scalar of its kind (the common case: a number, a seat, a
+/// truth) writes only its payload, inlined where it is stored.
+#[inline(always)]
 pub(crate) fn store(slot: &mut Value, v: Value) {
+    if slot.set_payload(&v) {
+        // A scalar: nothing to drop.
+        std::mem::forget(v);
+    } else {
+        store_unlike(slot, v)
+    }
+}
+
+/// `store` of anything but a scalar over a scalar of its kind.
+#[inline(never)]
+fn store_unlike(slot: &mut Value, v: Value) {
     match (slot, v) {
         (Value::List(old), Value::List(mut new)) => {
             for it in old.drain(..) {
