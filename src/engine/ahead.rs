@@ -28,6 +28,7 @@ use super::budget;
 use super::legal::Listed;
 use super::state::State;
 use super::{Action, Engine, EngineError};
+use crate::ir::Value;
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
@@ -224,7 +225,7 @@ impl Engine {
     /// `has_legal_action` for a caller of `apply_and_list`: every legal action listed into
     /// its buffer (see the module). `None` where there is no such caller or nothing may
     /// be listed ahead: the caller looks for the first action as ever.
-    pub(crate) fn list_ahead(&self, s: &State) -> Option<bool> {
+    pub(crate) fn list_ahead(&self, s: &State, l: &mut [Value]) -> Option<bool> {
         // The buffer is taken out while it is listed into, so that nothing inside asks.
         let (mut listed, exact, timed) = AHEAD.with_borrow_mut(|a| {
             if !a.asked {
@@ -235,7 +236,7 @@ impl Engine {
             Some((std::mem::take(&mut a.listed), a.exact, a.timed))
         })?;
         let start = timed.then(Instant::now);
-        let found = self.list_into_ahead(s, &mut listed, exact);
+        let found = self.list_into_ahead(s, &mut listed, exact, l);
         AHEAD.with_borrow_mut(|a| {
             a.asked = true;
             a.listed = listed;
@@ -250,13 +251,19 @@ impl Engine {
         found
     }
 
-    fn list_into_ahead(&self, s: &State, listed: &mut Listed, exact: bool) -> Option<bool> {
+    fn list_into_ahead(
+        &self,
+        s: &State,
+        listed: &mut Listed,
+        exact: bool,
+        l: &mut [Value],
+    ) -> Option<bool> {
         if budget::spent() || s.outcome.is_some() || self.offers_pass(s) {
             return None;
         }
         let (((first, end), owed), over) = budget::apart(|| {
             budget::owed_at_first(exact, || {
-                let first = self.list_step(s, listed);
+                let first = self.list_step(s, listed, l);
                 (first, budget::left())
             })
         });

@@ -250,22 +250,23 @@ impl Engine {
             return Ok(());
         }
         let decision = Decision::begin();
-        self.list_step(s, out);
+        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        self.list_step(s, out, &mut locals);
         budget::locate(|| self.deciding_text(s));
         decision.result()
     }
 
     /// Lists the legal actions of the step into `out`, charging the open decision's
-    /// budget; returns what was left of the budget (`budget::left`) when the first action
+    /// budget, with the local slots `l` (the caller's: every local is bound before it is
+    /// read); returns what was left of the budget (`budget::left`) when the first action
     /// was found, `None` if none was.
-    pub(crate) fn list_step(&self, s: &State, out: &mut Listed) -> Option<i64> {
-        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
+    pub(crate) fn list_step(&self, s: &State, out: &mut Listed, l: &mut [Value]) -> Option<i64> {
         // The buffer's actions are overwritten in place, those beyond kept as spares (see
         // `Listed`): a query into a buffer reused from the last ones makes no new `Action`.
         let mut n = 0;
         let mut first = None;
         let actions = &mut out.actions;
-        self.enumerate_step(s, &mut locals, &mut |a, args| {
+        self.enumerate_step(s, l, &mut |a, args| {
             if n == 0 {
                 first = Some(budget::left());
                 budget::found_first();
@@ -335,26 +336,29 @@ impl Engine {
     /// Whether the decider has any legal action (stops at the first, but where the
     /// `apply_and_list` under way asked for them all: see `ahead.rs`).
     pub fn has_legal_action(&self, s: &State) -> bool {
+        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        self.has_legal_action_with(s, &mut locals)
+    }
+
+    /// `has_legal_action`, with the caller's local slots (an `apply` moving play on: every
+    /// local is bound before it is read, so the slots of one query or effect serve the
+    /// next).
+    pub(crate) fn has_legal_action_with(&self, s: &State, l: &mut [Value]) -> bool {
         let _decision = Decision::begin();
         // In a secret choice the next chooser is the first seat found with a legal action
         // (`next_secret_chooser`): it is not asked again.
         if self.is_secret_choice(s) {
-            return self.secret_chooser(s).is_some() || self.has_legal_action_for(s, s.turn_seat);
+            return self.secret_chooser(s).is_some() || self.has_legal_action_in(s, s.turn_seat, l);
         }
         // Where a playout asked for the next listing, they are all listed now.
-        if let Some(any) = self.list_ahead(s) {
+        if let Some(any) = self.list_ahead(s, l) {
             return any;
         }
-        self.has_legal_action_for(s, self.step_decider(s))
+        self.has_legal_action_in(s, self.step_decider(s), l)
     }
 
-    /// Whether `seat` would have a legal action if it decided the current step now.
-    pub(crate) fn has_legal_action_for(&self, s: &State, seat: u8) -> bool {
-        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.has_legal_action_in(s, seat, &mut locals)
-    }
-
-    /// `has_legal_action_for`, with the caller's local slots.
+    /// Whether `seat` would have a legal action if it decided the current step now, with
+    /// the caller's local slots.
     pub(crate) fn has_legal_action_in(&self, s: &State, seat: u8, l: &mut [Value]) -> bool {
         if self.offers_pass(s) {
             return true;

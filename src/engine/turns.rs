@@ -221,7 +221,7 @@ impl Engine {
             }
             let phase = s.phase;
             if self.settle_step(s, l) {
-                if self.has_legal_action(s) {
+                if self.has_legal_action_with(s, l) {
                     return Ok(());
                 }
                 if self.stuck_ends_game(s, l) {
@@ -523,7 +523,7 @@ impl Engine {
                     s,
                     me: s.turn_seat,
                 };
-                self.judged(&ev, c, l) && self.has_legal_action(s)
+                self.judged(&ev, c, l) && self.has_legal_action_with(s, l)
             }
             None => self.has_real_choice(s),
         };
@@ -552,7 +552,7 @@ impl Engine {
         // out of the game changes what they see.
         let mut judged = true;
         if self.settle_step(s, l) {
-            if self.has_legal_action(s) || self.stuck_ends_game(s, l) {
+            if self.has_legal_action_with(s, l) || self.stuck_ends_game(s, l) {
                 return Ok(());
             }
             judged = false;
