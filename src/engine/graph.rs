@@ -283,6 +283,7 @@ impl Engine {
 
     /// `reachable(cell, within)`: empty cells of `within` reached by links through empty
     /// cells of `within`.
+    ///
     /// On a board of at most 64 cells, each cell's new neighbours are found as a word.
     pub(crate) fn reachable(&self, s: &State, cell: u16, within: &CellSet, out: &mut Vec<Value>) {
         if self.link_words() == 1 {
@@ -328,6 +329,7 @@ impl Engine {
 
     /// `targets(cell, k)`: occupied cells at the end of a path of links whose cells
     /// between are empty, but for at most `k` occupied cells passed over.
+    ///
     /// On a board of at most 64 cells, found as words (`targets_word`).
     pub(crate) fn targets(&self, s: &State, cell: u16, k: i64, out: &mut Vec<Value>) {
         if self.link_words() != 1 {
@@ -380,9 +382,7 @@ impl Engine {
         out.extend((0..n as u16).filter(|&c| hit.contains(c)).map(Value::Cell));
         TARGETS.with_borrow_mut(|kept| *kept = (cost, queue));
     }
-}
 
-impl Engine {
     /// `targets` on a board of at most 64 cells, as one word: the cells a path reaches
     /// passing over `j` occupied cells (the start's own flood through empty cells for
     /// `j` = 0, then from the occupied cells it met, for each `j` up to `k`), and the
