@@ -153,8 +153,10 @@ fn rolled(s: &mut State, mut items: Vec<Value>, slot: &mut Value) {
 /// range charges it (`Eval::each_in_range`). A budget spent on the way (the walk would
 /// have stopped part way) fails the action whatever is drawn.
 fn rolled_in_range(s: &mut State, lo: i64, hi: i64, slot: &mut Value) {
-    let n = if super::eval::range_fits(lo, hi) {
-        (hi - lo + 1).max(0) as u64
+    // Counted only once the range is known to be short: `hi - lo` of two far ends would
+    // overflow.
+    let n = if hi >= lo && super::eval::range_fits(lo, hi) {
+        (hi - lo) as u64 + 1
     } else {
         0
     };
@@ -860,5 +862,42 @@ impl<'a> Runner<'a> {
             _ => {}
         }
         comps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{rolled, rolled_in_range};
+    use crate::check::compile_source;
+    use crate::engine::Engine;
+    use crate::ir::Value;
+
+    /// A draw from a range of numbers is the draw from the list of its numbers, with the
+    /// same random generator; a range with no numbers, its ends as far apart as can be,
+    /// draws none.
+    #[test]
+    fn a_roll_over_a_range_draws_as_over_its_numbers() {
+        let text = include_str!("../../tests/constructs/link_rules.muster");
+        let game = compile_source("link_rules.muster", text, None)
+            .unwrap_or_else(|_| panic!("link_rules.muster does not compile"))
+            .game;
+        let eng = Engine::new(game);
+        let mut s = eng.start(2, 7).expect("the game starts");
+        let mut seen = [false; 6];
+        for _ in 0..200 {
+            let mut listed = s.clone();
+            let (mut a, mut b) = (Value::None, Value::None);
+            rolled_in_range(&mut s, 1, 6, &mut a);
+            rolled(&mut listed, (1..=6).map(Value::Int).collect(), &mut b);
+            assert_eq!(a, b);
+            let Value::Int(k) = a else {
+                panic!("a number is drawn: {a:?}")
+            };
+            seen[k as usize - 1] = true;
+        }
+        assert_eq!(seen, [true; 6]);
+        let mut none = Value::Int(3);
+        rolled_in_range(&mut s, i64::MAX, i64::MIN, &mut none);
+        assert_eq!(none, Value::None);
     }
 }

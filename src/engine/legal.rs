@@ -660,7 +660,7 @@ impl Engine {
             }
             for &(which, i) in &after.last.written {
                 let i = i as usize;
-                super::pool::copy_value(&mut after.state.vars_mut(which)[i], &ev.s.vars(which)[i]);
+                super::pool::assign(&mut after.state.vars_mut(which)[i], &ev.s.vars(which)[i]);
             }
         } else {
             after.state.clone_from(ev.s);

@@ -169,14 +169,6 @@ pub(crate) fn set(slot: &mut Value, v: Value) {
     }
 }
 
-/// Stores a copy of `v` in `slot` (see `set` and `dup`): a scalar over a scalar of its
-/// kind writes only its payload, and a list over a list is copied into the storage
-/// already there (`copy_value`), without making the copy first.
-#[inline(always)]
-pub(crate) fn assign(slot: &mut Value, v: &Value) {
-    copy_value(slot, v)
-}
-
 /// Stores a list of copies of `items` in `slot` (see `assign`): into the storage of the
 /// list already there if there is one.
 #[inline]
@@ -234,7 +226,7 @@ pub(crate) fn copy_values(to: &mut Vec<Value>, from: &[Value]) {
     }
     let (common, rest) = from.split_at(to.len());
     for (t, f) in to.iter_mut().zip(common) {
-        copy_value(t, f);
+        assign(t, f);
     }
     // Rare (a list longer than before). A loop of its own: sharing `dup_list`'s `extend`
     // made the compiler stop inlining that one (+1.4% instructions where lists are copied
@@ -244,10 +236,13 @@ pub(crate) fn copy_values(to: &mut Vec<Value>, from: &[Value]) {
     }
 }
 
-/// Copies `from` over `to`, as `copy_values` copies each value: a scalar over a scalar of
-/// its kind in place, anything else out of line (`copy_unlike`).
+/// Stores a copy of `from` in `to` (a local, an action's argument, a value of a state
+/// copied over one kept for reuse: see `copy_values`): a scalar over a scalar of its kind
+/// writes only its payload, in place; anything else goes out of line (`copy_unlike`),
+/// where a list over a list is copied into the storage already there, without making
+/// the copy first.
 #[inline(always)]
-pub(crate) fn copy_value(to: &mut Value, from: &Value) {
+pub(crate) fn assign(to: &mut Value, from: &Value) {
     if !to.set_payload(from) {
         copy_unlike(to, from);
     }
