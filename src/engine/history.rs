@@ -5,6 +5,7 @@
 
 use super::state::{State, NONE};
 use super::Engine;
+use crate::ir::Value;
 use smallvec::SmallVec;
 use std::cell::Cell;
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -13,6 +14,15 @@ thread_local! {
     /// The position a turn's end just recorded, while the end rules judge it (see
     /// `Recorded`): the state's address, how many positions it had seen, and the key.
     static RECORDED: Cell<Option<(usize, usize, u64)>> = const { Cell::new(None) };
+    /// The position `repetitions` last hashed since the end rules began to be judged (see
+    /// `forget_judged`): the state's address, how many positions it had seen, and the key.
+    static JUDGED: Cell<Option<(usize, usize, u64)>> = const { Cell::new(None) };
+}
+
+/// Forgets the key `repetitions` last hashed: called as the end rules begin to be judged,
+/// so that a key kept after them was hashed on the position they judged.
+pub(crate) fn forget_judged() {
+    JUDGED.set(None);
 }
 
 /// While it lives, `repetitions` of the state whose position was just recorded reads the
@@ -33,6 +43,25 @@ impl Drop for Recorded {
     fn drop(&mut self) {
         RECORDED.set(None);
     }
+}
+
+/// A variable's value into a position's key: a scalar as one write of its kind and what
+/// it holds (most variables hold one), anything else as its `Hash` writes it.
+#[inline]
+fn hash_value(h: &mut foldhash::quality::FoldHasher, v: &Value) {
+    let word = match *v {
+        Value::None => 0,
+        Value::Bool(b) => 1 << 60 | u64::from(b),
+        Value::Seat(p) => 3 << 60 | u64::from(p),
+        Value::Cell(c) => 4 << 60 | u64::from(c),
+        Value::Comp(c) => 5 << 60 | u64::from(c),
+        Value::Dir(d) => 6 << 60 | u64::from(d),
+        Value::Enum(e, x) => 7 << 60 | u64::from(e) << 16 | u64::from(x),
+        Value::Phase(p) => 8 << 60 | u64::from(p),
+        Value::Int(i) => return h.write_u128(2 << 64 | u128::from(i as u64)),
+        _ => return v.hash(h),
+    };
+    h.write_u64(word);
 }
 
 impl Engine {
@@ -72,7 +101,7 @@ impl Engine {
                 }
             }
             for &v in &piece_vars {
-                s.comp_vars[c * nvars + v].hash(h);
+                hash_value(h, &s.comp_vars[c * nvars + v]);
             }
         };
         for &c in &s.cells {
@@ -94,10 +123,10 @@ impl Engine {
             }
             if def.per_seat {
                 for p in 0..s.players as usize {
-                    s.seat_vars[p * nvars + v].hash(&mut h);
+                    hash_value(&mut h, &s.seat_vars[p * nvars + v]);
                 }
             } else {
-                s.globals[v].hash(&mut h);
+                hash_value(&mut h, &s.globals[v]);
             }
         }
         (ended, s.phase).hash(&mut h);
@@ -107,6 +136,23 @@ impl Engine {
         s.shapes.hash(&mut h);
         s.links.hash(&mut h);
         h.finish()
+    }
+
+    /// The key of the position `s` stands in as its turn ends (`position_key` for the seat
+    /// whose turn it is): the one `repetitions` hashed as the end rules judged it, where
+    /// `unchanged` says nothing changed since they were judged (a turn's end records the
+    /// position it judged right after its last action), else hashed now.
+    pub(crate) fn turn_end_key(&self, s: &State, unchanged: bool) -> u64 {
+        match JUDGED.take() {
+            Some((at, seen, key))
+                if unchanged && at == s as *const State as usize && seen == s.history.len() =>
+            {
+                // Tests (debug builds) hash it again and compare.
+                debug_assert_eq!(key, self.position_key(s, s.turn_seat));
+                key
+            }
+            _ => self.position_key(s, s.turn_seat),
+        }
     }
 
     /// How many times the position of `s` has stood as a turn ended (the position before
@@ -120,7 +166,11 @@ impl Engine {
             {
                 key
             }
-            _ => self.position_key(s, s.turn_seat),
+            _ => {
+                let key = self.position_key(s, s.turn_seat);
+                JUDGED.set(Some((s as *const State as usize, s.history.len(), key)));
+                key
+            }
         };
         let seen = s.history.iter().filter(|&&k| k == key).count() as i64;
         if s.history.last() == Some(&key) {

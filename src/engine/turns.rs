@@ -322,12 +322,14 @@ impl Engine {
         judged: bool,
     ) -> Result<Option<u8>, EngineError> {
         let p = &self.game.phases[s.phase as usize];
-        let judged = judged && p.after_turn.is_empty() && !self.end_reads_turns;
+        // Nothing changed since the end rules judged the position, so far.
+        let unchanged = judged && p.after_turn.is_empty();
+        let judged = unchanged && !self.end_reads_turns;
         Runner::new(self, s.turn_seat).run(s, &p.after_turn, l)?;
         s.turns += 1;
         s.phase_turns += 1;
         if self.game.history {
-            let key = self.position_key(s, s.turn_seat);
+            let key = self.turn_end_key(s, unchanged);
             s.history.push(key);
         }
         if !judged {
@@ -409,6 +411,7 @@ impl Engine {
         if s.outcome.is_some() {
             return true;
         }
+        super::history::forget_judged();
         let ev = Eval {
             eng: self,
             s,
