@@ -136,6 +136,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // straight after a `choose`, a stone's owner compared with `me`, a region's cells, on
     // boards of 72 cells and of 64.
     ("cell_sets.scenarios", 18),
+    // Counts and quantifiers whose bodies compare an item's attributes with a constant
+    // (on either side) or a chosen value, with `!=`, `<` and `>=`, under `and` and `or`,
+    // and with a `not`: the same answers whichever way the body is judged.
+    ("item_tests.scenarios", 4),
     // Link rules: conditions on the first cell, the second (written first), both and
     // neither; `or` in a rule; read again whenever a shape is formed.
     ("link_rules.scenarios", 7),

@@ -49,7 +49,8 @@
 //! each kind of thing compiled has its own: an action's clauses (`clauses.rs`), walks of
 //! collections and cells (`walks.rs`), conditions (`conditions.rs`), values
 //! (`values.rs`), short reads (`reads.rs`), conditions judged for sets of cells
-//! (`masks.rs`) and effects (`bodies.rs`).
+//! (`masks.rs`), bodies judged on a walk's item in place (`item_tests.rs`) and effects
+//! (`bodies.rs`).
 use super::budget;
 use super::eval::{emit, Dirs, Eval};
 use super::geometry;
@@ -64,6 +65,7 @@ use smallvec::SmallVec;
 mod bodies;
 mod clauses;
 mod conditions;
+mod item_tests;
 mod masks;
 mod reads;
 mod values;

@@ -433,7 +433,24 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     result
                 });
             }
+            let test = item_tests::ItemTest::new(*slot as usize, body);
             let (q, slot, coll, body) = (*q, *slot as usize, each(cx, coll), truth(cx, body));
+            if let Some(test) = test {
+                return Box::new(move |ev, l| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let mut result = q != Quant::Any;
+                    coll(ev, l, &mut |v, l| {
+                        let t = test.judge(ev, l, &v).unwrap_or_else(|| {
+                            pool::set(&mut l[slot], v);
+                            body(ev, l)
+                        });
+                        ops::quantify(q, t, &mut result)
+                    });
+                    result
+                });
+            }
             Box::new(move |ev, l| {
                 if !budget::charge(1) {
                     return false;

@@ -63,6 +63,9 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
         Expr::Me => node(|ev, _| Value::Seat(ev.me)),
         // As `eval` makes an aggregate: a step for the node, then the items.
         Expr::Agg(agg, slot, coll, body) => {
+            let test = (*agg == Agg::Count)
+                .then(|| item_tests::ItemTest::new(*slot as usize, body))
+                .flatten();
             let (agg, slot, coll) = (*agg, *slot as usize, each(cx, coll));
             let body = match agg {
                 Agg::Count => AggBody::Count(truth(cx, body)),
@@ -71,6 +74,11 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             node(move |ev, l| {
                 let mut acc: Option<i64> = None;
                 coll(ev, l, &mut |v, l| {
+                    // A body that compares the item's attributes (`item_tests.rs`): judged in place.
+                    if let Some(t) = test.as_ref().and_then(|t| t.judge(ev, l, &v)) {
+                        acc = Some(ops::aggregate(agg, acc, t as i64));
+                        return true;
+                    }
                     pool::set(&mut l[slot], v);
                     let n = match &body {
                         AggBody::Count(counts) => counts(ev, l) as i64,
