@@ -188,6 +188,28 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                 v
             })
         }
+        // `subsets(items, lo, hi)` made as `Eval::call` makes it, its operands compiled:
+        // the items walked (and filtered) by a plan's walk, the bounds by plans.
+        Expr::Call(Builtin::Subsets, args) => {
+            let (items, lo, hi) = (each(cx, &args[0]), get(cx, &args[1]), get(cx, &args[2]));
+            node(move |ev, l| {
+                let mut list = pool::take();
+                items(ev, l, &mut |v, _| {
+                    list.push(v);
+                    true
+                });
+                let bound = |v: Value| {
+                    let n = v.as_int().max(0) as usize;
+                    pool::recycle(v);
+                    n
+                };
+                let (lo, hi) = (bound(lo(ev, l)), bound(hi(ev, l)));
+                let mut out = pool::take();
+                ev.eng.subsets(ev.s, &list, lo, hi, &mut out);
+                pool::recycle_list(list);
+                kept(Value::List(out))
+            })
+        }
         // `size`: the items walked and counted, without a list.
         Expr::Call(Builtin::Size, args) => {
             let count = counter(cx, &args[0]);
