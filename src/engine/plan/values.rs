@@ -210,6 +210,38 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                 kept(Value::List(out))
             })
         }
+        // `coll[i]` as `Eval::index` finds it: from the front, the collection walked up to
+        // the item; from the back, walked whole.
+        Expr::Index(coll, at) => {
+            let (walk, at) = (each(cx, coll), get(cx, at));
+            node(move |ev, l| {
+                let i = at(ev, l).as_int();
+                let mut found = Value::None;
+                if i > 0 {
+                    let mut left = i;
+                    walk(ev, l, &mut |v, _| {
+                        left -= 1;
+                        if left == 0 {
+                            found = v;
+                        } else {
+                            pool::recycle(v);
+                        }
+                        left > 0
+                    });
+                } else if i < 0 {
+                    let mut items = pool::take();
+                    walk(ev, l, &mut |v, _| {
+                        items.push(v);
+                        true
+                    });
+                    if let Some(k) = ops::position(items.len(), i) {
+                        found = std::mem::take(&mut items[k]);
+                    }
+                    pool::recycle_list(items);
+                }
+                kept(found)
+            })
+        }
         // `size`: the items walked and counted, without a list.
         Expr::Call(Builtin::Size, args) => {
             let count = counter(cx, &args[0]);
