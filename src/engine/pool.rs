@@ -362,8 +362,11 @@ impl<const N: usize> Drop for Ids<N> {
     }
 }
 
-/// The local slots of one query or one action (`None` each), from the pool and given
-/// back when dropped.
+/// The local slots of one query or one action, from the pool and given back when
+/// dropped. A set given back keeps what its slots last held: every local is bound before
+/// it is read (the checker binds each in a scope it is read in), so the next query
+/// overwrites what it reads, and a list left in a slot goes back to the pool when the slot
+/// is next written (`set`, `assign`). A set made anew is `None` throughout.
 pub(crate) struct Locals(Vec<Value>);
 
 /// How many sets of local slots a thread keeps for the next queries (they nest: a query
@@ -371,7 +374,8 @@ pub(crate) struct Locals(Vec<Value>);
 const KEEP_LOCALS: usize = 16;
 
 thread_local! {
-    /// Sets of local slots given back, each `None` throughout and as long as it was.
+    /// Sets of local slots given back, each as long as it was and as its last user left
+    /// it.
     static LOCALS: RefCell<Vec<Vec<Value>>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -380,6 +384,9 @@ impl Locals {
         let mut v = LOCALS.with_borrow_mut(Vec::pop).unwrap_or_default();
         // Each slot made as `None` where it stands (`resize` would clone one into each);
         // a set kept from a query of as many slots (the common case) is left as it is.
+        if v.len() > n {
+            v.drain(n..).for_each(recycle);
+        }
         v.resize_with(n, || Value::None);
         Locals(v)
     }
@@ -400,15 +407,13 @@ impl std::ops::DerefMut for Locals {
 
 impl Drop for Locals {
     fn drop(&mut self) {
-        // The slots emptied where they stand, and the set kept as long as it is.
-        for slot in self.0.iter_mut() {
-            // A scalar is let go without the drop glue's call (see `Value::discard`).
-            recycle(std::mem::take(slot));
-        }
+        // The set kept as long as it is, its slots as they are (see `Locals`).
         let v = std::mem::take(&mut self.0);
         LOCALS.with_borrow_mut(|kept| {
             if kept.len() < KEEP_LOCALS {
                 kept.push(v);
+            } else {
+                v.into_iter().for_each(recycle);
             }
         });
     }
