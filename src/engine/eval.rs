@@ -40,6 +40,40 @@ pub(crate) fn emit(
     budget::charge(1) && f(v, l)
 }
 
+/// Item `i` of the collection `walk` walks (from 1; from the back where negative;
+/// `None` out of range): from the front the walk stops at the item, from the back it goes
+/// to the end. Shared by `Eval::index` and the plans.
+pub(crate) fn indexed(
+    i: i64,
+    l: &mut [Value],
+    walk: impl FnOnce(&mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool),
+) -> Value {
+    let mut found = Value::None;
+    if i > 0 {
+        let mut left = i;
+        walk(l, &mut |v, _| {
+            left -= 1;
+            if left == 0 {
+                found = v;
+            } else {
+                super::pool::recycle(v);
+            }
+            left > 0
+        });
+    } else if i < 0 {
+        let mut items = super::pool::take();
+        walk(l, &mut |v, _| {
+            items.push(v);
+            true
+        });
+        if let Some(k) = ops::position(items.len(), i) {
+            found = std::mem::take(&mut items[k]);
+        }
+        super::pool::recycle_list(items);
+    }
+    found
+}
+
 /// The directions a value names (one, or a list), kept on the stack when there are few.
 pub(crate) enum Dirs {
     Few([u8; 16], usize),
@@ -1012,28 +1046,7 @@ impl<'a> Eval<'a> {
     #[inline(never)]
     fn index(&self, coll: &Expr, at: &Expr, l: &mut [Value]) -> Value {
         let i = self.eval(at, l).as_int();
-        let mut found = Value::None;
-        if i > 0 {
-            let mut left = i;
-            self.for_each(coll, l, &mut |v, _| {
-                left -= 1;
-                if left == 0 {
-                    found = v;
-                }
-                left > 0
-            });
-        } else if i < 0 {
-            let mut items = super::pool::take();
-            self.for_each(coll, l, &mut |v, _| {
-                items.push(v);
-                true
-            });
-            if let Some(k) = ops::position(items.len(), i) {
-                found = std::mem::take(&mut items[k]);
-            }
-            super::pool::give(items);
-        }
-        found
+        indexed(i, l, |l, f| self.for_each(coll, l, f))
     }
 
     /// For a declared path: its region, which of its lists (the seat's, for a per-seat

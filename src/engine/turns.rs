@@ -411,7 +411,9 @@ impl Engine {
         if s.outcome.is_some() {
             return true;
         }
-        super::history::forget_judged();
+        if self.game.history {
+            super::history::forget_judged();
+        }
         let ev = Eval {
             eng: self,
             s,

@@ -441,8 +441,9 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                         return false;
                     }
                     let mut result = q != Quant::Any;
+                    let test = test.ready(l).then_some(&test);
                     coll(ev, l, &mut |v, l| {
-                        let t = test.judge(ev, l, &v).unwrap_or_else(|| {
+                        let t = test.and_then(|t| t.judge(ev, l, &v)).unwrap_or_else(|| {
                             pool::set(&mut l[slot], v);
                             body(ev, l)
                         });

@@ -50,13 +50,19 @@ impl ItemTest {
         Some(ItemTest { node, locals })
     }
 
-    /// The body judged on the item `v`: `None` where it would not be judged as above (the
-    /// item is not a component, or another local the body reads holds a list), and the
-    /// body is then judged as written.
+    /// Whether the other locals the body reads hold scalars, as `judge` reads them: asked
+    /// once for a walk (the body writes none of them), which is judged as written if not.
+    #[inline(always)]
+    pub(super) fn ready(&self, l: &[Value]) -> bool {
+        self.locals.iter().all(|&s| !l[s].owns_heap())
+    }
+
+    /// The body judged on the item `v`, once `ready` said so: `None` where the item is not
+    /// a component, and the body is then judged as written.
     #[inline(always)]
     pub(super) fn judge(&self, ev: &Eval, l: &[Value], v: &Value) -> Option<bool> {
         match *v {
-            Value::Comp(c) if c != NONE && self.locals.iter().all(|&s| !l[s].owns_heap()) => {
+            Value::Comp(c) if c != NONE => {
                 // The commonest body judged here, the rest in a call of its own.
                 Some(match self.node {
                     Node::IsEnum { attr, e, x, eq } => is_enum(ev, c, attr, (e, x), eq),

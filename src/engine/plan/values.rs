@@ -73,20 +73,22 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             };
             node(move |ev, l| {
                 let mut acc: Option<i64> = None;
+                // A body that compares the item's attributes (`item_tests.rs`): judged in place.
+                let test = test.as_ref().filter(|t| t.ready(l));
                 coll(ev, l, &mut |v, l| {
-                    // A body that compares the item's attributes (`item_tests.rs`): judged in place.
-                    if let Some(t) = test.as_ref().and_then(|t| t.judge(ev, l, &v)) {
-                        acc = Some(ops::aggregate(agg, acc, t as i64));
-                        return true;
-                    }
-                    pool::set(&mut l[slot], v);
-                    let n = match &body {
-                        AggBody::Count(counts) => counts(ev, l) as i64,
-                        AggBody::Number(value) => {
-                            let x = value(ev, l);
-                            let n = x.as_int();
-                            pool::recycle(x);
-                            n
+                    let n = match test.and_then(|t| t.judge(ev, l, &v)) {
+                        Some(t) => t as i64,
+                        None => {
+                            pool::set(&mut l[slot], v);
+                            match &body {
+                                AggBody::Count(counts) => counts(ev, l) as i64,
+                                AggBody::Number(value) => {
+                                    let x = value(ev, l);
+                                    let n = x.as_int();
+                                    pool::recycle(x);
+                                    n
+                                }
+                            }
                         }
                     };
                     acc = Some(ops::aggregate(agg, acc, n));
@@ -210,36 +212,12 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                 kept(Value::List(out))
             })
         }
-        // `coll[i]` as `Eval::index` finds it: from the front, the collection walked up to
-        // the item; from the back, walked whole.
+        // `coll[i]` as `Eval::index` finds it, `coll` walked by the plan's walk.
         Expr::Index(coll, at) => {
             let (walk, at) = (each(cx, coll), get(cx, at));
             node(move |ev, l| {
                 let i = at(ev, l).as_int();
-                let mut found = Value::None;
-                if i > 0 {
-                    let mut left = i;
-                    walk(ev, l, &mut |v, _| {
-                        left -= 1;
-                        if left == 0 {
-                            found = v;
-                        } else {
-                            pool::recycle(v);
-                        }
-                        left > 0
-                    });
-                } else if i < 0 {
-                    let mut items = pool::take();
-                    walk(ev, l, &mut |v, _| {
-                        items.push(v);
-                        true
-                    });
-                    if let Some(k) = ops::position(items.len(), i) {
-                        found = std::mem::take(&mut items[k]);
-                    }
-                    pool::recycle_list(items);
-                }
-                kept(found)
+                kept(crate::engine::eval::indexed(i, l, |l, f| walk(ev, l, f)))
             })
         }
         // `size`: the items walked and counted, without a list.
