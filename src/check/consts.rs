@@ -57,7 +57,7 @@ fn eval_in(e: &Expr, locals: &[Value], board: &Board, room: &mut usize) -> Resul
         Expr::Neg(a) => Value::Int(eval_in(a, locals, board, room)?.as_int().saturating_neg()),
         // `a + b` on lists: both, in order.
         Expr::Call(crate::ir::Builtin::Concat, parts) => {
-            let mut out = Vec::new();
+            let mut out = crate::ir::Items::new();
             for p in parts {
                 match eval_in(p, locals, board, room)? {
                     Value::List(items) => out.extend(items),

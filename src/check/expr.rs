@@ -166,7 +166,7 @@ impl<'a> Ctx<'a> {
     fn expr_inner(&mut self, e: &ast::Expr) -> Lowered {
         match &e.kind {
             ExprKind::Int(i) => (ir::Expr::Const(Value::Int(*i)), Type::Int),
-            ExprKind::Str(s) => (ir::Expr::Const(Value::Str(s.clone())), Type::Str),
+            ExprKind::Str(s) => (ir::Expr::Const(Value::Str(Box::new(s.clone()))), Type::Str),
             ExprKind::Bool(b) => (ir::Expr::Const(Value::Bool(*b)), Type::Bool),
             ExprKind::None => (ir::Expr::Const(Value::None), Type::Nothing),
             ExprKind::Name(id) => self.name(id),

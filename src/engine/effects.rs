@@ -7,6 +7,7 @@ use super::plan::Op;
 use super::pool;
 use super::state::{Loc, Outcome, Seats, State, Vars, NONE};
 use super::{code, Engine, EngineError};
+use crate::ir::Items;
 use crate::ir::{AssignOp, Stmt, Target, Value, ZoneId, NO_CELL};
 use rand::seq::SliceRandom;
 
@@ -125,7 +126,7 @@ pub(crate) fn winners(v: Value) -> Seats {
 
 /// Every item a walk hands on (`walk` given the callback that takes them), in a list from
 /// the pool: what a `for` loops over and a `roll` draws from, all taken first.
-fn gathered(walk: impl FnOnce(&mut dyn FnMut(Value, &mut [Value]) -> bool)) -> Vec<Value> {
+fn gathered(walk: impl FnOnce(&mut dyn FnMut(Value, &mut [Value]) -> bool)) -> Items {
     let mut items = pool::take();
     walk(&mut |v, _| {
         items.push(v);
@@ -136,7 +137,7 @@ fn gathered(walk: impl FnOnce(&mut dyn FnMut(Value, &mut [Value]) -> bool)) -> V
 
 /// `roll`'s draw: one of `items` (all the collection gave) picked by the state's random
 /// generator into `slot`, `none` if there are none; the list goes back to the pool.
-fn rolled(s: &mut State, mut items: Vec<Value>, slot: &mut Value) {
+fn rolled(s: &mut State, mut items: Items, slot: &mut Value) {
     let v = if items.is_empty() {
         Value::None
     } else {
@@ -186,7 +187,7 @@ impl<'a> Runner<'a> {
 
     /// Every item of the collection `coll` walks to, taken before anything is done with
     /// them (as `for` and `roll` take them), in a list from the pool.
-    fn items(&self, s: &State, coll: &crate::ir::Expr, l: &mut [Value]) -> Vec<Value> {
+    fn items(&self, s: &State, coll: &crate::ir::Expr, l: &mut [Value]) -> Items {
         gathered(|f| self.scoped(s, coll, |ev| ev.for_each(coll, l, f)))
     }
 
@@ -332,7 +333,7 @@ impl<'a> Runner<'a> {
         &mut self,
         s: &mut State,
         slot: usize,
-        mut items: Vec<Value>,
+        mut items: Items,
         l: &mut [Value],
         body: impl Fn(&mut Self, &mut State, &mut [Value]) -> Result<(), EngineError>,
     ) -> Result<(), EngineError> {
@@ -500,7 +501,7 @@ impl<'a> Runner<'a> {
                     Value::List(v) => v,
                     other => {
                         pool::recycle(other);
-                        Vec::new()
+                        Items::new()
                     }
                 };
                 for (&comp, cell) in comps.iter().zip(cells.iter()) {

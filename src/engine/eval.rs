@@ -5,6 +5,7 @@ use super::geometry;
 use super::memo;
 use super::state::{Loc, State, NONE, NO_SEAT};
 use super::Engine;
+use crate::ir::Items;
 use crate::ir::{ops, Agg, BinOp, Builtin, Expr, Quant, Value, NO_CELL};
 
 pub(crate) struct Eval<'a> {
@@ -707,7 +708,7 @@ impl<'a> Eval<'a> {
                     None => 0,
                 };
                 if p == NO_SEAT {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 }
                 let mut out = super::pool::take();
                 out.extend((0..g.zones[*z as usize].slots).map(|n| Value::Zone(*z, p, n)));
@@ -1069,7 +1070,7 @@ impl<'a> Eval<'a> {
 
     /// `destinations(c, p)` (`attacks` false) or `attacks(c, p)`, added to `out` in the
     /// order the pattern walk gives them.
-    pub(crate) fn moves_into(&self, attacks: bool, c: u16, p: u16, out: &mut Vec<Value>) {
+    pub(crate) fn moves_into(&self, attacks: bool, c: u16, p: u16, out: &mut Items) {
         self.walk(c)
             .each_cell(attacks, c, self.eng.moves(p), &mut |x| {
                 out.push(Value::Cell(x));
@@ -1147,13 +1148,13 @@ impl<'a> Eval<'a> {
         let mut out = if makes_list(b) {
             super::pool::take()
         } else {
-            Vec::new()
+            Items::new()
         };
         match b {
             Builtin::Linked | Builtin::Row | Builtin::Rows | Builtin::SeatOf => {
                 let Value::Cell(c) = self.eval(&args[0], l) else {
                     return if b == Builtin::Linked {
-                        Value::List(vec![])
+                        Value::List(Items::new())
                     } else if b == Builtin::SeatOf {
                         Value::None
                     } else {
@@ -1186,21 +1187,21 @@ impl<'a> Eval<'a> {
             }
             Builtin::Reachable => {
                 let Value::Cell(c) = self.eval(&args[0], l) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 let within = self.cell_members(&args[1], l);
                 self.eng.reachable(self.s, c, &within, &mut out);
             }
             Builtin::Targets => {
                 let Value::Cell(c) = self.eval(&args[0], l) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 let k = self.eval(&args[1], l).as_int();
                 self.eng.targets(self.s, c, k, &mut out);
             }
             Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach => {
                 let Value::Cell(c) = self.eval(&args[0], l) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 let dirs = self.dirs(&args[1], l);
                 geometry::list_from_cell(b, board, occ, c, dirs.as_slice(), &mut out);
@@ -1220,7 +1221,7 @@ impl<'a> Eval<'a> {
             Builtin::Sweep => {
                 let line = self.eval(&args[0], l);
                 let Value::Dir(d) = self.eval(&args[1], l) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 let k = self.eval(&args[2], l).as_int();
                 geometry::sweep(board, &line, d, k, &mut |v| {
@@ -1243,7 +1244,7 @@ impl<'a> Eval<'a> {
                 let (Value::Cell(c), Value::Pattern(p)) =
                     (self.eval(&args[0], l), self.eval(&args[1], l))
                 else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 self.moves_into(b == Builtin::Attacks, c, p, &mut out);
             }
@@ -1257,7 +1258,7 @@ impl<'a> Eval<'a> {
             }
             Builtin::Waypoints | Builtin::Finishes => {
                 let Value::Route(r) = self.eval(&args[0], l) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 let g = &self.eng.steps[r.pattern as usize];
                 let walk = self.walk(r.at);
@@ -1283,7 +1284,7 @@ impl<'a> Eval<'a> {
                     return if b == Builtin::Advance {
                         Value::None
                     } else {
-                        Value::List(vec![])
+                        Value::List(Items::new())
                     };
                 };
                 let g = &self.eng.steps[r.pattern as usize];
@@ -1302,7 +1303,7 @@ impl<'a> Eval<'a> {
             }
             Builtin::Group => {
                 let Value::Cell(c) = self.eval(&args[0], l) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 let dirs = self.dirs(&args[1], l);
                 let member = self.cell_members(&args[2], l);
@@ -1311,7 +1312,7 @@ impl<'a> Eval<'a> {
             Builtin::Shifts => {
                 let line = self.eval(&args[0], l);
                 let Value::Dir(d) = self.eval(&args[1], l) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 geometry::shifts(board, occ, &line, d, &mut |v| {
                     out.push(v);
@@ -1524,12 +1525,12 @@ fn scalar_eq(x: &Value, y: &Value) -> Option<bool> {
 /// (from 1; 0 where it is not on it), so that such a value is found at once, charged the
 /// items the search would look at.
 pub(crate) struct FixedList {
-    items: Vec<Value>,
+    items: Items,
     places: Option<(u16, Vec<u32>)>,
 }
 
 impl FixedList {
-    pub(crate) fn new(items: Vec<Value>) -> FixedList {
+    pub(crate) fn new(items: Items) -> FixedList {
         let places = match items.first() {
             Some(&Value::Enum(e, _))
                 if items

@@ -3,6 +3,7 @@
 
 use super::pool::Ids;
 use super::state::NONE;
+use crate::ir::Items;
 use crate::ir::{Board, Builtin, Value, NO_CELL};
 use smallvec::SmallVec;
 
@@ -156,7 +157,7 @@ pub(crate) fn list_from_cell(
     occ: &[u16],
     cell: u16,
     dirs: &[u8],
-    out: &mut Vec<Value>,
+    out: &mut Items,
 ) {
     if b == Builtin::Reach {
         reach(board, occ, cell, dirs, out);
@@ -169,7 +170,7 @@ pub(crate) fn list_from_cell(
 }
 
 /// Empty cells reached from `cell` by any path of steps through empty cells.
-pub fn reach(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Vec<Value>) {
+pub fn reach(board: &Board, occ: &[u16], cell: u16, dirs: &[u8], out: &mut Items) {
     let mut found = Ids::new();
     reach_cells(board, occ, cell, dirs, &mut found);
     out.extend(found.iter().map(|&c| Value::Cell(c)));
@@ -227,7 +228,7 @@ pub(crate) fn flood(
     cell: u16,
     neighbours: impl FnMut(u16, &mut dyn FnMut(u16)),
     admit: impl Fn(u16) -> bool,
-    out: &mut Vec<Value>,
+    out: &mut Items,
 ) {
     // Found as numbers, then made values all at once: a value pushed as it is made is
     // copied whole from where it was just built, which stalls (see docs/ARCHITECTURE.md,
@@ -266,7 +267,7 @@ pub(crate) fn flood_cells(
 
 /// Every straight run of touching cells all drawn from `cells`, along the axes of `dirs`.
 /// A single cell is one run (listed once, with direction 0).
-pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Vec<Value>) {
+pub fn runs(board: &Board, cells: &[u16], dirs: &[u8], out: &mut Items) {
     runs_each(board, cells, dirs, &mut |v| {
         out.push(v);
         true
@@ -650,7 +651,7 @@ pub fn distance(board: &Board, a: u16, b: u16) -> i64 {
 }
 
 /// The cells of `member` reached from `cell` by steps in `dirs` that stay inside `member`.
-pub fn group(board: &Board, cell: u16, dirs: &[u8], member: &CellSet, out: &mut Vec<Value>) {
+pub fn group(board: &Board, cell: u16, dirs: &[u8], member: &CellSet, out: &mut Items) {
     flood(
         board.cells.len(),
         cell,

@@ -7,6 +7,7 @@ use super::eval::Eval;
 use super::geometry::CellSet;
 use super::state::{State, NONE, NO_SEAT};
 use super::{code, Engine, EngineError};
+use crate::ir::Items;
 use crate::ir::{BinOp, Expr, ShapeDef, Value, NO_AREA};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -107,7 +108,7 @@ impl Engine {
     /// shapes; of a shaped one, as many from its first as the shape laid out on it has
     /// (a cell's place in its area is its distance from the first, and it exists while
     /// the shape has a cell at that place: see `present`).
-    pub(crate) fn area_cells(&self, s: &State, area: u16, seat: u8, out: &mut Vec<Value>) {
+    pub(crate) fn area_cells(&self, s: &State, area: u16, seat: u8, out: &mut Items) {
         let a = &self.game.board.areas[area as usize];
         let seat = if a.per_seat { seat as u16 } else { 0 };
         let first = a.first_cell + seat * a.size;
@@ -277,7 +278,7 @@ impl Engine {
     }
 
     /// `linked(cell)`.
-    pub(crate) fn linked(&self, s: &State, cell: u16, out: &mut Vec<Value>) {
+    pub(crate) fn linked(&self, s: &State, cell: u16, out: &mut Items) {
         self.each_link(s, cell, |c| out.push(Value::Cell(c)));
     }
 
@@ -285,7 +286,7 @@ impl Engine {
     /// cells of `within`.
     ///
     /// On a board of at most 64 cells, each cell's new neighbours are found as a word.
-    pub(crate) fn reachable(&self, s: &State, cell: u16, within: &CellSet, out: &mut Vec<Value>) {
+    pub(crate) fn reachable(&self, s: &State, cell: u16, within: &CellSet, out: &mut Items) {
         if self.link_words() == 1 {
             return self.reachable_word(s, cell, within.first_word(), out);
         }
@@ -295,7 +296,7 @@ impl Engine {
     /// `reachable` on a board of at most 64 cells: breadth first as `geometry::flood`
     /// walks, each cell's neighbours in cell order, those it may enter (empty cells of
     /// `within`, not reached yet) found at once.
-    fn reachable_word(&self, s: &State, cell: u16, within: u64, out: &mut Vec<Value>) {
+    fn reachable_word(&self, s: &State, cell: u16, within: u64, out: &mut Items) {
         let open = within & !s.occupied_word(None);
         let start = out.len();
         let mut seen = 1u64 << cell;
@@ -317,7 +318,7 @@ impl Engine {
     }
 
     /// `reachable`, a neighbour at a time.
-    fn reachable_walk(&self, s: &State, cell: u16, within: &CellSet, out: &mut Vec<Value>) {
+    fn reachable_walk(&self, s: &State, cell: u16, within: &CellSet, out: &mut Items) {
         super::geometry::flood(
             s.cells.len(),
             cell,
@@ -331,7 +332,7 @@ impl Engine {
     /// between are empty, but for at most `k` occupied cells passed over.
     ///
     /// On a board of at most 64 cells, found as words (`targets_word`).
-    pub(crate) fn targets(&self, s: &State, cell: u16, k: i64, out: &mut Vec<Value>) {
+    pub(crate) fn targets(&self, s: &State, cell: u16, k: i64, out: &mut Items) {
         if self.link_words() != 1 {
             return self.targets_walk(s, cell, k, out);
         }
@@ -346,7 +347,7 @@ impl Engine {
     /// `targets`, walked a cell at a time: the cheapest way to each cell first, as a
     /// queue with two ends (a step onto an empty cell costs nothing, onto an occupied
     /// one costs one).
-    fn targets_walk(&self, s: &State, cell: u16, k: i64, out: &mut Vec<Value>) {
+    fn targets_walk(&self, s: &State, cell: u16, k: i64, out: &mut Items) {
         let n = s.cells.len();
         // The fewest occupied cells passed over to stand on each cell, and the queue:
         // storage kept per thread from the last call (nothing here calls back into the
@@ -490,7 +491,7 @@ mod tests {
     use crate::engine::geometry::CellSet;
     use crate::engine::state::{State, NONE};
     use crate::engine::Engine;
-    use crate::ir::Value;
+    use crate::ir::{Items, Value};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -537,10 +538,10 @@ mod tests {
             s.shapes.iter_mut().for_each(|x| *x = shape);
             for (area, a) in board.areas.iter().enumerate() {
                 for seat in 0..if a.per_seat { 2 } else { 1 } {
-                    let mut cells = Vec::new();
+                    let mut cells = Items::new();
                     eng.area_cells(&s, area as u16, seat, &mut cells);
                     let first = a.first_cell + seat as u16 * a.size;
-                    let present: Vec<Value> = (first..first + a.size)
+                    let present: Items = (first..first + a.size)
                         .filter(|&c| eng.present(&s, c))
                         .map(Value::Cell)
                         .collect();
@@ -565,7 +566,7 @@ mod tests {
             randomize(&mut s, &mut rng);
             for cell in 0..n as u16 {
                 for k in 0..=3 {
-                    let (mut words, mut walk) = (Vec::new(), Vec::new());
+                    let (mut words, mut walk) = (Items::new(), Items::new());
                     eng.targets(&s, cell, k, &mut words);
                     eng.targets_walk(&s, cell, k, &mut walk);
                     assert_eq!(words, walk, "targets({cell}, {k})");
@@ -597,7 +598,7 @@ mod tests {
                     }
                 }
                 for cell in 0..n as u16 {
-                    let (mut words, mut walk) = (Vec::new(), Vec::new());
+                    let (mut words, mut walk) = (Items::new(), Items::new());
                     eng.reachable(&s, cell, &within, &mut words);
                     eng.reachable_walk(&s, cell, &within, &mut walk);
                     assert_eq!(words, walk, "reachable({cell})");

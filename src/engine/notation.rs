@@ -4,6 +4,7 @@
 use super::legal::{Action, DONE, SKIP};
 use super::state::State;
 use super::Engine;
+use crate::ir::Items;
 use crate::ir::{Clause, Type, Value};
 
 /// Text with the parts of each `a+b+c` word sorted, so that order does not matter.
@@ -416,9 +417,9 @@ impl Engine {
                 .map(|p| Value::Phase(p as u16)),
             Type::List(inner) if **inner == Type::Comp => {
                 if w == "-" {
-                    return Some(Value::List(vec![]));
+                    return Some(Value::List(Items::new()));
                 }
-                let mut chosen: Vec<Value> = Vec::new();
+                let mut chosen = Items::new();
                 for part in w.split('+') {
                     // Each named component once: a repeated label takes the next twin.
                     let taken: Vec<u16> = chosen

@@ -19,6 +19,7 @@
 //! with `dup` and given back with `recycle` when the caller's buffer is reused, so a
 //! steady stream of queries and applies allocates nothing (`tests/hot_path_allocs.rs`).
 
+use crate::ir::Items;
 use crate::ir::{Route, Value};
 use smallvec::SmallVec;
 use std::cell::RefCell;
@@ -34,14 +35,45 @@ const KEEP_ITEMS: usize = 1 << 22;
 
 /// The free buffers of one kind, the largest capacity seen (see the module's notes) and
 /// the items the free buffers can hold together.
-struct Pool<T> {
-    free: Vec<Vec<T>>,
+struct Pool<B> {
+    free: Vec<B>,
     high: usize,
     items: usize,
 }
 
-impl<T> Pool<T> {
-    const fn new() -> Pool<T> {
+/// A buffer a pool keeps: a list's items, or cell numbers.
+trait Buffer: Default {
+    fn capacity(&self) -> usize;
+    fn clear(&mut self);
+    fn reserve_exact(&mut self, n: usize);
+}
+
+impl Buffer for Items {
+    fn capacity(&self) -> usize {
+        Items::capacity(self)
+    }
+    fn clear(&mut self) {
+        Items::clear(self)
+    }
+    fn reserve_exact(&mut self, n: usize) {
+        Items::reserve_exact(self, n)
+    }
+}
+
+impl Buffer for Vec<u16> {
+    fn capacity(&self) -> usize {
+        Vec::capacity(self)
+    }
+    fn clear(&mut self) {
+        Vec::clear(self)
+    }
+    fn reserve_exact(&mut self, n: usize) {
+        Vec::reserve_exact(self, n)
+    }
+}
+
+impl<B> Pool<B> {
+    const fn new() -> Pool<B> {
         Pool {
             free: Vec::new(),
             high: 0,
@@ -51,8 +83,8 @@ impl<T> Pool<T> {
 }
 
 thread_local! {
-    static LISTS: RefCell<Pool<Value>> = const { RefCell::new(Pool::new()) };
-    static CELLS: RefCell<Pool<u16>> = const { RefCell::new(Pool::new()) };
+    static LISTS: RefCell<Pool<Items>> = const { RefCell::new(Pool::new()) };
+    static CELLS: RefCell<Pool<Vec<u16>>> = const { RefCell::new(Pool::new()) };
     /// Routes given back, each with its list of pattern states (see `route`); boxed as
     /// `Value::Route` holds them, so that taking one makes no box.
     #[allow(clippy::vec_box)]
@@ -91,7 +123,7 @@ pub(crate) fn give_route(r: Box<Route>) {
 
 /// An empty buffer from `pool`, reused if one is free.
 #[inline]
-fn take_from<T>(pool: &'static LocalKey<RefCell<Pool<T>>>) -> Vec<T> {
+fn take_from<B: Buffer>(pool: &'static LocalKey<RefCell<Pool<B>>>) -> B {
     pool.with_borrow_mut(|p| {
         let v = p.free.pop()?;
         p.items -= v.capacity();
@@ -102,7 +134,7 @@ fn take_from<T>(pool: &'static LocalKey<RefCell<Pool<T>>>) -> Vec<T> {
 
 /// Gives a buffer back to `pool` (emptied here), grown to the pool's high water.
 #[inline]
-fn give_to<T>(pool: &'static LocalKey<RefCell<Pool<T>>>, mut v: Vec<T>) {
+fn give_to<B: Buffer>(pool: &'static LocalKey<RefCell<Pool<B>>>, mut v: B) {
     if v.capacity() == 0 || v.capacity() > KEEP_CAPACITY {
         return;
     }
@@ -128,13 +160,13 @@ fn give_to<T>(pool: &'static LocalKey<RefCell<Pool<T>>>, mut v: Vec<T>) {
 
 /// An empty list buffer, reused if one is free.
 #[inline]
-pub(crate) fn take() -> Vec<Value> {
+pub(crate) fn take() -> Items {
     take_from(&LISTS)
 }
 
 /// Gives a list buffer back (emptied here).
 #[inline]
-pub(crate) fn give(v: Vec<Value>) {
+pub(crate) fn give(v: Items) {
     give_to(&LISTS, v)
 }
 
@@ -150,7 +182,7 @@ pub(crate) fn recycle(v: Value) {
 }
 
 #[inline(never)]
-pub(crate) fn recycle_list(mut items: Vec<Value>) {
+pub(crate) fn recycle_list(mut items: Items) {
     for it in items.drain(..) {
         recycle(it);
     }
@@ -220,9 +252,12 @@ fn store_unlike(slot: &mut Value, v: Value) {
 /// needed goes back to the pool, and storage newly needed comes from it. So a state that
 /// takes turns holding lists and none, as searches and playouts copy positions into
 /// states they keep, neither drops the pool's buffers nor makes new ones.
-pub(crate) fn copy_values(to: &mut Vec<Value>, from: &[Value]) {
+pub(crate) fn copy_values(to: &mut impl Values, from: &[Value]) {
     if to.len() > from.len() {
-        to.drain(from.len()..).for_each(recycle);
+        for v in &mut to[from.len()..] {
+            recycle(std::mem::take(v));
+        }
+        to.truncate(from.len());
     }
     let (common, rest) = from.split_at(to.len());
     for (t, f) in to.iter_mut().zip(common) {
@@ -233,6 +268,30 @@ pub(crate) fn copy_values(to: &mut Vec<Value>, from: &[Value]) {
     // often).
     for f in rest {
         to.push(dup(f));
+    }
+}
+
+/// A list of values `copy_values` writes into: a list's items, or a state's variables.
+pub(crate) trait Values: std::ops::DerefMut<Target = [Value]> {
+    fn truncate(&mut self, n: usize);
+    fn push(&mut self, v: Value);
+}
+
+impl Values for Items {
+    fn truncate(&mut self, n: usize) {
+        Items::truncate(self, n)
+    }
+    fn push(&mut self, v: Value) {
+        Items::push(self, v)
+    }
+}
+
+impl Values for Vec<Value> {
+    fn truncate(&mut self, n: usize) {
+        Vec::truncate(self, n)
+    }
+    fn push(&mut self, v: Value) {
+        Vec::push(self, v)
     }
 }
 

@@ -23,6 +23,7 @@ use super::eval::Eval;
 use super::pool;
 use super::state::State;
 use super::{Engine, MAX_SUBSETS};
+use crate::ir::Items;
 use crate::ir::{Agg, BinOp, Builtin, Clause, Expr, Quant, Value};
 use smallvec::SmallVec;
 use std::cell::Cell;
@@ -278,7 +279,7 @@ struct Walk<'a> {
     lo: usize,
     hi: usize,
     given: usize,
-    cur: Vec<Value>,
+    cur: Items,
     bits: u64,
     failed: SmallVec<[u64; 32]>,
 }
@@ -353,7 +354,7 @@ impl Engine {
         items: &[Value],
         lo: usize,
         hi: usize,
-        out: &mut Vec<Value>,
+        out: &mut Items,
     ) {
         self.walk_subsets(s, items, lo, hi, &mut |cur| {
             out.push(pool::dup_list(cur));

@@ -1,6 +1,7 @@
 //! Pure operations on values, shared by the checker (constant folding) and the engine.
 
 use super::{Agg, BinOp, Board, Quant, Value};
+use crate::ir::Items;
 
 /// The most numbers a range `a..b` yields, however it is used.
 pub const MAX_RANGE: usize = 100_000;
@@ -76,14 +77,14 @@ pub fn places_between(n: usize, a: usize, b: usize, loops: bool) -> impl Iterato
 
 /// `line(a, b)`: the cells of the straight line from `a` to `b` on a grid, both included,
 /// in that order; empty unless both are cells of a grid on one file, rank or diagonal.
-pub fn straight(a: &Value, b: &Value, board: &Board) -> Vec<Value> {
-    let mut out = Vec::new();
+pub fn straight(a: &Value, b: &Value, board: &Board) -> Items {
+    let mut out = Items::new();
     straight_into(a, b, board, &mut out);
     out
 }
 
 /// `straight`, pushed onto `out` (so that a caller can reuse a buffer).
-pub fn straight_into(a: &Value, b: &Value, board: &Board, out: &mut Vec<Value>) {
+pub fn straight_into(a: &Value, b: &Value, board: &Board, out: &mut Items) {
     let (Value::Cell(a), Value::Cell(b)) = (a, b) else {
         return;
     };
@@ -162,7 +163,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, board: &Board) -> Value {
                 let (cx, cy) = (&board.cells[*x as usize], &board.cells[*y as usize]);
                 let (x0, x1) = (cx.x.min(cy.x), cx.x.max(cy.x));
                 let (y0, y1) = (cx.y.min(cy.y), cx.y.max(cy.y));
-                let mut cells = Vec::new();
+                let mut cells = Items::new();
                 for yy in y0..=y1 {
                     for xx in x0..=x1 {
                         cells.push(Cell(board.cell_at(xx, yy)));
@@ -170,7 +171,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, board: &Board) -> Value {
                 }
                 List(cells)
             }
-            _ => List(vec![]),
+            _ => List(Items::new()),
         },
         BinOp::Add => Int(a.as_int().saturating_add(b.as_int())),
         BinOp::Sub => Int(a.as_int().saturating_sub(b.as_int())),

@@ -3,6 +3,9 @@
 use super::{CellId, CompId, PhaseId, SeatId, ZoneId};
 use serde::{Deserialize, Serialize};
 
+/// A list's items: one word in a `Value` (its length and capacity stand before the items).
+pub type Items = thin_vec::ThinVec<Value>;
+
 /// A value the rules compute with. Scalars are small and cheap to copy; lists own their items.
 #[derive(Debug, Serialize, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Value {
@@ -24,15 +27,19 @@ pub enum Value {
     },
     /// A zone: its id, its seat (for a per-seat zone) and its number (for `x N` zones).
     Zone(ZoneId, SeatId, u16),
-    Str(String),
+    Str(Box<String>),
     /// A move pattern.
     Pattern(u16),
     /// A shape from a catalogue.
     Shape(u16),
     /// A move by a pattern, taken a part at a time (see `Route`).
     Route(Box<Route>),
-    List(Vec<Value>),
+    List(Items),
 }
+
+// A value is two words: passed and returned in registers, and twice as many fit in a cache
+// line as when a list or a string stood in it whole (docs/ARCHITECTURE.md, "values").
+const _: () = assert!(std::mem::size_of::<Value>() == 16);
 
 /// A move by a pattern that may pause between its steps: the pattern, the cell the move
 /// started from, the cell the piece has reached, and where in the pattern it stands. The

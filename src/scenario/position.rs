@@ -4,7 +4,7 @@
 use super::syntax::{Fact, OutcomeSpec, Spanned};
 use crate::diagnostic::Diagnostic;
 use crate::engine::{Engine, Loc, Outcome, State, NONE, NO_SEAT};
-use crate::ir::Value;
+use crate::ir::{Items, Value};
 use crate::syntax::ast::Span;
 
 fn unknown(span: Span, message: String) -> Diagnostic {
@@ -133,7 +133,7 @@ fn value(e: &Engine, s: &State, w: &Spanned) -> Result<Value, Diagnostic> {
         "false" => return Ok(Value::Bool(false)),
         "none" => return Ok(Value::None),
         // An empty list, as the notation writes it.
-        "-" => return Ok(Value::List(vec![])),
+        "-" => return Ok(Value::List(Items::new())),
         _ => {}
     }
     let g = &e.game;

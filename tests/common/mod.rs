@@ -821,7 +821,12 @@ pub fn bat_position(
     set_global(engine, &mut s, "battle_over", Value::Bool(false));
     set_global(engine, &mut s, "closer", Value::None);
     set_global(engine, &mut s, "attacked", Value::None);
-    set_global(engine, &mut s, "targets", Value::List(vec![]));
+    set_global(
+        engine,
+        &mut s,
+        "targets",
+        Value::List(muster::ir::Items::new()),
+    );
     assert_eq!(consistency_problem(&s), None);
     s
 }

@@ -60,6 +60,7 @@ use super::{
 use crate::engine::eval::FixedList;
 use crate::engine::pool::Ids;
 use crate::engine::{geometry, patterns};
+use crate::ir::Items;
 use crate::ir::{BinOp, Board, Builtin, Expr, Quant, Value, NO_CELL};
 
 /// The most cells a board may have for its conditions to be judged as sets.
@@ -1963,7 +1964,7 @@ impl<const W: usize> Sets<W> {
         }
     }
 
-    fn list(&self, ev: &Eval, l: &mut [Value], out: &mut Vec<Value>) {
+    fn list(&self, ev: &Eval, l: &mut [Value], out: &mut Items) {
         let mut order = Order::new();
         let (s, held, steps) = self.judge(ev, l, &mut order);
         s.each(self.open(&s, held), |c| {
@@ -2097,7 +2098,7 @@ impl Filter {
     }
 
     /// The cells kept, added to `out` (as a comprehension's list: no step for each).
-    pub(super) fn list(&self, ev: &Eval, l: &mut [Value], out: &mut Vec<Value>) {
+    pub(super) fn list(&self, ev: &Eval, l: &mut [Value], out: &mut Items) {
         on_sets!(self, s => s.list(ev, l, out))
     }
 }

@@ -2,6 +2,7 @@
 //! `Eval::eval` makes them; anything else handed to the evaluator.
 
 use super::*;
+use crate::ir::Items;
 
 /// The value of an expression, as `Eval::eval` gives it, for the reads conditions are
 /// mostly made of; the rest goes to the evaluator.
@@ -148,7 +149,7 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             let members = occupied_row(cx, &args[2]).ok_or_else(|| cells_in(cx, &args[2]));
             node(move |ev, l| {
                 let Value::Cell(c) = cell(ev, l) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 let board = &ev.eng.game.board;
                 let member = match &members {
@@ -363,7 +364,7 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                     _ => None,
                 });
                 let (Some(c), Some(p)) = (c, p) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 let mut out = pool::take();
                 ev.moves_into(attacks, c, p, &mut out);
@@ -377,7 +378,7 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             let (cell, within) = (Arg::new(cx, &args[0]), each(cx, &args[1]));
             node(move |ev, l| {
                 let Some(c) = cell.cell(ev, l) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 let member = ev.cells_among(|f| within(ev, l, f));
                 let mut out = pool::take();
@@ -389,7 +390,7 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             let (cell, k) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
             node(move |ev, l| {
                 let Some(c) = cell.cell(ev, l) else {
-                    return Value::List(vec![]);
+                    return Value::List(Items::new());
                 };
                 let k = k.with(ev, l, Value::as_int);
                 let mut out = pool::take();
