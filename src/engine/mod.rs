@@ -910,13 +910,19 @@ impl Engine {
     #[inline]
     pub(crate) fn offered_before(&self, s: &State, offered: &[u16], c: u16) -> bool {
         // A component with no twin is the same choice only as itself.
-        if self.twins[self.twin_class[c as usize] as usize].len() < 2 {
+        if self.twinless(c) {
             return offered.contains(&c);
         }
         let c = Value::Comp(c);
         offered
             .iter()
             .any(|&o| self.same_choice(s, &Value::Comp(o), &c))
+    }
+
+    /// Whether component `c` has no twin: it is the same choice only as itself.
+    #[inline]
+    pub(crate) fn twinless(&self, c: u16) -> bool {
+        self.twins[self.twin_class[c as usize] as usize].len() < 2
     }
 
     /// Whether two values are the same choice: equal, or twin components in one place.

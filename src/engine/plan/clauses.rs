@@ -441,16 +441,21 @@ pub(super) fn choose<T: Then>(
             })
         });
     }
+    // A zone holds each component once: one with no twin was not offered before, and is
+    // the same choice as none offered after it, so it is neither looked for nor kept.
+    let distinct = matches!(domain, Expr::Zone(..));
     Box::new(move |ev, l, f| {
         located(ev, at, || {
             let mut go_on = true;
             let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
             each(ev, l, &mut |v, l| {
                 if let Value::Comp(c) = v {
-                    if ev.eng.offered_before(ev.s, &offered, c) {
-                        return true;
+                    if !(distinct && ev.eng.twinless(c)) {
+                        if ev.eng.offered_before(ev.s, &offered, c) {
+                            return true;
+                        }
+                        offered.push(c);
                     }
-                    offered.push(c);
                 }
                 pool::set(&mut l[slot], v);
                 go_on = next.go(ev, l, f);
