@@ -192,8 +192,43 @@ pub(super) fn located(ev: &Eval, at: (u16, usize), body: impl FnOnce() -> bool) 
 }
 
 pub(super) fn let_(cx: &mut Cx, at: (u16, usize), slot: u16, value: &Expr, next: Step) -> Step {
-    let value = get(cx, value);
     let slot = slot as usize;
+    // The cells around or along lines from a cell (`let straight = slide(from, orthogonal)`):
+    // listed into the list the local holds, where a list taken from the pool was stored
+    // over it and that one given back; charged as `get`'s node for the call charges.
+    if let Expr::Call(
+        b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach),
+        args,
+    ) = value
+    {
+        if matches!(args[1], Expr::Const(_)) && !cx.remembered(value) {
+            let (b, cell, dirs) = (*b, Arg::new(cx, &args[0]), const_dirs(&args[1]));
+            return Box::new(move |ev, l, f| {
+                located(ev, at, || {
+                    if !budget::charge(1) {
+                        pool::set(&mut l[slot], Value::None);
+                        return next(ev, l, f);
+                    }
+                    let c = cell.cell(ev, l);
+                    if !matches!(l[slot], Value::List(_)) {
+                        pool::set(&mut l[slot], Value::List(pool::take()));
+                    }
+                    if let Value::List(out) = &mut l[slot] {
+                        out.drain(..).for_each(pool::recycle);
+                        if let Some(c) = c {
+                            let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                            geometry::list_from_cell(b, board, occ, c, &dirs, out);
+                        }
+                        if !budget::list(out.len()) {
+                            pool::set(&mut l[slot], Value::None);
+                        }
+                    }
+                    next(ev, l, f)
+                })
+            });
+        }
+    }
+    let value = get(cx, value);
     Box::new(move |ev, l, f| {
         located(ev, at, || {
             let v = value(ev, l);
