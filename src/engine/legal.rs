@@ -546,12 +546,12 @@ impl Engine {
                     // components in one place are one choice: only the first is offered.
                     _ => {
                         let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
+                        let distinct = matches!(domain, Expr::Zone(..));
                         ev.for_each(domain, l, &mut |v, l| {
                             if let Value::Comp(c) = v {
-                                if self.offered_before(ev.s, &offered, c) {
+                                if self.offered_again(ev.s, &mut offered, c, distinct) {
                                     return true;
                                 }
-                                offered.push(c);
                             }
                             chosen(v, l)
                         });

@@ -906,23 +906,51 @@ impl Engine {
         self.label_in(s, comp, s.owners[comp as usize])
     }
 
-    /// Whether `c` is the same choice as a component `offered` before (see `same_choice`).
-    #[inline]
-    pub(crate) fn offered_before(&self, s: &State, offered: &[u16], c: u16) -> bool {
-        // A component with no twin is the same choice only as itself.
-        if self.twinless(c) {
-            return offered.contains(&c);
+    /// Whether `c`, walked in a choice's domain, is the same choice as a component
+    /// `offered` before in the walk (see `same_choice`); if not, it is noted as offered.
+    /// `distinct`: the domain holds each component once (a zone), so a component with no
+    /// twin was not offered before and is the same choice as none after it: it is neither
+    /// looked for nor noted.
+    #[inline(always)]
+    pub(crate) fn offered_again(
+        &self,
+        s: &State,
+        offered: &mut smallvec::SmallVec<[u16; 16]>,
+        c: u16,
+        distinct: bool,
+    ) -> bool {
+        // The common case (a card of a deck without twins, from a hand) decided inline.
+        if distinct && self.twinless(c) {
+            return false;
         }
-        let c = Value::Comp(c);
-        offered
-            .iter()
-            .any(|&o| self.same_choice(s, &Value::Comp(o), &c))
+        self.offered_or_noted(s, offered, c)
     }
 
     /// Whether component `c` has no twin: it is the same choice only as itself.
-    #[inline]
-    pub(crate) fn twinless(&self, c: u16) -> bool {
+    #[inline(always)]
+    fn twinless(&self, c: u16) -> bool {
         self.twins[self.twin_class[c as usize] as usize].len() < 2
+    }
+
+    /// `offered_again`, where `c` is looked for among those offered.
+    fn offered_or_noted(
+        &self,
+        s: &State,
+        offered: &mut smallvec::SmallVec<[u16; 16]>,
+        c: u16,
+    ) -> bool {
+        let again = if self.twinless(c) {
+            offered.contains(&c)
+        } else {
+            let c = Value::Comp(c);
+            offered
+                .iter()
+                .any(|&o| self.same_choice(s, &Value::Comp(o), &c))
+        };
+        if !again {
+            offered.push(c);
+        }
+        again
     }
 
     /// Whether two values are the same choice: equal, or twin components in one place.

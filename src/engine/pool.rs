@@ -48,29 +48,24 @@ trait Buffer: Default {
     fn reserve_exact(&mut self, n: usize);
 }
 
-impl Buffer for Items {
-    fn capacity(&self) -> usize {
-        Items::capacity(self)
-    }
-    fn clear(&mut self) {
-        Items::clear(self)
-    }
-    fn reserve_exact(&mut self, n: usize) {
-        Items::reserve_exact(self, n)
-    }
+/// `Buffer` for each type named, by its own methods of those names.
+macro_rules! buffer {
+    ($($t:ty),*) => {$(
+        impl Buffer for $t {
+            fn capacity(&self) -> usize {
+                <$t>::capacity(self)
+            }
+            fn clear(&mut self) {
+                <$t>::clear(self)
+            }
+            fn reserve_exact(&mut self, n: usize) {
+                <$t>::reserve_exact(self, n)
+            }
+        }
+    )*};
 }
 
-impl Buffer for Vec<u16> {
-    fn capacity(&self) -> usize {
-        Vec::capacity(self)
-    }
-    fn clear(&mut self) {
-        Vec::clear(self)
-    }
-    fn reserve_exact(&mut self, n: usize) {
-        Vec::reserve_exact(self, n)
-    }
-}
+buffer!(Items, Vec<u16>);
 
 impl<B> Pool<B> {
     const fn new() -> Pool<B> {

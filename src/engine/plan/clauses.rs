@@ -196,37 +196,32 @@ pub(super) fn let_(cx: &mut Cx, at: (u16, usize), slot: u16, value: &Expr, next:
     // The cells around or along lines from a cell (`let straight = slide(from, orthogonal)`):
     // listed into the list the local holds, where a list taken from the pool was stored
     // over it and that one given back; charged as `get`'s node for the call charges.
-    if let Expr::Call(
-        b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach),
-        args,
-    ) = value
-    {
-        if matches!(args[1], Expr::Const(_)) && !cx.remembered(value) {
-            let (b, cell, dirs) = (*b, Arg::new(cx, &args[0]), const_dirs(&args[1]));
-            return Box::new(move |ev, l, f| {
-                located(ev, at, || {
-                    if !budget::charge(1) {
+    let cells = (!cx.remembered(value))
+        .then(|| values::CellsFrom::new(cx, value))
+        .flatten();
+    if let Some(cells) = cells {
+        return Box::new(move |ev, l, f| {
+            located(ev, at, || {
+                if !budget::charge(1) {
+                    pool::set(&mut l[slot], Value::None);
+                    return next(ev, l, f);
+                }
+                let c = cells.from(ev, l);
+                if !matches!(l[slot], Value::List(_)) {
+                    pool::set(&mut l[slot], Value::List(pool::take()));
+                }
+                if let Value::List(out) = &mut l[slot] {
+                    out.drain(..).for_each(pool::recycle);
+                    if let Some(c) = c {
+                        cells.list(ev, c, out);
+                    }
+                    if !budget::list(out.len()) {
                         pool::set(&mut l[slot], Value::None);
-                        return next(ev, l, f);
                     }
-                    let c = cell.cell(ev, l);
-                    if !matches!(l[slot], Value::List(_)) {
-                        pool::set(&mut l[slot], Value::List(pool::take()));
-                    }
-                    if let Value::List(out) = &mut l[slot] {
-                        out.drain(..).for_each(pool::recycle);
-                        if let Some(c) = c {
-                            let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                            geometry::list_from_cell(b, board, occ, c, &dirs, out);
-                        }
-                        if !budget::list(out.len()) {
-                            pool::set(&mut l[slot], Value::None);
-                        }
-                    }
-                    next(ev, l, f)
-                })
-            });
-        }
+                }
+                next(ev, l, f)
+            })
+        });
     }
     let value = get(cx, value);
     Box::new(move |ev, l, f| {
@@ -476,8 +471,7 @@ pub(super) fn choose<T: Then>(
             })
         });
     }
-    // A zone holds each component once: one with no twin was not offered before, and is
-    // the same choice as none offered after it, so it is neither looked for nor kept.
+    // A zone holds each component once (see `Engine::offered_again`).
     let distinct = matches!(domain, Expr::Zone(..));
     Box::new(move |ev, l, f| {
         located(ev, at, || {
@@ -485,11 +479,8 @@ pub(super) fn choose<T: Then>(
             let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
             each(ev, l, &mut |v, l| {
                 if let Value::Comp(c) = v {
-                    if !(distinct && ev.eng.twinless(c)) {
-                        if ev.eng.offered_before(ev.s, &offered, c) {
-                            return true;
-                        }
-                        offered.push(c);
+                    if ev.eng.offered_again(ev.s, &mut offered, c, distinct) {
+                        return true;
                     }
                 }
                 pool::set(&mut l[slot], v);

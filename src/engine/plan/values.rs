@@ -25,6 +25,16 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
     if let Some(hop) = reads::hop(cx, e) {
         return hop;
     }
+    // The cells around or along lines from a cell, listed as `Eval::call` lists them.
+    if let Some(cells) = CellsFrom::new(cx, e) {
+        return node(move |ev, l| {
+            let mut out = pool::take();
+            if let Some(c) = cells.from(ev, l) {
+                cells.list(ev, c, &mut out);
+            }
+            kept(Value::List(out))
+        });
+    }
     if let Expr::Call(Builtin::Along, args) = e {
         if let Expr::Region(r, seat) = &args[0] {
             if cx.board.regions.get(*r as usize).is_some_and(|x| x.path) {
@@ -251,21 +261,6 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                 }
             })
         }
-        // The cells around or along lines from a cell, listed as `Eval::call` lists them.
-        Expr::Call(
-            b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach),
-            args,
-        ) if matches!(args[1], Expr::Const(_)) => {
-            let (b, cell, dirs) = (*b, Arg::new(cx, &args[0]), const_dirs(&args[1]));
-            node(move |ev, l| {
-                let mut out = pool::take();
-                if let Some(c) = cell.cell(ev, l) {
-                    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                    geometry::list_from_cell(b, board, occ, c, &dirs, &mut out);
-                }
-                kept(Value::List(out))
-            })
-        }
         Expr::Call(b @ (Builtin::NextSeat | Builtin::PrevSeat), args) => {
             let (next, p) = (*b == Builtin::NextSeat, Arg::new(cx, &args[0]));
             node(move |ev, l| {
@@ -484,6 +479,45 @@ pub(super) fn node(f: impl Fn(&Eval, &mut [Value]) -> Value + Send + Sync + 'sta
             Value::None
         }
     })
+}
+
+/// `adjacent`, `slide`, `sight` or `reach` from a cell in directions written in the rules
+/// (`slide(from, orthogonal)`): the cells listed as `Eval::call` lists them, into a list
+/// from the pool (`get_node`) or the one a `let`'s local holds (`clauses::let_`).
+pub(super) struct CellsFrom {
+    b: Builtin,
+    cell: Arg,
+    dirs: Vec<u8>,
+}
+
+impl CellsFrom {
+    pub(super) fn new(cx: &mut Cx, e: &Expr) -> Option<CellsFrom> {
+        let Expr::Call(
+            b @ (Builtin::Adjacent | Builtin::Slide | Builtin::Sight | Builtin::Reach),
+            args,
+        ) = e
+        else {
+            return None;
+        };
+        matches!(args[1], Expr::Const(_)).then(|| CellsFrom {
+            b: *b,
+            cell: Arg::new(cx, &args[0]),
+            dirs: const_dirs(&args[1]),
+        })
+    }
+
+    /// The cell the cells are found from (its read charged as `eval` charges it).
+    #[inline(always)]
+    pub(super) fn from(&self, ev: &Eval, l: &mut [Value]) -> Option<u16> {
+        self.cell.cell(ev, l)
+    }
+
+    /// The cells from `c`, added to `out`.
+    #[inline(always)]
+    pub(super) fn list(&self, ev: &Eval, c: u16, out: &mut Items) {
+        let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+        geometry::list_from_cell(self.b, board, occ, c, &self.dirs, out);
+    }
 }
 
 /// `along(path, cell, k)` on a declared path (region `r`, of `seat`): the cell `k` places
