@@ -309,21 +309,28 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
         Expr::Call(b @ (Builtin::First | Builtin::Last), args)
             if matches!(args[0], Expr::Zone(..)) =>
         {
-            let (first, zone) = (*b == Builtin::First, get(cx, &args[0]));
-            node(move |ev, l| {
-                let Value::Zone(z, seat, slot) = zone(ev, l) else {
-                    return Value::None;
-                };
-                let items = &ev.s.zones[ev.eng.zone_instance(z, seat, slot) as usize];
-                let (end, passed) = if first {
-                    (items.first(), items.len().min(1))
-                } else {
-                    (items.last(), items.len())
-                };
-                match end {
-                    Some(&c) if budget::charge(passed as u64) => Value::Comp(c),
-                    _ => Value::None,
+            let first = *b == Builtin::First;
+            // A zone written with its seat alone (`last(z(p))`), not remembered: found
+            // in this node, as the zone's own node finds it and charged as it is, without
+            // a call and a value for the zone.
+            if let Expr::Zone(z, seat, None) = &args[0] {
+                if !cx.remembered(&args[0]) {
+                    let (z, seat) = (*z, seat.as_deref().map(|p| Arg::new(cx, p)));
+                    return node(move |ev, l| {
+                        if !budget::charge(1) {
+                            return Value::None;
+                        }
+                        match zone(ev, l, z, &seat, &None) {
+                            Value::Zone(z, seat, slot) => zone_end(ev, first, z, seat, slot),
+                            _ => Value::None,
+                        }
+                    });
                 }
+            }
+            let zone = get(cx, &args[0]);
+            node(move |ev, l| match zone(ev, l) {
+                Value::Zone(z, seat, slot) => zone_end(ev, first, z, seat, slot),
+                _ => Value::None,
             })
         }
         // Any other collection's first item (its walk stopped there) or last.
@@ -445,6 +452,7 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
 
 /// The zone `z` of a seat (`seat`, for a per-seat zone) and a number (`slot`, for `x N`
 /// zones), as `eval` finds it: none for no such seat or number.
+#[inline(always)]
 pub(super) fn zone(
     ev: &Eval,
     l: &mut [Value],
@@ -466,6 +474,22 @@ pub(super) fn zone(
         Value::None
     } else {
         Value::Zone(z, p, n as u16)
+    }
+}
+
+/// A zone's first or last component, read where it stands and charged as the walk to it
+/// is (see `Eval::call`); `none` for an empty zone.
+#[inline(always)]
+fn zone_end(ev: &Eval, first: bool, z: u16, seat: u8, slot: u16) -> Value {
+    let items = &ev.s.zones[ev.eng.zone_instance(z, seat, slot) as usize];
+    let (end, passed) = if first {
+        (items.first(), items.len().min(1))
+    } else {
+        (items.last(), items.len())
+    };
+    match end {
+        Some(&c) if budget::charge(passed as u64) => Value::Comp(c),
+        _ => Value::None,
     }
 }
 
