@@ -67,6 +67,7 @@ mod clauses;
 mod conditions;
 mod item_tests;
 mod masks;
+mod numbers;
 mod reads;
 mod values;
 mod walks;
@@ -89,12 +90,6 @@ pub(crate) type Int = Box<dyn Fn(&Eval, &mut [Value]) -> Result<i64, Value> + Se
 /// Walks a domain: each item is handed to the callback, which says whether to go on.
 pub(crate) type Each =
     Box<dyn Fn(&Eval, &mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool) + Send + Sync>;
-
-/// An aggregate's body: `count` judges it, the others take its number.
-enum AggBody {
-    Count(Cond),
-    Number(Get),
-}
 
 /// An operand: a local or a constant is looked at where it stands, without a copy; any
 /// other expression is computed. Each is charged as `get` charges it.

@@ -173,11 +173,24 @@ pub fn binary(op: BinOp, a: &Value, b: &Value, board: &Board) -> Value {
             }
             _ => List(Items::new()),
         },
-        BinOp::Add => Int(a.as_int().saturating_add(b.as_int())),
-        BinOp::Sub => Int(a.as_int().saturating_sub(b.as_int())),
-        BinOp::Mul => Int(a.as_int().saturating_mul(b.as_int())),
-        BinOp::Div => Int(a.as_int().checked_div(b.as_int()).unwrap_or(0)),
-        BinOp::Rem => Int(a.as_int().checked_rem(b.as_int()).unwrap_or(0)),
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+            Int(arithmetic(op, a.as_int(), b.as_int()))
+        }
+    }
+}
+
+/// `x op y` for `+`, `-`, `*`, `/` and `%` (0 for any other `op`): sums, differences and
+/// products held at the ends of the numbers' range, 0 for a division by 0 (or one whose
+/// quotient has no place in the range).
+#[inline]
+pub fn arithmetic(op: BinOp, x: i64, y: i64) -> i64 {
+    match op {
+        BinOp::Add => x.saturating_add(y),
+        BinOp::Sub => x.saturating_sub(y),
+        BinOp::Mul => x.saturating_mul(y),
+        BinOp::Div => x.checked_div(y).unwrap_or(0),
+        BinOp::Rem => x.checked_rem(y).unwrap_or(0),
+        _ => 0,
     }
 }
 

@@ -14,6 +14,16 @@ pub(super) fn int(cx: &mut Cx, e: &Expr) -> Option<Int> {
     if let Some(read) = reads::int(cx, e) {
         return Some(read);
     }
+    // Arithmetic, an aggregate, `size`: always a number (`numbers.rs`).
+    if let Some(n) = numbers::computed(cx, e) {
+        return Some(Box::new(move |ev, l| {
+            if budget::charge(1) {
+                Ok(n(ev, l))
+            } else {
+                Err(Value::None)
+            }
+        }));
+    }
     let Expr::Call(Builtin::Distance, args) = e else {
         return None;
     };

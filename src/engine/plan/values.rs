@@ -42,6 +42,11 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             }
         }
     }
+    // Arithmetic, an aggregate, `size`: numbers all the way down (`numbers.rs`), a value
+    // made only of the number they give.
+    if let Some(n) = numbers::computed_node(cx, e) {
+        return node(move |ev, l| Value::Int(n(ev, l)));
+    }
     match e {
         Expr::Const(v) if !v.owns_heap() => {
             let v = v.clone();
@@ -72,42 +77,6 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             })
         }
         Expr::Me => node(|ev, _| Value::Seat(ev.me)),
-        // As `eval` makes an aggregate: a step for the node, then the items.
-        Expr::Agg(agg, slot, coll, body) => {
-            let test = (*agg == Agg::Count)
-                .then(|| item_tests::ItemTest::new(*slot as usize, body))
-                .flatten();
-            let (agg, slot, coll) = (*agg, *slot as usize, each(cx, coll));
-            let body = match agg {
-                Agg::Count => AggBody::Count(truth(cx, body)),
-                _ => AggBody::Number(get(cx, body)),
-            };
-            node(move |ev, l| {
-                let mut acc: Option<i64> = None;
-                // A body that compares the item's attributes (`item_tests.rs`): judged in place.
-                let test = test.as_ref().filter(|t| t.ready(l));
-                coll(ev, l, &mut |v, l| {
-                    let n = match test.and_then(|t| t.judge(ev, l, &v)) {
-                        Some(t) => t as i64,
-                        None => {
-                            pool::set(&mut l[slot], v);
-                            match &body {
-                                AggBody::Count(counts) => counts(ev, l) as i64,
-                                AggBody::Number(value) => {
-                                    let x = value(ev, l);
-                                    let n = x.as_int();
-                                    pool::recycle(x);
-                                    n
-                                }
-                            }
-                        }
-                    };
-                    acc = Some(ops::aggregate(agg, acc, n));
-                    true
-                });
-                Value::Int(acc.unwrap_or(0))
-            })
-        }
         // A comprehension made as a list, as `eval` makes it: filtered as it is walked.
         // (The items are charged as the collection walks them, not again as they are kept.)
         Expr::Comprehension(slot, coll, cond) => {
@@ -185,22 +154,6 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             let (c, a, b) = (truth(cx, c), get(cx, a), get(cx, b));
             node(move |ev, l| kept(if c(ev, l) { a(ev, l) } else { b(ev, l) }))
         }
-        // Arithmetic, as `ops::binary` does it.
-        Expr::Binary(
-            op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem),
-            a,
-            b,
-        ) => {
-            let (op, a, b) = (*op, get(cx, a), get(cx, b));
-            node(move |ev, l| {
-                let x = a(ev, l);
-                let y = b(ev, l);
-                let v = ops::binary(op, &x, &y, &ev.eng.game.board);
-                pool::recycle(x);
-                pool::recycle(y);
-                v
-            })
-        }
         // `subsets(items, lo, hi)` made as `Eval::call` makes it, its operands compiled:
         // the items walked (and filtered) by a plan's walk, the bounds by plans.
         Expr::Call(Builtin::Subsets, args) => {
@@ -230,11 +183,6 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                 let i = at(ev, l).as_int();
                 kept(crate::engine::eval::indexed(i, l, |l, f| walk(ev, l, f)))
             })
-        }
-        // `size`: the items walked and counted, without a list.
-        Expr::Call(Builtin::Size, args) => {
-            let count = counter(cx, &args[0]);
-            node(move |ev, l| Value::Int(count(ev, l, i64::MAX)))
         }
         Expr::GlobalVar(i) => {
             let i = *i as usize;
