@@ -62,6 +62,9 @@ fn phase_id(game: &Game, name: &str) -> u16 {
 const SCENARIO_FILES: &[(&str, usize)] = &[
     // A computed `next` phase: each branch of an `else if` chain, read as the phase ends.
     ("phase_choice.scenarios", 7),
+    // Triggers: a zone's leaving before another's entering, a per-seat zone's from any
+    // seat, none for a move between zones with no triggers of their own.
+    ("triggers.scenarios", 3),
     // `file` and `rank`: legal and illegal marks, values after moves, a folded value.
     ("files_ranks.scenarios", 3),
     // A part of a rule that reads no chosen value, computed once per listing: it follows

@@ -6,7 +6,7 @@ use super::memo;
 use super::plan::Op;
 use super::pool;
 use super::state::{Loc, Outcome, Seats, State, Vars, NONE};
-use super::{code, Engine, EngineError};
+use super::{code, Engine, EngineError, ENTERED, LEFT};
 use crate::ir::Items;
 use crate::ir::{AssignOp, Stmt, Target, Value, ZoneId, NO_CELL};
 use rand::seq::SliceRandom;
@@ -724,9 +724,10 @@ impl<'a> Runner<'a> {
     /// Moves one component, then runs the triggers of the zone it left and the zone it
     /// entered. Every move in an effect goes through here.
     fn relocate(&mut self, s: &mut State, comp: u16, dest: Dest) -> Result<(), EngineError> {
+        // The zone left, where a trigger may run on leaving it.
         let left = match s.locs[comp as usize] {
-            Loc::Zone(inst) => Some(self.eng.zone_of_instance(inst).0),
-            Loc::Cell(_) => None,
+            Loc::Zone(inst) if self.eng.any_left => Some(self.eng.zone_of_instance(inst).0),
+            _ => None,
         };
         match dest {
             Dest::Cell(c) => {
@@ -757,11 +758,13 @@ impl<'a> Runner<'a> {
                 self.eng.put_zone(s, comp, z, seat, slot);
             }
         }
-        if let Some(z) = left {
+        if let Some(z) = left.filter(|&z| self.eng.triggered[z as usize] & LEFT != 0) {
             self.fire(s, z, false, comp)?;
         }
         if let Dest::Zone(z, ..) = dest {
-            self.fire(s, z, true, comp)?;
+            if self.eng.triggered[z as usize] & ENTERED != 0 {
+                self.fire(s, z, true, comp)?;
+            }
         }
         Ok(())
     }

@@ -120,6 +120,12 @@ pub struct Engine {
     pub game: Arc<Game>,
     zone_base: Vec<u16>,
     zone_instances: usize,
+    /// Per zone: whether a trigger runs when a component enters it (`ENTERED`), when one
+    /// leaves it (`LEFT`), both or neither; a move that sets off none looks for none.
+    pub(crate) triggered: Vec<u8>,
+    /// Whether any trigger runs when a component leaves a zone: a move out of a zone asks
+    /// which zone it left only then.
+    pub(crate) any_left: bool,
     /// For components whose label (owner aside) is shared with others: their 1-based
     /// number among those, so that notation names each component once. 0 if unique.
     /// Identical components (twins) share their number: choosing either is one choice.
@@ -190,6 +196,11 @@ pub struct Engine {
     /// each try is made on a copy kept in step (see `judged_afterwards`).
     pub(crate) judges_afterwards: bool,
 }
+
+/// `Engine::triggered`: a trigger runs when a component enters the zone.
+pub(crate) const ENTERED: u8 = 1;
+/// `Engine::triggered`: a trigger runs when a component leaves the zone.
+pub(crate) const LEFT: u8 = 2;
 
 /// Per clause of an action: whether applying it must compute that `let`, because its `do`
 /// or a later `let` that must be computed reads the local (each slot of an action is
@@ -401,10 +412,17 @@ impl Engine {
         memo_roots.extend_from_slice(&plans.memo_roots);
         memo_roots.sort_unstable();
         let link_terms = graph::link_terms(game.board.link_rule.as_ref());
+        let mut triggered = vec![0u8; game.zones.len()];
+        for t in &game.triggers {
+            triggered[t.zone as usize] |= if t.enters { ENTERED } else { LEFT };
+        }
+        let any_left = game.triggers.iter().any(|t| !t.enters);
         let mut engine = Engine {
             game: Arc::new(game),
             zone_base,
             zone_instances: n,
+            triggered,
+            any_left,
             label_number: vec![],
             twin_class: vec![],
             twins: vec![],
