@@ -5,11 +5,13 @@
 //! `has_legal_action` lists until the first one, and the playout's next query lists them
 //! all again from the start. A caller that asks for the next listing with the action
 //! (`Engine::apply_and_list`) gets it from that one walk: `has_legal_action` lists every
-//! action instead of stopping at the first. The listing charges a budget of its own, as
-//! the query after `apply` would. Where a listing ahead could end otherwise than the two
-//! calls (a pass offered without a listing, a secret choice, a listing that goes over its
-//! budget or would not fit in what is left of `apply`'s), nothing is listed ahead and
-//! `apply` looks for the first action as ever; the caller lists as before.
+//! action instead of stopping at the first. In an `all` step the seat that chooses next
+//! is found the same way (`settle_secret_chooser`): each seat in turn is asked, its
+//! actions listed ahead, and the first that has one ends `apply`. The listing charges a
+//! budget of its own, as the query after `apply` would. Where a listing ahead could end
+//! otherwise than the two calls (a pass offered without a listing, a listing that goes
+//! over its budget or would not fit in what is left of `apply`'s), nothing is listed ahead
+//! and `apply` looks for the first action as ever; the caller lists as before.
 //!
 //! What `apply` is charged: only what the walk up to the first action took. Stopping
 //! there also charges, on the way out, what walks that charge once they end

@@ -4,7 +4,7 @@
 use super::budget::{self, Decision};
 use super::effects::{Runner, Touched, Trial};
 use super::eval::Eval;
-use super::state::{Chooser, State};
+use super::state::State;
 use super::subsets::Role;
 use super::{code, Engine, EngineError};
 use crate::ir::{Clause, Expr, StepMode, Value};
@@ -828,9 +828,7 @@ impl Engine {
             // A secret choice is only recorded; when the last seat has chosen, all are
             // revealed and applied together.
             s.secret.push((me, act.clone()));
-            let next = self.next_secret_chooser(s);
-            s.chooser = Chooser::Known(next);
-            if next.is_some() {
+            if self.settle_secret_chooser(s, &mut l).is_some() {
                 return Ok(());
             }
             return self.reveal(s, &mut l);

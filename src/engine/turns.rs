@@ -78,22 +78,48 @@ impl Engine {
     /// position before any of the choices, which nothing has changed). `None` when every
     /// seat that takes part has chosen.
     pub(crate) fn next_secret_chooser(&self, s: &State) -> Option<u8> {
-        let p = &self.game.phases[s.phase as usize];
         let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        (0..s.players)
-            .map(|i| {
-                if p.reversed {
-                    (s.turn_seat + s.players - i) % s.players
-                } else {
-                    (s.turn_seat + i) % s.players
-                }
-            })
-            .find(|&q| {
-                !s.eliminated[q as usize]
-                    && !s.secret.iter().any(|&(c, _)| c == q)
-                    && !self.passed_over(s, q, &mut l)
-                    && self.has_legal_action_in(s, q, &mut l)
-            })
+        (0..s.players).find_map(|i| {
+            let q = self.secret_candidate(s, i)?;
+            (!self.passed_over(s, q, &mut l) && self.has_legal_action_in(s, q, &mut l)).then_some(q)
+        })
+    }
+
+    /// `next_secret_chooser` worked out where play stops for it, and remembered in the
+    /// state (`Chooser::Known`): each seat in turn made the chooser and asked whether it
+    /// has a legal action, its actions all listed for a playout that asked for them
+    /// (`list_ahead`: a seat found to have one ends `apply`, as any decider does), or
+    /// looked for up to the first.
+    pub(crate) fn settle_secret_chooser(&self, s: &mut State, l: &mut [Value]) -> Option<u8> {
+        for i in 0..s.players {
+            let Some(q) = self.secret_candidate(s, i) else {
+                continue;
+            };
+            if self.passed_over(s, q, l) {
+                continue;
+            }
+            s.chooser = Chooser::Known(Some(q));
+            let found = match self.list_ahead(s, l) {
+                Some(found) => found,
+                None => self.has_legal_action_in(s, q, l),
+            };
+            if found {
+                return Some(q);
+            }
+        }
+        s.chooser = Chooser::Known(None);
+        None
+    }
+
+    /// The `i`th seat in turn order from the turn's seat, if it may choose next in an
+    /// `all` step: it is not out and has not chosen already.
+    fn secret_candidate(&self, s: &State, i: u8) -> Option<u8> {
+        let q = if self.game.phases[s.phase as usize].reversed {
+            (s.turn_seat + s.players - i) % s.players
+        } else {
+            (s.turn_seat + i) % s.players
+        };
+        (!s.eliminated[q as usize] && !s.secret.iter().any(|&(c, _)| c == q)).then_some(q)
     }
 
     /// `next_secret_chooser`, as the state remembers it where it was worked out (see
@@ -295,12 +321,8 @@ impl Engine {
             // An `all` step in which no seat has a legal action is passed over; the seat
             // that chooses first is remembered for the queries that follow.
             s.chooser = Chooser::Unknown;
-            let open = open
-                && (st.mode != StepMode::All || {
-                    let first = self.next_secret_chooser(s);
-                    s.chooser = Chooser::Known(first);
-                    first.is_some()
-                });
+            let open =
+                open && (st.mode != StepMode::All || self.settle_secret_chooser(s, l).is_some());
             if open {
                 return true;
             }
