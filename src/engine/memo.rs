@@ -46,11 +46,28 @@ pub(crate) enum Status {
     Done,
 }
 
+/// The slots of one query under way, and which of them are in use: only those are
+/// emptied when the query ends, so that a query costs what it remembers, not what the
+/// rules could remember.
+#[derive(Default)]
+struct Frame {
+    slots: Vec<Slot>,
+    /// The slots not empty, each once.
+    used: Vec<u32>,
+}
+
+impl Frame {
+    /// The slots, as `FRAMES` handed them out before.
+    fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+}
+
 thread_local! {
     static ACTIVE: Cell<Key> = const { Cell::new((0, 0, 0)) };
     /// The remembered values of the queries under way, innermost last; each holds one
     /// slot per node of `nodes`.
-    static FRAMES: RefCell<Vec<Vec<Slot>>> = const { RefCell::new(Vec::new()) };
+    static FRAMES: RefCell<Vec<Frame>> = const { RefCell::new(Vec::new()) };
     /// How many of `FRAMES` are in use (the others are kept for the next queries, so
     /// that a query in a steady state does not allocate).
     static DEPTH: Cell<usize> = const { Cell::new(0) };
@@ -79,11 +96,14 @@ pub(crate) fn begin<'a>(eng: &Engine, s: &'a State, me: u8) -> Option<Query<'a>>
     let depth = DEPTH.get();
     FRAMES.with_borrow_mut(|f| {
         if f.len() == depth {
-            f.push(Vec::new());
+            f.push(Frame::default());
         }
-        // Empty already when a query of this engine used it last (see `drop`): then as
-        // long as it must be, and `resize` leaves it.
-        f[depth].resize(eng.memo_nodes.len(), Slot::Empty);
+        // Empty already when a query used it last (see `drop`): then as long as it must
+        // be, and left as it is when it is.
+        let slots = &mut f[depth].slots;
+        if slots.len() != eng.memo_nodes.len() {
+            slots.resize(eng.memo_nodes.len(), Slot::Empty);
+        }
     });
     DEPTH.set(depth + 1);
     Some(Query {
@@ -100,9 +120,13 @@ impl Drop for Query<'_> {
         // The slots emptied where they stand (the pool the values go back to is another
         // thread-local), ready for the next query at this depth as they are.
         FRAMES.with_borrow_mut(|f| {
-            for slot in f.get_mut(depth).into_iter().flatten() {
-                if let Slot::Done(v) = std::mem::replace(slot, Slot::Empty) {
-                    super::pool::recycle(v);
+            if let Some(frame) = f.get_mut(depth) {
+                for i in frame.used.drain(..) {
+                    if let Slot::Done(v) =
+                        std::mem::replace(&mut frame.slots[i as usize], Slot::Empty)
+                    {
+                        super::pool::recycle(v);
+                    }
                 }
             }
         });
@@ -129,8 +153,12 @@ pub(crate) fn filter_bit(at: usize) -> u64 {
 
 /// The slots of the innermost query under way.
 #[inline]
-fn top(frames: &[Vec<Slot>]) -> Option<&Vec<Slot>> {
-    DEPTH.get().checked_sub(1).and_then(|d| frames.get(d))
+fn top(frames: &[Frame]) -> Option<&[Slot]> {
+    DEPTH
+        .get()
+        .checked_sub(1)
+        .and_then(|d| frames.get(d))
+        .map(Frame::slots)
 }
 
 /// Whether the slot at `i` is empty, being computed or done.
@@ -219,9 +247,12 @@ pub(crate) type Batch = smallvec::SmallVec<[Value; 16]>;
 /// Sets the slot at `i`.
 pub(crate) fn set(i: usize, slot: Slot) {
     FRAMES.with_borrow_mut(|f| {
-        if let Some(slots) = DEPTH.get().checked_sub(1).and_then(|d| f.get_mut(d)) {
-            if let Slot::Done(old) = std::mem::replace(&mut slots[i], slot) {
-                super::pool::recycle(old);
+        if let Some(frame) = DEPTH.get().checked_sub(1).and_then(|d| f.get_mut(d)) {
+            let filled = !matches!(slot, Slot::Empty);
+            match std::mem::replace(&mut frame.slots[i], slot) {
+                Slot::Done(old) => super::pool::recycle(old),
+                Slot::Empty if filled => frame.used.push(i as u32),
+                _ => {}
             }
         }
     });
