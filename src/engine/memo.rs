@@ -57,7 +57,7 @@ struct Frame {
 }
 
 impl Frame {
-    /// The slots, as `FRAMES` handed them out before.
+    /// The slots, one per node the rules could remember (`Engine::memo_nodes`).
     fn slots(&self) -> &[Slot] {
         &self.slots
     }
