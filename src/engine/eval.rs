@@ -879,23 +879,37 @@ impl<'a> Eval<'a> {
         }
     }
 
-    /// The remembered value of `e` if it is computed already in this query (see
-    /// `remembered`); `None` otherwise, nothing computed. As `eval` answers such a node:
-    /// its step charged, then its list's length (`None` once the budget is spent). Only
-    /// the nodes `eval` looks up in the memo are ever computed there.
-    #[inline]
-    pub(crate) fn remembered_done(&self, e: &Expr) -> Option<Value> {
-        let v = memo::done(memo::place(self.eng, self.s, self.me, e)?)?;
-        let charged = budget::charge(1)
-            && match &v {
-                Value::List(items) => budget::list(items.len()),
-                _ => true,
-            };
-        if charged {
-            Some(v)
-        } else {
-            super::pool::recycle(v);
-            Some(Value::None)
+    /// `eval` of a node that may be remembered in this query (see `memo`), its place
+    /// looked up once: its remembered value, computed now if it was not yet, charged as
+    /// `eval` charges it (its step, then its list's length); evaluated as usual where it
+    /// is not remembered, or is being computed.
+    pub(crate) fn remembered_value(&self, e: &Expr, l: &mut [Value]) -> Value {
+        let Some(i) = memo::place(self.eng, self.s, self.me, e) else {
+            return self.eval(e, l);
+        };
+        let v = match memo::look(i) {
+            memo::Look::Done(v) => {
+                if !budget::charge(1) {
+                    super::pool::recycle(v);
+                    return Value::None;
+                }
+                v
+            }
+            memo::Look::Computing => return self.eval(e, l),
+            memo::Look::Empty => {
+                if !budget::charge(1) {
+                    return Value::None;
+                }
+                let v = self.remember(i, e, l);
+                memo::dup_of(i, v)
+            }
+        };
+        match &v {
+            Value::List(items) if !budget::list(items.len()) => {
+                super::pool::recycle(v);
+                Value::None
+            }
+            _ => v,
         }
     }
 

@@ -170,14 +170,6 @@ pub(crate) fn status(i: usize) -> Status {
     })
 }
 
-/// A copy of the remembered value at `i` if it is computed (its lists from the pool).
-pub(crate) fn done(i: usize) -> Option<Value> {
-    match look(i) {
-        Look::Done(v) => Some(v),
-        _ => None,
-    }
-}
-
 /// What the slot at `i` holds: nothing yet, a value being computed, or a copy of its
 /// value (its lists from the pool).
 pub(crate) enum Look {

@@ -8,9 +8,10 @@ use crate::ir::Items;
 /// mostly made of; the rest goes to the evaluator.
 pub(super) fn get(cx: &mut Cx, e: &Expr) -> Get {
     if cx.remembered(e) {
-        // Computed already in this query (the common case): the value looked up at once.
+        // Computed already in this query (the common case): the value looked up at once,
+        // its place found once.
         let e = cx.copy(e);
-        return Box::new(move |ev, l| ev.remembered_done(&e).unwrap_or_else(|| ev.eval(&e, l)));
+        return Box::new(move |ev, l| ev.remembered_value(&e, l));
     }
     get_node(cx, e)
 }
