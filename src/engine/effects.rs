@@ -724,11 +724,14 @@ impl<'a> Runner<'a> {
     /// Moves one component, then runs the triggers of the zone it left and the zone it
     /// entered. Every move in an effect goes through here.
     fn relocate(&mut self, s: &mut State, comp: u16, dest: Dest) -> Result<(), EngineError> {
-        // The zone left, where a trigger may run on leaving it.
+        // The zone left, where a trigger runs on leaving it.
         let left = match s.locs[comp as usize] {
-            Loc::Zone(inst) if self.eng.any_left => Some(self.eng.zone_of_instance(inst).0),
+            Loc::Zone(inst) if self.eng.triggered[inst as usize] & LEFT != 0 => {
+                Some(self.eng.zone_of_instance(inst).0)
+            }
             _ => None,
         };
+        let mut entered = None;
         match dest {
             Dest::Cell(c) => {
                 if !self.eng.present(s, c) {
@@ -755,16 +758,17 @@ impl<'a> Runner<'a> {
             }
             Dest::Zone(z, seat, slot) => {
                 self.eng.take(s, comp);
-                self.eng.put_zone(s, comp, z, seat, slot);
+                let inst = self.eng.put_zone(s, comp, z, seat, slot);
+                if self.eng.triggered[inst as usize] & ENTERED != 0 {
+                    entered = Some(z);
+                }
             }
         }
-        if let Some(z) = left.filter(|&z| self.eng.triggered[z as usize] & LEFT != 0) {
+        if let Some(z) = left {
             self.fire(s, z, false, comp)?;
         }
-        if let Dest::Zone(z, ..) = dest {
-            if self.eng.triggered[z as usize] & ENTERED != 0 {
-                self.fire(s, z, true, comp)?;
-            }
+        if let Some(z) = entered {
+            self.fire(s, z, true, comp)?;
         }
         Ok(())
     }

@@ -51,16 +51,10 @@ pub(crate) enum Status {
 /// rules could remember.
 #[derive(Default)]
 struct Frame {
+    /// One per node the rules could remember (`Engine::memo_nodes`).
     slots: Vec<Slot>,
     /// The slots not empty, each once.
     used: Vec<u32>,
-}
-
-impl Frame {
-    /// The slots, one per node the rules could remember (`Engine::memo_nodes`).
-    fn slots(&self) -> &[Slot] {
-        &self.slots
-    }
 }
 
 thread_local! {
@@ -158,7 +152,7 @@ fn top(frames: &[Frame]) -> Option<&[Slot]> {
         .get()
         .checked_sub(1)
         .and_then(|d| frames.get(d))
-        .map(Frame::slots)
+        .map(|f| f.slots.as_slice())
 }
 
 /// Whether the slot at `i` is empty, being computed or done.

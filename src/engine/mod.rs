@@ -120,12 +120,10 @@ pub struct Engine {
     pub game: Arc<Game>,
     zone_base: Vec<u16>,
     zone_instances: usize,
-    /// Per zone: whether a trigger runs when a component enters it (`ENTERED`), when one
-    /// leaves it (`LEFT`), both or neither; a move that sets off none looks for none.
+    /// Per zone instance (as `State::zones` holds them): whether a trigger runs when a
+    /// component enters it (`ENTERED`), when one leaves it (`LEFT`), both or neither; a
+    /// move that sets off none looks for none.
     pub(crate) triggered: Vec<u8>,
-    /// Whether any trigger runs when a component leaves a zone: a move out of a zone asks
-    /// which zone it left only then.
-    pub(crate) any_left: bool,
     /// For components whose label (owner aside) is shared with others: their 1-based
     /// number among those, so that notation names each component once. 0 if unique.
     /// Identical components (twins) share their number: choosing either is one choice.
@@ -197,9 +195,9 @@ pub struct Engine {
     pub(crate) judges_afterwards: bool,
 }
 
-/// `Engine::triggered`: a trigger runs when a component enters the zone.
+/// `Engine::triggered`: a trigger runs when a component enters the zone instance.
 pub(crate) const ENTERED: u8 = 1;
-/// `Engine::triggered`: a trigger runs when a component leaves the zone.
+/// `Engine::triggered`: a trigger runs when a component leaves the zone instance.
 pub(crate) const LEFT: u8 = 2;
 
 /// Per clause of an action: whether applying it must compute that `let`, because its `do`
@@ -412,17 +410,22 @@ impl Engine {
         memo_roots.extend_from_slice(&plans.memo_roots);
         memo_roots.sort_unstable();
         let link_terms = graph::link_terms(game.board.link_rule.as_ref());
-        let mut triggered = vec![0u8; game.zones.len()];
+        // A trigger on a zone runs for each of its instances (every seat's, every number).
+        let mut triggered = vec![0u8; n];
         for t in &game.triggers {
-            triggered[t.zone as usize] |= if t.enters { ENTERED } else { LEFT };
+            let (from, to) = (
+                zone_base[t.zone as usize] as usize,
+                zone_base.get(t.zone as usize + 1),
+            );
+            for f in &mut triggered[from..to.map_or(n, |&b| b as usize)] {
+                *f |= if t.enters { ENTERED } else { LEFT };
+            }
         }
-        let any_left = game.triggers.iter().any(|t| !t.enters);
         let mut engine = Engine {
             game: Arc::new(game),
             zone_base,
             zone_instances: n,
             triggered,
-            any_left,
             label_number: vec![],
             twin_class: vec![],
             twins: vec![],
@@ -862,7 +865,9 @@ impl Engine {
         s.set_cell(cell, comp);
     }
 
-    pub(crate) fn put_zone(&self, s: &mut State, comp: u16, z: ZoneId, seat: u8, slot: u16) {
+    /// Puts `comp` on top of zone `z` (of `seat`, number `slot`); the zone instance it
+    /// went into.
+    pub(crate) fn put_zone(&self, s: &mut State, comp: u16, z: ZoneId, seat: u8, slot: u16) -> u16 {
         let inst = self.zone_instance(z, seat, slot);
         s.zones[inst as usize].push(comp);
         s.locs[comp as usize] = Loc::Zone(inst);
@@ -870,6 +875,7 @@ impl Engine {
         // one (so nothing about where it came from shows in anyone's view).
         let per_seat = self.game.zones[z as usize].per_seat;
         s.set_owner(comp, if per_seat { seat } else { NO_SEAT });
+        inst
     }
 
     pub(crate) fn eliminate(&self, s: &mut State, p: u8) {

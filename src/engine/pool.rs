@@ -272,23 +272,21 @@ pub(crate) trait Values: std::ops::DerefMut<Target = [Value]> {
     fn push(&mut self, v: Value);
 }
 
-impl Values for Items {
-    fn truncate(&mut self, n: usize) {
-        Items::truncate(self, n)
-    }
-    fn push(&mut self, v: Value) {
-        Items::push(self, v)
-    }
+/// `Values` for each type named, by its own methods of those names.
+macro_rules! values {
+    ($($t:ty),*) => {$(
+        impl Values for $t {
+            fn truncate(&mut self, n: usize) {
+                <$t>::truncate(self, n)
+            }
+            fn push(&mut self, v: Value) {
+                <$t>::push(self, v)
+            }
+        }
+    )*};
 }
 
-impl Values for Vec<Value> {
-    fn truncate(&mut self, n: usize) {
-        Vec::truncate(self, n)
-    }
-    fn push(&mut self, v: Value) {
-        Vec::push(self, v)
-    }
-}
+values!(Items, Vec<Value>);
 
 /// Stores a copy of `from` in `to` (a local, an action's argument, a value of a state
 /// copied over one kept for reuse: see `copy_values`): a scalar over a scalar of its kind

@@ -80,8 +80,8 @@ impl Engine {
     pub(crate) fn next_secret_chooser(&self, s: &State) -> Option<u8> {
         let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
         (0..s.players).find_map(|i| {
-            let q = self.secret_candidate(s, i)?;
-            (!self.passed_over(s, q, &mut l) && self.has_legal_action_in(s, q, &mut l)).then_some(q)
+            let q = self.secret_candidate(s, i, &mut l)?;
+            self.has_legal_action_in(s, q, &mut l).then_some(q)
         })
     }
 
@@ -92,12 +92,9 @@ impl Engine {
     /// looked for up to the first.
     pub(crate) fn settle_secret_chooser(&self, s: &mut State, l: &mut [Value]) -> Option<u8> {
         for i in 0..s.players {
-            let Some(q) = self.secret_candidate(s, i) else {
+            let Some(q) = self.secret_candidate(s, i, l) else {
                 continue;
             };
-            if self.passed_over(s, q, l) {
-                continue;
-            }
             s.chooser = Chooser::Known(Some(q));
             let found = match self.list_ahead(s, l) {
                 Some(found) => found,
@@ -112,14 +109,18 @@ impl Engine {
     }
 
     /// The `i`th seat in turn order from the turn's seat, if it may choose next in an
-    /// `all` step: it is not out and has not chosen already.
-    fn secret_candidate(&self, s: &State, i: u8) -> Option<u8> {
+    /// `all` step: it is not out, has not chosen already, and the phase's `skip ... when`
+    /// does not pass it over.
+    fn secret_candidate(&self, s: &State, i: u8, l: &mut [Value]) -> Option<u8> {
         let q = if self.game.phases[s.phase as usize].reversed {
             (s.turn_seat + s.players - i) % s.players
         } else {
             (s.turn_seat + i) % s.players
         };
-        (!s.eliminated[q as usize] && !s.secret.iter().any(|&(c, _)| c == q)).then_some(q)
+        let open = !s.eliminated[q as usize]
+            && !s.secret.iter().any(|&(c, _)| c == q)
+            && !self.passed_over(s, q, l);
+        open.then_some(q)
     }
 
     /// `next_secret_chooser`, as the state remembers it where it was worked out (see
