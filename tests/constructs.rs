@@ -138,7 +138,7 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // ranks compared either way round, `any`, `all` and `none` over neighbours, a `require`
     // straight after a `choose`, a stone's owner compared with `me`, a region's cells, on
     // boards of 72 cells and of 64.
-    ("cell_sets.scenarios", 18),
+    ("cell_sets.scenarios", 20),
     // Counts and quantifiers whose bodies compare an item's attributes with a constant
     // (on either side) or a chosen value, with `!=`, `<` and `>=`, under `and` and `or`,
     // and with a `not`: the same answers whichever way the body is judged.

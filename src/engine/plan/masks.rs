@@ -169,6 +169,29 @@ impl<const W: usize> Mask<W> {
         }))
     }
 
+    /// The cells `c` for which `c op y` holds (`mirrored`: `y op c`), cells compared by
+    /// their order on the board.
+    #[inline(always)]
+    fn ordered_against(self, op: BinOp, mirrored: bool, y: u16) -> Self {
+        let op = match (mirrored, op) {
+            (true, BinOp::Lt) => BinOp::Gt,
+            (true, BinOp::Le) => BinOp::Ge,
+            (true, BinOp::Gt) => BinOp::Lt,
+            (true, BinOp::Ge) => BinOp::Le,
+            (_, op) => op,
+        };
+        let (upto, at) = (self.upto(y), self.and(Mask::one(y)));
+        match op {
+            BinOp::Eq => at,
+            BinOp::Ne => self.minus(at),
+            BinOp::Lt => upto.minus(at),
+            BinOp::Le => upto,
+            BinOp::Gt => self.minus(upto),
+            BinOp::Ge => self.minus(upto).or(at),
+            _ => Mask::NONE,
+        }
+    }
+
     /// The cells for which `f` holds.
     #[inline(always)]
     fn filter(self, mut f: impl FnMut(u16) -> bool) -> Self {
@@ -1114,84 +1137,17 @@ impl Pred {
                 mirrored,
             } => {
                 match &j.l[*other] {
-                    // Two cells: their order on the board, no value made for each.
-                    &Value::Cell(y) => s.filter(|c| ordered_either_way(*op, *mirrored, c.cmp(&y))),
+                    // Two cells: their order on the board, the cells on one side of the
+                    // other found as a set.
+                    &Value::Cell(y) => s.ordered_against(*op, *mirrored, y),
                     y => s.filter(|c| either_way(*op, *mirrored, &Value::Cell(c), y)),
                 }
-            }
-            Pred::Near {
-                op,
-                other,
-                k,
-                mirrored,
-            } => {
-                let game = &j.ev.eng.game;
-                let k = k.value(&game.seats, j.ev.me);
-                let held = match (&j.l[*other], &k) {
-                    // A cell and a number: distances compared as numbers, no value made for
-                    // each.
-                    (&Value::Cell(y), &Value::Int(k)) => s.filter(|c| {
-                        let d = geometry::distance(&game.board, c, y);
-                        ordered_either_way(*op, *mirrored, d.cmp(&k))
-                    }),
-                    (y, k) => s.filter(|c| {
-                        let d = match y {
-                            &Value::Cell(y) => Value::Int(geometry::distance(&game.board, c, y)),
-                            _ => Value::None,
-                        };
-                        either_way(*op, *mirrored, &d, k)
-                    }),
-                };
-                k.discard();
-                held
             }
             Pred::Piece {
                 test,
                 empty,
                 holders,
             } => test.judge_set(j, s, *empty, holders.as_ref()),
-            Pred::Among { other, want } => {
-                let (found, looked) = searched_for(j.ev, &j.l[*other], s);
-                j.steps += looked;
-                if *want {
-                    found
-                } else {
-                    s.minus(found)
-                }
-            }
-            Pred::Region {
-                region,
-                sets,
-                seat,
-                want,
-            } => {
-                // The seat's list, as `seat_or_first` takes it: `NO_SEAT` for `none` or
-                // anything else that is no seat, which has no list (and no cell on it).
-                let list = match seat {
-                    Some(p) => p.seat(j.ev, j.l).unwrap_or(NO_SEAT) as usize,
-                    None => 0,
-                };
-                let (Some(on), Some(places)) =
-                    (sets.get(list), j.ev.eng.region_places[*region].get(list))
-                else {
-                    return if *want { Mask::NONE } else { s };
-                };
-                let found = s.and(Mask::of(on));
-                // A cell on the list is looked for up to its place, any other through the
-                // whole list.
-                let whole = j.ev.eng.game.board.regions[*region].cells[list].len() as u64;
-                let mut looked = (s.len() - found.len()) * whole;
-                found.each(|c| {
-                    looked += u64::from(places[c as usize]);
-                    true
-                });
-                j.steps += looked;
-                if *want {
-                    found
-                } else {
-                    s.minus(found)
-                }
-            }
             Pred::Not(x) => s.minus(x.judge(j, s)),
             Pred::And(a, b) => {
                 let left = a.judge(j, s);
@@ -1234,6 +1190,92 @@ impl Pred {
                 }
                 result
             }
+            _ => self.judge_other(j, s),
+        }
+    }
+
+    /// `judge` for the nodes whose judgement looks things up cell by cell (distances, lists,
+    /// regions): out of line, so that the commoner nodes' `judge` keeps less on the stack.
+    #[inline(never)]
+    fn judge_other<const W: usize>(&self, j: &mut Judging, s: Mask<W>) -> Mask<W> {
+        match self {
+            Pred::Near {
+                op,
+                other,
+                k,
+                mirrored,
+            } => {
+                let game = &j.ev.eng.game;
+                let k = k.value(&game.seats, j.ev.me);
+                let held = match (&j.l[*other], &k) {
+                    // A cell and a number: distances compared as numbers, no value made for
+                    // each.
+                    (&Value::Cell(y), &Value::Int(k)) => s.filter(|c| {
+                        let d = geometry::distance(&game.board, c, y);
+                        ordered_either_way(*op, *mirrored, d.cmp(&k))
+                    }),
+                    (y, k) => s.filter(|c| {
+                        let d = match y {
+                            &Value::Cell(y) => Value::Int(geometry::distance(&game.board, c, y)),
+                            _ => Value::None,
+                        };
+                        either_way(*op, *mirrored, &d, k)
+                    }),
+                };
+                k.discard();
+                held
+            }
+            Pred::Among { other, want } => {
+                let (found, looked) = searched_for(j.ev, &j.l[*other], s);
+                j.steps += looked;
+                if *want {
+                    found
+                } else {
+                    s.minus(found)
+                }
+            }
+            Pred::Region {
+                region,
+                sets,
+                seat,
+                want,
+            } => {
+                // The seat's list, as `seat_or_first` takes it: `NO_SEAT` for `none` or
+                // anything else that is no seat, which has no list (and no cell on it).
+                let list = match seat {
+                    Some(p) => p.seat(j.ev, j.l).unwrap_or(NO_SEAT) as usize,
+                    None => 0,
+                };
+                let (Some(on), Some(places)) =
+                    (sets.get(list), j.ev.eng.region_places[*region].get(list))
+                else {
+                    return if *want { Mask::NONE } else { s };
+                };
+                let found = s.and(Mask::of(on));
+                // A cell on the list is looked for up to its place, any other through the
+                // whole list.
+                let whole = j.ev.eng.game.board.regions[*region].cells[list].len() as u64;
+                let mut looked = (s.len() - found.len()) * whole;
+                found.each(|c| {
+                    looked += u64::from(places[c as usize]);
+                    true
+                });
+                j.steps += looked;
+                if *want {
+                    found
+                } else {
+                    s.minus(found)
+                }
+            }
+            Pred::Empty
+            | Pred::Owner { .. }
+            | Pred::Place { .. }
+            | Pred::Cell { .. }
+            | Pred::Piece { .. }
+            | Pred::Not(_)
+            | Pred::And(..)
+            | Pred::Or(..)
+            | Pred::Around { .. } => self.judge(j, s),
         }
     }
 }
