@@ -14,8 +14,10 @@
 //!   region) hand their items on one at a time, with constant directions read once; a
 //!   choice of a written direction straight followed by a choice over `shifts` in that
 //!   direction is one step for both (`dirs_then_shifts`); a `require` straight after a
-//!   `choose` is judged in the choice's loop (`Guarded`); a `choose` or a quantifier over
-//!   a list held in a local walks it in place (`local_items`);
+//!   `choose` is judged in the choice's loop (`Guarded`); a `choose` or `require` that is
+//!   the action's last clause before a plain `do` records the action itself (`Record`),
+//!   where it called the step that records it; a `choose` or a quantifier over a list
+//!   held in a local walks it in place (`local_items`);
 //! - `and`, `or`, `not`, comparisons, `in` and quantifiers are judged without going back
 //!   through the evaluator's match, and reads such as `distance(a, b)` or `phase` are
 //!   one closure each; a short read (`x.piece.owner`, `p.points`), its comparison with

@@ -27,7 +27,15 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
     if !chosen.iter().copied().eq(run.clone()) {
         return None;
     }
-    let mut next: Step = Box::new(move |_, l, f| !budget::spent() && f(a, &l[run.clone()]));
+    let record = Record { a, run };
+    let mut next: Step = {
+        let record = record.clone();
+        Box::new(move |ev, l, f| record.go(ev, l, f))
+    };
+    // Whether `next` is still the step that records the action and nothing more: a
+    // `require` or `choose` before it then records it itself, without a call to that step
+    // (not where clauses count their own steps: the `do` is counted as a step of its own).
+    let mut bare = !cx.count_clauses;
     let mut fused: Option<Box<dyn FnOnce(Step) -> Step>> = None;
     // A `require` straight after a `choose`, compiled, waiting for the choice: judged in
     // its loop (see `Guarded`) rather than behind a step of its own.
@@ -37,6 +45,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
         // place: built here, from the step after both.
         if let Some(make) = fused.take() {
             next = counted(cx, (a, i), make(next));
+            bare = false;
             continue;
         }
         if let Some(make) = i
@@ -44,8 +53,9 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             .and_then(|p| dirs_then_shifts(cx, a, p, clauses))
         {
             if let Some((at, cond)) = guard.take() {
-                let step = require(cx, at, cond, next);
+                let step = require_then(cx, at, cond, next, bare.then(|| record.clone()));
                 next = counted(cx, at, step);
+                bare = false;
             }
             fused = Some(make);
             continue;
@@ -63,36 +73,61 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
                     .then(|| masks::Filter::new(cx, domain, *slot, cond))
                     .flatten()
             };
+            // What follows each choice: the `require` after it, if any, then the rest, or
+            // the action recorded where nothing else follows (`bare`).
+            let at = (a, i);
             next = match guard.take() {
-                Some((at, cond)) => match filter(cx, cond) {
+                Some((at_require, cond)) => match filter(cx, cond) {
                     Some(filter) => {
-                        let slot = *slot as usize;
-                        let then = Passed { at, next };
-                        Choose {
-                            at: (a, i),
-                            slot,
-                            next: then,
+                        let (slot, cells, at) = (*slot as usize, Passing(filter), at_require);
+                        match bare {
+                            true => {
+                                let then = Passed {
+                                    at,
+                                    next: record.clone(),
+                                };
+                                Choose::new((a, i), slot, then).to(cx, cells)
+                            }
+                            false => {
+                                let then = Passed {
+                                    at,
+                                    next: Plain(next),
+                                };
+                                Choose::new((a, i), slot, then).to(cx, cells)
+                            }
                         }
-                        .to(cx, Passing(filter))
                     }
                     None => {
-                        let cond = condition(cx, cond, roles[at.1]);
-                        let then = Guarded {
-                            at,
-                            cond: counted_cond(cx, at, cond),
-                            next,
-                        };
-                        choice(cx, (a, i), *slot, ty, domain, pruned, then)
+                        let cond = condition(cx, cond, roles[at_require.1]);
+                        let (cond, at) = (counted_cond(cx, at_require, cond), at_require);
+                        match bare {
+                            true => {
+                                let next = record.clone();
+                                let then = Guarded { at, cond, next };
+                                choice(cx, (a, i), *slot, ty, domain, pruned, then)
+                            }
+                            false => {
+                                let then = Guarded {
+                                    at,
+                                    cond,
+                                    next: Plain(next),
+                                };
+                                choice(cx, (a, i), *slot, ty, domain, pruned, then)
+                            }
+                        }
                     }
                 },
-                None => choice(cx, (a, i), *slot, ty, domain, pruned, Plain(next)),
+                None if bare => choice(cx, at, *slot, ty, domain, pruned, record.clone()),
+                None => choice(cx, at, *slot, ty, domain, pruned, Plain(next)),
             };
-            next = counted(cx, (a, i), next);
+            next = counted(cx, at, next);
+            bare = false;
             continue;
         }
         if let Some((at, cond)) = guard.take() {
-            let step = require(cx, at, cond, next);
+            let step = require_then(cx, at, cond, next, bare.then(|| record.clone()));
             next = counted(cx, at, step);
+            bare = false;
         }
         if let Clause::Require {
             cond,
@@ -145,9 +180,12 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             } => Box::new(move |ev, l, f| located(ev, (a, i), || next(ev, l, f))),
             Clause::Require { cond, .. } => match roles[i] {
                 Role::Require(_) => require_step((a, i), condition(cx, cond, roles[i]), next),
-                _ => require(cx, (a, i), cond, next),
+                _ => require_then(cx, (a, i), cond, next, bare.then(|| record.clone())),
             },
         };
+        // Only a `do` with nothing judged after it leaves the step that records the action
+        // as it was.
+        bare &= matches!(c, Clause::Do(_)) && after_do.is_empty();
         // A `require afterwards` is counted where it is judged, at the `do`.
         if !c.is_afterwards() {
             next = counted(cx, (a, i), next);
@@ -239,7 +277,31 @@ pub(super) fn require(cx: &mut Cx, at: (u16, usize), cond: &Expr, next: Step) ->
 
 /// `require`, its condition compiled: a step of its own, judged as `Guarded` judges it.
 pub(super) fn require_step(at: (u16, usize), cond: Cond, next: Step) -> Step {
-    let guarded = Guarded { at, cond, next };
+    let guarded = Guarded {
+        at,
+        cond,
+        next: Plain(next),
+    };
+    Box::new(move |ev, l, f| guarded.go(ev, l, f))
+}
+
+/// `require`, then `next`; or, where `record` is given (`next` is the step that records the
+/// action and nothing more), the action recorded where the condition holds.
+fn require_then(
+    cx: &mut Cx,
+    at: (u16, usize),
+    cond: &Expr,
+    next: Step,
+    record: Option<Record>,
+) -> Step {
+    let Some(record) = record else {
+        return require(cx, at, cond, next);
+    };
+    let guarded = Guarded {
+        at,
+        cond: truth(cx, cond),
+        next: record,
+    };
     Box::new(move |ev, l, f| guarded.go(ev, l, f))
 }
 
@@ -260,17 +322,35 @@ impl Then for Plain {
     }
 }
 
-/// A `require` (where it stands in the rules, and its condition), then the rest.
-pub(super) struct Guarded {
-    at: (u16, usize),
-    cond: Cond,
-    next: Step,
+/// The action complete: its choices, read from their slots (`run`, side by side: see
+/// `action`), handed to the listing. The last step of every action's plan, and what a
+/// `choose` or `require` straight before it hands on to in place of a call to that step.
+#[derive(Clone)]
+pub(super) struct Record {
+    a: u16,
+    run: std::ops::Range<usize>,
 }
 
-impl Then for Guarded {
+impl Then for Record {
+    #[inline(always)]
+    fn go(&self, _: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
+        !budget::spent() && f(self.a, &l[self.run.clone()])
+    }
+}
+
+/// A `require` (where it stands in the rules, and its condition), then the rest.
+pub(super) struct Guarded<N> {
+    at: (u16, usize),
+    cond: Cond,
+    next: N,
+}
+
+impl<N: Then> Then for Guarded<N> {
     #[inline(always)]
     fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
-        located(ev, self.at, || !(self.cond)(ev, l) || (self.next)(ev, l, f))
+        located(ev, self.at, || {
+            !(self.cond)(ev, l) || self.next.go(ev, l, f)
+        })
     }
 }
 
@@ -345,15 +425,15 @@ impl Cells for Passing {
 
 /// A choice that passed its `require` (`Passing`), then the rest, the rest named as the
 /// `require`'s step as `Guarded` names it.
-pub(super) struct Passed {
+pub(super) struct Passed<N> {
     at: (u16, usize),
-    next: Step,
+    next: N,
 }
 
-impl Then for Passed {
+impl<N: Then> Then for Passed<N> {
     #[inline(always)]
     fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
-        located(ev, self.at, || (self.next)(ev, l, f))
+        located(ev, self.at, || self.next.go(ev, l, f))
     }
 }
 
@@ -363,6 +443,12 @@ pub(super) struct Choose<T> {
     at: (u16, usize),
     slot: usize,
     next: T,
+}
+
+impl<T: Then> Choose<T> {
+    pub(super) fn new(at: (u16, usize), slot: usize, next: T) -> Self {
+        Choose { at, slot, next }
+    }
 }
 
 impl<T: Then> CellsTo<Step> for Choose<T> {
