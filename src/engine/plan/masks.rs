@@ -1956,12 +1956,13 @@ impl<const W: usize> Sets<W> {
     /// Hands each cell kept to `f`, in order, while it says to go on; each is a step when
     /// it is an item of the walk (`emitted`), none when it is a choice that passed a
     /// `require`.
-    fn each(
+    #[inline(always)]
+    fn each<F: FnMut(u16, &mut [Value]) -> bool + ?Sized>(
         &self,
         ev: &Eval,
         l: &mut [Value],
         emitted: bool,
-        f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
+        f: &mut F,
     ) {
         let mut order = Order::new();
         let (s, held, steps) = self.judge(ev, l, &mut order);
@@ -2130,11 +2131,11 @@ impl Filter {
     /// Hands each cell that passes to `f`, in order, while it says to go on, as a `choose`
     /// over the cells hands each choice to the `require` straight after it (the condition)
     /// and the require the choices that pass: no step for each beyond the condition's.
-    pub(super) fn guard(
+    pub(super) fn guard<F: FnMut(u16, &mut [Value]) -> bool>(
         &self,
         ev: &Eval,
         l: &mut [Value],
-        f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
+        f: &mut F,
     ) {
         on_sets!(self, s => s.each(ev, l, false, f))
     }

@@ -267,8 +267,8 @@ pub(super) type EachCell =
 
 /// Passes one cell of a walk on, charged as `emit` charges an item.
 #[inline(always)]
-pub(super) fn emit_cell(
-    f: &mut dyn FnMut(u16, &mut [Value]) -> bool,
+pub(super) fn emit_cell<F: FnMut(u16, &mut [Value]) -> bool + ?Sized>(
+    f: &mut F,
     c: u16,
     l: &mut [Value],
 ) -> bool {
