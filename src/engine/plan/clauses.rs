@@ -66,59 +66,12 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
         {
             // Subsets pruned by the `require`s after them (`subsets::roles`).
             let pruned = roles[i] == Role::Choose;
-            // The cells that pass the `require` found all at once, where it can be judged
-            // for a set of cells (`masks.rs`).
-            let filter = |cx: &mut Cx, cond| {
-                (!pruned)
-                    .then(|| masks::Filter::new(cx, domain, *slot, cond))
-                    .flatten()
-            };
             // What follows each choice: the `require` after it, if any, then the rest, or
             // the action recorded where nothing else follows (`bare`).
-            let at = (a, i);
-            next = match guard.take() {
-                Some((at_require, cond)) => match filter(cx, cond) {
-                    Some(filter) => {
-                        let (slot, cells, at) = (*slot as usize, Passing(filter), at_require);
-                        match bare {
-                            true => {
-                                let then = Passed {
-                                    at,
-                                    next: record.clone(),
-                                };
-                                Choose::new((a, i), slot, then).to(cx, cells)
-                            }
-                            false => {
-                                let then = Passed {
-                                    at,
-                                    next: Plain(next),
-                                };
-                                Choose::new((a, i), slot, then).to(cx, cells)
-                            }
-                        }
-                    }
-                    None => {
-                        let cond = condition(cx, cond, roles[at_require.1]);
-                        let (cond, at) = (counted_cond(cx, at_require, cond), at_require);
-                        match bare {
-                            true => {
-                                let next = record.clone();
-                                let then = Guarded { at, cond, next };
-                                choice(cx, (a, i), *slot, ty, domain, pruned, then)
-                            }
-                            false => {
-                                let then = Guarded {
-                                    at,
-                                    cond,
-                                    next: Plain(next),
-                                };
-                                choice(cx, (a, i), *slot, ty, domain, pruned, then)
-                            }
-                        }
-                    }
-                },
-                None if bare => choice(cx, at, *slot, ty, domain, pruned, record.clone()),
-                None => choice(cx, at, *slot, ty, domain, pruned, Plain(next)),
+            let (at, c, g) = ((a, i), (*slot, ty, domain), guard.take());
+            next = match bare {
+                true => choose_guarded(cx, at, c, pruned, g, roles, record.clone()),
+                false => choose_guarded(cx, at, c, pruned, g, roles, Plain(next)),
             };
             next = counted(cx, at, next);
             bare = false;
@@ -214,6 +167,42 @@ fn counted_cond(cx: &Cx, at: (u16, usize), cond: Cond) -> Cond {
     }
 }
 
+/// A `choose` (its slot, type and domain) and the `require` straight after it, if any
+/// (`guard`: where it stands and its condition), handing each choice that passes on to
+/// `next`. The cells that pass the `require` are found all at once where it can be judged
+/// for a set of cells (`masks.rs`); subsets pruned by the `require`s after them
+/// (`pruned`) are not.
+fn choose_guarded<N: Then>(
+    cx: &mut Cx,
+    at: (u16, usize),
+    (slot, ty, domain): (u16, &Type, &Expr),
+    pruned: bool,
+    guard: Option<((u16, usize), &Expr)>,
+    roles: &[Role],
+    next: N,
+) -> Step {
+    let Some((at_require, cond)) = guard else {
+        return choice(cx, at, slot, ty, domain, pruned, next);
+    };
+    let filter = (!pruned)
+        .then(|| masks::Filter::new(cx, domain, slot, cond))
+        .flatten();
+    if let Some(filter) = filter {
+        let then = Passed {
+            at: at_require,
+            next,
+        };
+        return Choose::new(at, slot as usize, then).to(cx, Passing(filter));
+    }
+    let cond = condition(cx, cond, roles[at_require.1]);
+    let then = Guarded {
+        at: at_require,
+        cond: counted_cond(cx, at_require, cond),
+        next,
+    };
+    choice(cx, at, slot, ty, domain, pruned, then)
+}
+
 /// Runs a clause's step (`at`: the action and the clause), stopping once the budget is
 /// spent and naming the clause in the rules error if the work went over inside it (as
 /// the tree walk does).
@@ -277,12 +266,7 @@ pub(super) fn require(cx: &mut Cx, at: (u16, usize), cond: &Expr, next: Step) ->
 
 /// `require`, its condition compiled: a step of its own, judged as `Guarded` judges it.
 pub(super) fn require_step(at: (u16, usize), cond: Cond, next: Step) -> Step {
-    let guarded = Guarded {
-        at,
-        cond,
-        next: Plain(next),
-    };
-    Box::new(move |ev, l, f| guarded.go(ev, l, f))
+    guarded_step(at, cond, Plain(next))
 }
 
 /// `require`, then `next`; or, where `record` is given (`next` is the step that records the
@@ -294,14 +278,15 @@ fn require_then(
     next: Step,
     record: Option<Record>,
 ) -> Step {
-    let Some(record) = record else {
-        return require(cx, at, cond, next);
-    };
-    let guarded = Guarded {
-        at,
-        cond: truth(cx, cond),
-        next: record,
-    };
+    match record {
+        Some(record) => guarded_step(at, truth(cx, cond), record),
+        None => require(cx, at, cond, next),
+    }
+}
+
+/// A `require`'s step: its condition, then what follows.
+fn guarded_step<N: Then>(at: (u16, usize), cond: Cond, next: N) -> Step {
+    let guarded = Guarded { at, cond, next };
     Box::new(move |ev, l, f| guarded.go(ev, l, f))
 }
 
