@@ -86,10 +86,17 @@ impl Engine {
         };
         // A component as one word (its twin class, owner and face, and a bit that tells
         // it from an empty cell's nought), then what changed of it in play.
-        let comp = |h: &mut foldhash::quality::FoldHasher, c: u16| {
+        #[inline(always)]
+        fn comp(
+            eng: &Engine,
+            s: &State,
+            piece_vars: &[usize],
+            h: &mut foldhash::quality::FoldHasher,
+            c: u16,
+        ) {
             let c = c as usize;
             h.write_u32(
-                u32::from(self.twin_class[c])
+                u32::from(eng.twin_class[c])
                     | u32::from(s.owners[c]) << 16
                     | u32::from(s.face_up[c]) << 24
                     | 1 << 25,
@@ -100,21 +107,22 @@ impl Engine {
                     (attr, v).hash(h);
                 }
             }
-            for &v in &piece_vars {
+            let nvars = eng.game.vars.len();
+            for &v in piece_vars {
                 hash_value(h, &s.comp_vars[c * nvars + v]);
             }
-        };
+        }
         for &c in &s.cells {
             if c == NONE {
                 h.write_u32(0);
             } else {
-                comp(&mut h, c);
+                comp(self, s, &piece_vars, &mut h, c);
             }
         }
         for z in &s.zones {
             z.len().hash(&mut h);
             for &c in z {
-                comp(&mut h, c);
+                comp(self, s, &piece_vars, &mut h, c);
             }
         }
         for (v, def) in self.game.vars.iter().enumerate() {
