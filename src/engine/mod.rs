@@ -966,10 +966,7 @@ impl Engine {
         let again = if self.twinless(c) {
             offered.contains(&c)
         } else {
-            let c = Value::Comp(c);
-            offered
-                .iter()
-                .any(|&o| self.same_choice(s, &Value::Comp(o), &c))
+            offered.iter().any(|&o| self.same_comp(s, o, c))
         };
         if !again {
             offered.push(c);
@@ -978,16 +975,21 @@ impl Engine {
     }
 
     /// Whether two values are the same choice: equal, or twin components in one place.
+    #[inline]
     pub(crate) fn same_choice(&self, s: &State, a: &Value, b: &Value) -> bool {
         match (a, b) {
-            (Value::Comp(x), Value::Comp(y)) => {
-                x == y
-                    || (self.twin_class[*x as usize] == self.twin_class[*y as usize]
-                        && s.locs[*x as usize] == s.locs[*y as usize]
-                        && self.same_attrs_now(s, *x, *y))
-            }
+            (&Value::Comp(x), &Value::Comp(y)) => self.same_comp(s, x, y),
             _ => a == b,
         }
+    }
+
+    /// `same_choice` of two components: the same one, or twins in one place.
+    #[inline(always)]
+    fn same_comp(&self, s: &State, x: u16, y: u16) -> bool {
+        x == y
+            || (self.twin_class[x as usize] == self.twin_class[y as usize]
+                && s.locs[x as usize] == s.locs[y as usize]
+                && self.same_attrs_now(s, x, y))
     }
 
     /// A component as notation writes it: its label, and `#k` if the label is shared.
