@@ -344,6 +344,13 @@ impl Walk<'_> {
     }
 }
 
+/// A walk of the items `subsets` chooses among (a plan's compiled walk, or `for_each`).
+pub(crate) type ItemWalk<'a> =
+    dyn FnMut(&Eval, &mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool) + 'a;
+
+/// The least and the most sizes of a subset, found (compiled, or by `eval`).
+pub(crate) type Sizes<'a> = dyn FnMut(&Eval, &mut [Value]) -> (i64, i64) + 'a;
+
 impl Engine {
     /// Every choice of `lo..=hi` items from `items` (in their order), each as a list.
     /// Twins in one place are interchangeable, so a choice among them is made once: the
@@ -373,17 +380,41 @@ impl Engine {
         l: &mut [Value],
         visit: &mut dyn FnMut(&[Value], &mut [Value]) -> bool,
     ) {
+        let mut sizes = |ev: &Eval, l: &mut [Value]| {
+            (ev.eval(&args[1], l).as_int(), ev.eval(&args[2], l).as_int())
+        };
+        self.each_subset_of(
+            ev,
+            l,
+            &mut |ev, l, f| ev.for_each(&args[0], l, f),
+            &mut sizes,
+            visit,
+        )
+    }
+
+    /// `each_subset` with its arguments as they are found: the items walked (`items`),
+    /// then the least and the most sizes (`sizes`), in that order (a plan's compiled
+    /// arguments, or the tree walk's).
+    pub(crate) fn each_subset_of(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        items: &mut ItemWalk,
+        sizes: &mut Sizes,
+        visit: &mut dyn FnMut(&[Value], &mut [Value]) -> bool,
+    ) {
         // The call's own step, as `eval` charges it.
         if !budget::charge(1) {
             return;
         }
-        let mut items = pool::take();
-        ev.for_each(&args[0], l, &mut |v, _| {
-            items.push(v);
+        let mut found = pool::take();
+        items(ev, l, &mut |v, _| {
+            found.push(v);
             true
         });
-        let lo = ev.eval(&args[1], l).as_int().max(0) as usize;
-        let hi = ev.eval(&args[2], l).as_int().max(0) as usize;
+        let items = found;
+        let (lo, hi) = sizes(ev, l);
+        let (lo, hi) = (lo.max(0) as usize, hi.max(0) as usize);
         self.walk_subsets(ev.s, &items, lo, hi, &mut |cur| {
             // The subset's place in the list `eval` makes, and its step in the walk.
             if !budget::charge(2) {

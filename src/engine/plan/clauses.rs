@@ -378,19 +378,33 @@ fn pruned_choose<T: Then>(
     domain: &Expr,
     next: T,
 ) -> Step {
-    // A copy the evaluator knows the remembered parts of (`Cx::copy`).
-    let (slot, domain) = (slot as usize, cx.copy(domain));
+    let slot = slot as usize;
+    let Expr::Call(_, args) = domain else {
+        return Box::new(|_, _, _| true);
+    };
+    // The arguments compiled: the items walked, then the two sizes, as `eval` finds them.
+    let (items, lo, hi) = (each(cx, &args[0]), get(cx, &args[1]), get(cx, &args[2]));
     Box::new(move |ev, l, f| {
-        let Expr::Call(_, args) = &*domain else {
-            return true;
-        };
         located(ev, at, || {
             let mut go_on = true;
-            ev.eng.each_subset(ev, args, l, &mut |v, l| {
-                pool::assign_list(&mut l[slot], v);
-                go_on = next.go(ev, l, f);
-                go_on
-            });
+            let mut sizes = |ev: &Eval, l: &mut [Value]| {
+                let (lo, hi) = (lo(ev, l), hi(ev, l));
+                let sizes = (lo.as_int(), hi.as_int());
+                pool::recycle(lo);
+                pool::recycle(hi);
+                sizes
+            };
+            ev.eng.each_subset_of(
+                ev,
+                l,
+                &mut |ev, l, put| items(ev, l, put),
+                &mut sizes,
+                &mut |v, l| {
+                    pool::assign_list(&mut l[slot], v);
+                    go_on = next.go(ev, l, f);
+                    go_on
+                },
+            );
             go_on
         })
     })
