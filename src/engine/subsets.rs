@@ -412,10 +412,9 @@ impl Engine {
             found.push(v);
             true
         });
-        let items = found;
         let (lo, hi) = sizes(ev, l);
         let (lo, hi) = (lo.max(0) as usize, hi.max(0) as usize);
-        self.walk_subsets(ev.s, &items, lo, hi, &mut |cur| {
+        self.walk_subsets(ev.s, &found, lo, hi, &mut |cur| {
             // The subset's place in the list `eval` makes, and its step in the walk.
             if !budget::charge(2) {
                 return Seen::Stop;
@@ -430,7 +429,7 @@ impl Engine {
                 Seen::Next
             }
         });
-        pool::recycle_list(items);
+        pool::recycle_list(found);
     }
 
     fn walk_subsets(

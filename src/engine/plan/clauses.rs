@@ -192,7 +192,13 @@ fn choose_guarded<N: Then>(
             at: at_require,
             next,
         };
-        return Choose::new(at, slot as usize, then).to(cx, Passing(filter));
+        let slot = slot as usize;
+        return Choose {
+            at,
+            slot,
+            next: then,
+        }
+        .to(cx, Passing(filter));
     }
     let cond = condition(cx, cond, roles[at_require.1]);
     let then = Guarded {
@@ -442,12 +448,6 @@ pub(super) struct Choose<T> {
     at: (u16, usize),
     slot: usize,
     next: T,
-}
-
-impl<T: Then> Choose<T> {
-    pub(super) fn new(at: (u16, usize), slot: usize, next: T) -> Self {
-        Choose { at, slot, next }
-    }
 }
 
 impl<T: Then> CellsTo<Step> for Choose<T> {

@@ -1267,6 +1267,7 @@ impl Pred {
                     s.minus(found)
                 }
             }
+            // Judged by `judge` itself, which never sends them here.
             Pred::Empty
             | Pred::Owner { .. }
             | Pred::Place { .. }
