@@ -380,7 +380,9 @@ impl<'a> Eval<'a> {
     /// The items a part of a join (`a + b`, `contents`) gives, one at a time while `give`
     /// says to go on (false if it stopped): a list's items, a zone among them giving its
     /// components; a run's cells; a zone's components; nothing for another value.
-    pub(crate) fn each_joined(&self, v: &Value, give: &mut dyn FnMut(Value) -> bool) -> bool {
+    /// Generic over `give`, so that a walk's step for each item is inlined into it.
+    #[inline]
+    pub(crate) fn each_joined(&self, v: &Value, mut give: impl FnMut(Value) -> bool) -> bool {
         let zone = |z, seat, slot| &self.s.zones[self.eng.zone_instance(z, seat, slot) as usize];
         match v {
             Value::List(items) => items.iter().all(|it| match *it {
