@@ -453,10 +453,16 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     let mut result = q != Quant::Any;
                     let test = test.ready(l).then_some(&test);
                     coll(ev, l, &mut |v, l| {
-                        let t = test.and_then(|t| t.judge(ev, l, &v)).unwrap_or_else(|| {
-                            pool::set(&mut l[slot], v);
-                            body(ev, l)
-                        });
+                        let t = match test.and_then(|t| t.judge(ev, l, &v)) {
+                            Some(t) => {
+                                pool::recycle(v);
+                                t
+                            }
+                            None => {
+                                pool::set(&mut l[slot], v);
+                                body(ev, l)
+                            }
+                        };
                         ops::quantify(q, t, &mut result)
                     });
                     result

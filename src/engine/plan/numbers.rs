@@ -142,7 +142,10 @@ fn aggregate(cx: &mut Cx, agg: Agg, slot: u16, coll: &Expr, body: &Expr) -> Num 
         let test = test.as_ref().filter(|t| t.ready(l));
         coll(ev, l, &mut |v, l| {
             let n = match test.and_then(|t| t.judge(ev, l, &v)) {
-                Some(t) => t as i64,
+                Some(t) => {
+                    pool::recycle(v);
+                    t as i64
+                }
                 None => {
                     pool::set(&mut l[slot], v);
                     match &body {
