@@ -140,9 +140,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // boards of 72 cells and of 64.
     ("cell_sets.scenarios", 20),
     // Counts and quantifiers whose bodies compare an item's attributes with a constant
-    // (on either side) or a chosen value, with `!=`, `<` and `>=`, under `and` and `or`,
-    // and with a `not`: the same answers whichever way the body is judged.
-    ("item_tests.scenarios", 4),
+    // (on either side), a chosen value or a chosen card's attribute (and that of a local
+    // holding none), with `!=`, `<` and `>=`, under `and` and `or`, and with a `not`: the
+    // same answers whichever way the body is judged.
+    ("item_tests.scenarios", 6),
     // Link rules: conditions on the first cell, the second (written first), both and
     // neither; `or` in a rule; read again whenever a shape is formed.
     ("link_rules.scenarios", 7),

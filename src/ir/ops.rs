@@ -204,6 +204,10 @@ pub fn compare(op: BinOp, a: &Value, b: &Value) -> bool {
         (Value::Cell(x), Value::Cell(y)) => Some(x.cmp(y)),
         (Value::Seat(x), Value::Seat(y)) => Some(x.cmp(y)),
         (Value::Comp(x), Value::Comp(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => Some(x.cmp(y)),
+        // Values of enumerations are equal or not (`==` would say the same, in a call).
+        (Value::Enum(e, x), Value::Enum(f, y)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
+            Some((e, x).cmp(&(f, y)))
+        }
         _ => None,
     };
     match ord {

@@ -13,6 +13,10 @@ pub(super) enum Operand {
     Const(Value),
     /// A scalar held in another local (a step).
     Local(usize),
+    /// An attribute of the component held in another local (`c.colour`: two steps, as
+    /// `eval` charges the attribute and the local; none where the local holds no
+    /// component).
+    LocalAttr(usize, u16),
 }
 
 /// The body: comparisons of an attribute of the item, under `and` and `or`.
@@ -62,13 +66,7 @@ impl ItemTest {
     #[inline(always)]
     pub(super) fn judge(&self, ev: &Eval, l: &[Value], v: &Value) -> Option<bool> {
         match *v {
-            Value::Comp(c) if c != NONE => {
-                // The commonest body judged here, the rest in a call of its own.
-                Some(match self.node {
-                    Node::IsEnum { attr, e, x, eq } => is_enum(ev, c, attr, (e, x), eq),
-                    ref node => node.holds(ev, l, c),
-                })
-            }
+            Value::Comp(c) if c != NONE => Some(self.node.quick(ev, l, c)),
             _ => None,
         }
     }
@@ -101,6 +99,10 @@ impl Node {
         let operand = |e: &Expr| match e {
             Expr::Const(v) if !v.owns_heap() => Some(Operand::Const(v.clone())),
             Expr::Local(s) if *s as usize != slot => Some(Operand::Local(*s as usize)),
+            Expr::CompAttr(c, attr) => match **c {
+                Expr::Local(s) if s as usize != slot => Some(Operand::LocalAttr(s as usize, *attr)),
+                _ => None,
+            },
             _ => None,
         };
         let (attr, other, swapped) = match (item_attr(a), item_attr(b)) {
@@ -123,7 +125,7 @@ impl Node {
     fn locals(&self, out: &mut SmallVec<[usize; 2]>) {
         match self {
             Node::Compare {
-                other: Operand::Local(s),
+                other: Operand::Local(s) | Operand::LocalAttr(s, _),
                 ..
             } => out.push(*s),
             Node::IsEnum { .. } | Node::Compare { .. } => {}
@@ -134,8 +136,18 @@ impl Node {
         }
     }
 
+    /// `holds`, with the commonest node judged here, the rest in a call of its own.
+    #[inline(always)]
+    fn quick(&self, ev: &Eval, l: &[Value], c: u16) -> bool {
+        match *self {
+            Node::IsEnum { attr, e, x, eq } => is_enum(ev, c, attr, (e, x), eq),
+            ref node => node.holds(ev, l, c),
+        }
+    }
+
     /// The body on component `c`, charged as `truth` charges it: the node, then its
-    /// operands (the item's attribute and its local: two steps; the other: one).
+    /// operands (the item's attribute and its local: two steps; the other: one, or two
+    /// for another local's attribute).
     #[inline(never)]
     fn holds(&self, ev: &Eval, l: &[Value], c: u16) -> bool {
         match self {
@@ -149,11 +161,26 @@ impl Node {
                 let x = match *other {
                     Operand::Const(ref v) => v,
                     Operand::Local(s) => &l[s],
+                    Operand::LocalAttr(s, a) => {
+                        if !budget::charge(1) {
+                            return false;
+                        }
+                        match l[s] {
+                            Value::Comp(o) if o != NONE => ev.eng.attr(ev.s, o, a),
+                            _ => &Value::None,
+                        }
+                    }
                 };
                 if !budget::charge(4) {
                     return false;
                 }
                 let mine = ev.eng.attr(ev.s, c, *attr);
+                // Two values of enumerations compared for equality (`d.colour ==
+                // c.colour`) without the general comparison's match.
+                if let (Value::Enum(e, a), Value::Enum(f, b), BinOp::Eq | BinOp::Ne) = (mine, x, op)
+                {
+                    return (e == f && a == b) == (*op == BinOp::Eq);
+                }
                 if *swapped {
                     ops::compare(*op, x, mine)
                 } else {
@@ -163,9 +190,9 @@ impl Node {
             Node::Chain { and, first, then } => {
                 budget::charge(1)
                     && if *and {
-                        first.holds(ev, l, c) && then.holds(ev, l, c)
+                        first.quick(ev, l, c) && then.quick(ev, l, c)
                     } else {
-                        first.holds(ev, l, c) || then.holds(ev, l, c)
+                        first.quick(ev, l, c) || then.quick(ev, l, c)
                     }
             }
         }
