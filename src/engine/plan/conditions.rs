@@ -122,6 +122,19 @@ pub(super) fn mirrored(op: BinOp) -> BinOp {
     }
 }
 
+/// `a == b` or `a != b` (`op`) of two values of enumerations (an attribute and a name it
+/// may have, or two attributes), for the callers that judge it before anything else,
+/// where it is the commonest comparison: `None` for other values or operators.
+#[inline(always)]
+pub(super) fn enums_compared(op: BinOp, a: &Value, b: &Value) -> Option<bool> {
+    match (a, b, op) {
+        (Value::Enum(e, x), Value::Enum(f, y), BinOp::Eq | BinOp::Ne) => {
+            Some((e == f && x == y) == (op == BinOp::Eq))
+        }
+        _ => None,
+    }
+}
+
 /// `ops::compare`, with the comparisons the rules make most (two cells, numbers, seats
 /// or phases, and nothing against anything) judged here rather than in a call.
 #[inline(always)]

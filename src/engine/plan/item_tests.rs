@@ -175,11 +175,8 @@ impl Node {
                     return false;
                 }
                 let mine = ev.eng.attr(ev.s, c, *attr);
-                // Two values of enumerations compared for equality (`d.colour ==
-                // c.colour`) without the general comparison's match.
-                if let (Value::Enum(e, a), Value::Enum(f, b), BinOp::Eq | BinOp::Ne) = (mine, x, op)
-                {
-                    return (e == f && a == b) == (*op == BinOp::Eq);
+                if let Some(t) = enums_compared(*op, mine, x) {
+                    return t;
                 }
                 if *swapped {
                     ops::compare(*op, x, mine)

@@ -17,7 +17,7 @@
 //! query (`memo.rs`); the caller sees to the root. Longer reads, and starts other than a
 //! local or `me`, are compiled a node at a time (`get_node`).
 
-use super::{chained, compared, copied, listed, Arg, Cond, Cx, Get, Int};
+use super::{chained, compared, copied, enums_compared, listed, Arg, Cond, Cx, Get, Int};
 use crate::engine::budget;
 use crate::engine::eval::{Eval, FixedList};
 use crate::engine::state::{Loc, NONE, NO_SEAT};
@@ -838,9 +838,8 @@ impl Judge for Compare {
             Some(To::Id(id)) => return compare_id(op, id, b, swapped),
             None => return false,
         };
-        // Two enum values (an attribute and a name it may have): equal or not without a call.
-        if let (Value::Enum(e, x), Value::Enum(f, y), BinOp::Eq | BinOp::Ne) = (a, b, op) {
-            return (e == f && x == y) == (op == BinOp::Eq);
+        if let Some(t) = enums_compared(op, a, b) {
+            return t;
         }
         if swapped {
             compared(op, b, a)
