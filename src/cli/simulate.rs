@@ -52,12 +52,22 @@ impl From<String> for Failure {
     }
 }
 
-/// Plays one game between the named agents.
+/// What one worker keeps from game to game, so that a game after the first makes no new
+/// storage for them: the playout's two buffers of legal actions (with the lists their
+/// arguments hold) and the record of the actions taken.
+#[derive(Default)]
+pub struct Kept {
+    playout: Playout,
+    taken: Vec<Action>,
+}
+
+/// Plays one game between the named agents, in the storage `kept` from the last.
 pub fn play_one(
     engine: &Arc<Engine>,
     names: &[String],
     players: u8,
     seed: u64,
+    kept: &mut Kept,
 ) -> Result<GameResult, Failure> {
     let mut state = engine.start(players, seed).map_err(|e| e.to_string())?;
     let mut seats: Vec<Box<dyn agents::Agent>> = names
@@ -68,7 +78,9 @@ pub fn play_one(
                 .ok_or_else(|| format!("unknown agent `{n}`"))
         })
         .collect::<Result<_, _>>()?;
-    let mut taken: Vec<Action> = Vec::new();
+    // The actions taken, overwriting those of the worker's last game in place.
+    let Kept { playout, taken } = kept;
+    let mut n_taken = 0;
     let n_actions = engine.game.actions.len();
     let n_phases = engine.game.phases.len();
     let mut r = GameResult {
@@ -82,21 +94,21 @@ pub fn play_one(
     };
     // The next decision's actions are listed as the action before is applied, where the
     // engine can (`Playout`).
-    let mut playout = Playout::new();
+    playout.restart();
     while let Some(seat) = engine.decider(&state) {
         let legal = match playout.legal(engine, &state) {
             Ok(legal) => legal,
             Err(e) => {
                 return Err(Failure {
                     reason: e.to_string(),
-                    actions: taken,
+                    actions: taken[..n_taken].to_vec(),
                 })
             }
         };
         if legal.is_empty() {
             return Err(Failure {
                 reason: "the decider has no legal action but the game is not over".into(),
-                actions: taken,
+                actions: taken[..n_taken].to_vec(),
             });
         }
         let phase = state.phase as usize;
@@ -108,7 +120,7 @@ pub fn play_one(
             .ok_or_else(|| format!("agent `{}` chose no listed action", names[seat as usize]))
             .map_err(|reason| Failure {
                 reason,
-                actions: taken.clone(),
+                actions: taken[..n_taken].to_vec(),
             })?;
         let k = if (a.action as usize) < n_actions {
             a.action as usize
@@ -118,11 +130,15 @@ pub fn play_one(
             n_actions + 1
         };
         r.action_counts[k] += 1;
-        taken.push(a.clone());
+        match taken.get_mut(n_taken) {
+            Some(slot) => slot.set(a.action, &a.args),
+            None => taken.push(a.clone()),
+        }
+        n_taken += 1;
         if let Err(e) = playout.apply(engine, &mut state, i, None) {
             return Err(Failure {
                 reason: e.to_string(),
-                actions: taken,
+                actions: taken[..n_taken].to_vec(),
             });
         }
     }
@@ -190,8 +206,8 @@ fn play_all(
     let results: Vec<Result<GameResult, Failure>> = pool.install(|| {
         (0..games as u64)
             .into_par_iter()
-            .map(|i| {
-                let r = play_one(engine, names, players, game_seed(seed, i));
+            .map_init(Kept::default, |kept, i| {
+                let r = play_one(engine, names, players, game_seed(seed, i), kept);
                 bar.inc(1);
                 r
             })
@@ -927,5 +943,52 @@ fn pct(k: u64, n: u64) -> f64 {
         0.0
     } else {
         100.0 * k as f64 / n as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{play_one, Kept};
+    use crate::check::compile_source;
+    use crate::engine::Engine;
+    use std::sync::Arc;
+
+    /// Three stones put on three cells, one a turn; a stone put on an occupied cell is a
+    /// rules error, so a game either fills the row in three actions or fails.
+    const ROW: &str = "game \"Row\" { players 2\n max_turns 3 }\nboard grid 3 x 1\n\
+        kind Stone { n: 1..2 }\ndeck d of Stone { 3 x card { n: 1 } }\n\
+        zone pool shared public { holds d }\nphase p { turn { one of put } }\n\
+        action put { choose x in cells do { move first(pool) to x } }\n";
+
+    /// A worker plays its games in storage kept from the last (`Kept`): a game played
+    /// after another, longer one comes to the same result, and one that fails records
+    /// only its own actions, as each does played alone.
+    #[test]
+    fn games_played_in_kept_storage_come_out_as_played_alone() {
+        let game = compile_source("row.muster", ROW, None)
+            .unwrap_or_else(|_| panic!("row.muster does not compile"))
+            .game;
+        let engine = Arc::new(Engine::new(game));
+        let names = ["random".to_string(), "random".to_string()];
+        let alone = |seed| play_one(&engine, &names, 2, seed, &mut Kept::default());
+        // A game that fills the row, and one that fails on its second action.
+        let full = (0..200)
+            .find(|&s| alone(s).is_ok())
+            .expect("a game fills the row");
+        let failing = (0..200)
+            .find(|&s| alone(s).is_err_and(|f| f.actions.len() == 2))
+            .expect("a game fails on its second action");
+        let mut kept = Kept::default();
+        let first = play_one(&engine, &names, 2, full, &mut kept).expect("it fills the row");
+        assert_eq!(kept.taken.len(), 3);
+        assert_eq!(format!("{first:?}"), format!("{:?}", alone(full).unwrap()));
+        let failed = play_one(&engine, &names, 2, failing, &mut kept).unwrap_err();
+        let failed_alone = alone(failing).unwrap_err();
+        assert_eq!(failed.actions.len(), 2);
+        assert_eq!(failed.actions, failed_alone.actions);
+        assert_eq!(failed.reason, failed_alone.reason);
+        // And the full game again, after the failed one, as before.
+        let again = play_one(&engine, &names, 2, full, &mut kept).expect("it fills the row");
+        assert_eq!(format!("{again:?}"), format!("{first:?}"));
     }
 }

@@ -151,7 +151,7 @@ impl Action {
     /// Makes this action `action` with `args`, reusing its storage: values it held are
     /// overwritten in place, their lists given back to the pool (see `pool::set`).
     #[inline(always)]
-    fn set(&mut self, action: u16, args: &[Value]) {
+    pub(crate) fn set(&mut self, action: u16, args: &[Value]) {
         self.action = action;
         // As many arguments as it held (the common case: the same action's, or another's
         // of as many): each overwritten where it stands.
