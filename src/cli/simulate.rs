@@ -43,12 +43,20 @@ pub struct Failure {
     pub actions: Vec<Action>,
 }
 
+impl Failure {
+    /// A game that failed for `reason` after `actions` (the last among them, if it failed
+    /// in one).
+    fn after(reason: impl Into<String>, actions: &[Action]) -> Failure {
+        Failure {
+            reason: reason.into(),
+            actions: actions.to_vec(),
+        }
+    }
+}
+
 impl From<String> for Failure {
     fn from(reason: String) -> Failure {
-        Failure {
-            reason,
-            actions: vec![],
-        }
+        Failure::after(reason, &[])
     }
 }
 
@@ -98,18 +106,13 @@ pub fn play_one(
     while let Some(seat) = engine.decider(&state) {
         let legal = match playout.legal(engine, &state) {
             Ok(legal) => legal,
-            Err(e) => {
-                return Err(Failure {
-                    reason: e.to_string(),
-                    actions: taken[..n_taken].to_vec(),
-                })
-            }
+            Err(e) => return Err(Failure::after(e.to_string(), &taken[..n_taken])),
         };
         if legal.is_empty() {
-            return Err(Failure {
-                reason: "the decider has no legal action but the game is not over".into(),
-                actions: taken[..n_taken].to_vec(),
-            });
+            return Err(Failure::after(
+                "the decider has no legal action but the game is not over",
+                &taken[..n_taken],
+            ));
         }
         let phase = state.phase as usize;
         r.decisions[phase] += 1;
@@ -118,10 +121,7 @@ pub fn play_one(
         let a = legal
             .get(i)
             .ok_or_else(|| format!("agent `{}` chose no listed action", names[seat as usize]))
-            .map_err(|reason| Failure {
-                reason,
-                actions: taken[..n_taken].to_vec(),
-            })?;
+            .map_err(|reason| Failure::after(reason, &taken[..n_taken]))?;
         let k = if (a.action as usize) < n_actions {
             a.action as usize
         } else if a.action == crate::engine::SKIP_ACTION {
@@ -136,10 +136,7 @@ pub fn play_one(
         }
         n_taken += 1;
         if let Err(e) = playout.apply(engine, &mut state, i, None) {
-            return Err(Failure {
-                reason: e.to_string(),
-                actions: taken[..n_taken].to_vec(),
-            });
+            return Err(Failure::after(e.to_string(), &taken[..n_taken]));
         }
     }
     r.turns = state.turns;
