@@ -368,10 +368,9 @@ fn choice<T: Then>(
     pruned: bool,
     next: T,
 ) -> Step {
-    if pruned {
-        pruned_choose(cx, at, slot, domain, next)
-    } else {
-        choose(cx, at, slot, ty, domain, next)
+    match domain {
+        Expr::Call(Builtin::Subsets, args) if pruned => pruned_choose(cx, at, slot, args, next),
+        _ => choose(cx, at, slot, ty, domain, next),
     }
 }
 
@@ -381,25 +380,20 @@ fn pruned_choose<T: Then>(
     cx: &mut Cx,
     at: (u16, usize),
     slot: u16,
-    domain: &Expr,
+    args: &[Expr],
     next: T,
 ) -> Step {
     let slot = slot as usize;
-    let Expr::Call(_, args) = domain else {
-        return Box::new(|_, _, _| true);
-    };
     // The arguments compiled: the items walked, then the two sizes, as `eval` finds them.
-    let (items, lo, hi) = (each(cx, &args[0]), get(cx, &args[1]), get(cx, &args[2]));
+    let (items, lo, hi) = (
+        each(cx, &args[0]),
+        numbers::number(cx, &args[1]),
+        numbers::number(cx, &args[2]),
+    );
     Box::new(move |ev, l, f| {
         located(ev, at, || {
             let mut go_on = true;
-            let mut sizes = |ev: &Eval, l: &mut [Value]| {
-                let (lo, hi) = (lo(ev, l), hi(ev, l));
-                let sizes = (lo.as_int(), hi.as_int());
-                pool::recycle(lo);
-                pool::recycle(hi);
-                sizes
-            };
+            let mut sizes = |ev: &Eval, l: &mut [Value]| (lo(ev, l), hi(ev, l));
             ev.eng.each_subset_of(
                 ev,
                 l,
