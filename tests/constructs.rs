@@ -168,6 +168,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // every choice; one card from a collection holding each twice, offered once; the same choices
     // with `all_red` written so that it cannot be told how it moves (variant `walked`).
     ("subset_choices.scenarios", 8),
+    // `size` of a shared zone, a seat's and one of a row of numbered zones, compared with a
+    // number and counted in a sum; a number past the row names no zone, of size 0.
+    ("zone_sizes.scenarios", 3),
 ];
 
 #[test]
