@@ -182,11 +182,36 @@ impl Arg {
     }
 }
 
+/// The seat a zone, region or path, or `cells_of`, is written with: `me` (the commonest)
+/// read in place, charged as its node is; any other as an operand.
+enum SeatArg {
+    Me,
+    Other(Arg),
+}
+
+impl SeatArg {
+    fn new(cx: &mut Cx, e: &Expr) -> SeatArg {
+        match e {
+            Expr::Me if !cx.remembered(e) => SeatArg::Me,
+            other => SeatArg::Other(Arg::new(cx, other)),
+        }
+    }
+
+    /// `Arg::seat`: the seat, `None` for anything else or once the budget is spent.
+    #[inline(always)]
+    fn seat(&self, ev: &Eval, l: &mut [Value]) -> Option<u8> {
+        match self {
+            SeatArg::Me => budget::charge(1).then_some(ev.me),
+            SeatArg::Other(a) => a.seat(ev, l),
+        }
+    }
+}
+
 /// The seat a region, zone, area or path written with a seat is taken for, as `eval`
 /// reads it: the seat (`NO_SEAT`, which has none, for anything else); 0, the only one,
 /// where no seat is written.
 #[inline(always)]
-fn seat_or_first(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> u8 {
+fn seat_or_first(seat: &Option<SeatArg>, ev: &Eval, l: &mut [Value]) -> u8 {
     // A `match`, not `map_or`: the call of `map_or` was left out of line.
     match seat {
         Some(p) => p.seat(ev, l).unwrap_or(NO_SEAT),
@@ -197,14 +222,14 @@ fn seat_or_first(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> u8 {
 /// Whose cells a walk of occupied cells takes: `None` for `occupied` (anyone's), the seat
 /// of `cells_of(seat)` read as `Eval::seat_of` reads it (`NO_SEAT` for anything else).
 #[inline(always)]
-fn whose(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> Option<u8> {
+fn whose(seat: &Option<SeatArg>, ev: &Eval, l: &mut [Value]) -> Option<u8> {
     seat.as_ref().map(|p| p.seat(ev, l).unwrap_or(NO_SEAT))
 }
 
 /// `whose`, for a row of the occupancy index read whole: each of its cells charged the
 /// step walking it is.
 #[inline(always)]
-fn whose_read_whole(seat: &Option<Arg>, ev: &Eval, l: &mut [Value]) -> Option<u8> {
+fn whose_read_whole(seat: &Option<SeatArg>, ev: &Eval, l: &mut [Value]) -> Option<u8> {
     let seat = whose(seat, ev, l);
     budget::charge(ev.s.count_occupied_by(seat) as u64);
     seat

@@ -310,7 +310,7 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             // walk up to it would be (see `Engine::region_place`).
             if let Expr::Region(r, seat) = &**b {
                 let (r, item) = (*r as usize, Arg::new(cx, a));
-                let seat = seat.as_deref().map(|p| Arg::new(cx, p));
+                let seat = seat.as_deref().map(|p| SeatArg::new(cx, p));
                 return Box::new(move |ev, l| {
                     if !budget::charge(1) {
                         return false;

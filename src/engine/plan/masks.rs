@@ -55,7 +55,7 @@
 
 use super::{
     budget, compared, const_dirs, emit_cell, move_reads, occupied_row, ops, pool, seat_or_first,
-    truth, whose, whose_read_whole, Arg, Cond, Cx, Eval, NO_SEAT,
+    truth, whose, whose_read_whole, Arg, Cond, Cx, Eval, SeatArg, NO_SEAT,
 };
 use crate::engine::eval::FixedList;
 use crate::engine::pool::Ids;
@@ -1332,10 +1332,10 @@ const MAX_ORDER: usize = 64;
 enum Domain {
     /// The board's cells, all of them.
     Board(Vec<u64>),
-    Occupied(Option<Arg>),
+    Occupied(Option<SeatArg>),
     /// A region whose cells stand in the board's order: its set for each seat (one for a
     /// region of no seat), and the seat's operand.
-    Region(Vec<Vec<u64>>, Option<Arg>),
+    Region(Vec<Vec<u64>>, Option<SeatArg>),
     /// `adjacent(x, dirs)`, `sight(x, dirs)` or `slide(x, dirs)`, the directions written
     /// in the rules: walked in their order, so given with it (`Given::order`); only on a
     /// board where no two of them lead from one cell to one neighbour (`adjacent`), or
@@ -1361,7 +1361,7 @@ enum Domain {
         cell: Arg,
         dirs: Vec<u8>,
         around: Vec<u64>,
-        seat: Option<Arg>,
+        seat: Option<SeatArg>,
     },
     /// `destinations(x, p)` (false) or `attacks(x, p)` (true): walked ray by ray, so given
     /// with the walk's order; only where it can give at most `MAX_ORDER` cells.
@@ -1534,7 +1534,7 @@ impl Domain {
         Some(match coll {
             Expr::Cells => Domain::Board(words(cx.board.cells.len(), |_| true)),
             Expr::Occupied => Domain::Occupied(None),
-            Expr::CellsOf(p) => Domain::Occupied(Some(Arg::new(cx, p))),
+            Expr::CellsOf(p) => Domain::Occupied(Some(SeatArg::new(cx, p))),
             Expr::Region(r, seat) => {
                 let lists = &cx.board.regions.get(*r as usize)?.cells;
                 // Walked in its order, a region is walked in the set's only when that is
@@ -1543,7 +1543,7 @@ impl Domain {
                     return None;
                 }
                 let sets = region_sets(cx.board, *r)?;
-                Domain::Region(sets, seat.as_deref().map(|p| Arg::new(cx, p)))
+                Domain::Region(sets, seat.as_deref().map(|p| SeatArg::new(cx, p)))
             }
             Expr::Call(b @ (Builtin::Adjacent | Builtin::Sight | Builtin::Slide), args) => {
                 let dirs = written_dirs(cx.board, &args[1])?;
@@ -1805,7 +1805,7 @@ fn group_given<'o, const W: usize>(
     cell: &Arg,
     dirs: &'o [u8],
     around: &[u64],
-    seat: &Option<Arg>,
+    seat: &Option<SeatArg>,
     order: &'o mut Order<'o>,
 ) -> Given<'o, W> {
     let none = Given {

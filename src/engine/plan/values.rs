@@ -249,7 +249,7 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
         }
         // A zone: by its seat and its number, as `eval` finds it.
         Expr::Zone(z, seat, slot) => {
-            let (z, seat) = (*z, seat.as_deref().map(|p| Arg::new(cx, p)));
+            let (z, seat) = (*z, seat.as_deref().map(|p| SeatArg::new(cx, p)));
             let slot = slot.as_deref().map(|n| get(cx, n));
             node(move |ev, l| zone(ev, l, z, &seat, &slot))
         }
@@ -264,7 +264,7 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             // a call and a value for the zone.
             if let Expr::Zone(z, seat, None) = &args[0] {
                 if !cx.remembered(&args[0]) {
-                    let (z, seat) = (*z, seat.as_deref().map(|p| Arg::new(cx, p)));
+                    let (z, seat) = (*z, seat.as_deref().map(|p| SeatArg::new(cx, p)));
                     return node(move |ev, l| {
                         if !budget::charge(1) {
                             return Value::None;
@@ -386,7 +386,7 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
         // An area's cells in its current shape (its one cell, for an area of one), as
         // `eval` lists them.
         Expr::Area(a, seat) => {
-            let (a, seat) = (*a, seat.as_deref().map(|p| Arg::new(cx, p)));
+            let (a, seat) = (*a, seat.as_deref().map(|p| SeatArg::new(cx, p)));
             node(move |ev, l| {
                 let seat = seat_or_first(&seat, ev, l);
                 kept(ev.eng.area_value(ev.s, a, seat))
@@ -406,7 +406,7 @@ pub(super) fn zone(
     ev: &Eval,
     l: &mut [Value],
     z: u16,
-    seat: &Option<Arg>,
+    seat: &Option<SeatArg>,
     slot: &Option<Get>,
 ) -> Value {
     let p = seat_or_first(seat, ev, l);
@@ -496,7 +496,7 @@ impl CellsFrom {
 /// `along(path, cell, k)` on a declared path (region `r`, of `seat`): the cell `k` places
 /// along, as `Eval::call` finds it, its place on the path looked up.
 pub(super) fn along_path(cx: &mut Cx, r: u16, seat: Option<&Expr>, args: &[Expr]) -> Get {
-    let (r, seat) = (r as usize, seat.map(|p| Arg::new(cx, p)));
+    let (r, seat) = (r as usize, seat.map(|p| SeatArg::new(cx, p)));
     let (path, cell, k) = (
         cx.copy(&args[0]),
         Arg::new(cx, &args[1]),

@@ -181,11 +181,11 @@ pub(super) type Counter = Box<dyn Fn(&Eval, &mut [Value], i64) -> i64 + Send + S
 /// `occupied` (`Some(None)`) or `cells_of(seat)` (`Some(Some(seat))`), not remembered: a
 /// row of the state's index of occupied cells (see `whose`), which `size`, `group` and
 /// `runs` read whole.
-pub(super) fn occupied_row(cx: &mut Cx, coll: &Expr) -> Option<Option<Arg>> {
+pub(super) fn occupied_row(cx: &mut Cx, coll: &Expr) -> Option<Option<SeatArg>> {
     match coll {
         _ if cx.remembered(coll) => None,
         Expr::Occupied => Some(None),
-        Expr::CellsOf(p) => Some(Some(Arg::new(cx, p))),
+        Expr::CellsOf(p) => Some(Some(SeatArg::new(cx, p))),
         _ => None,
     }
 }
@@ -252,7 +252,7 @@ pub(super) fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
     // walking them charges it; no value is made for any.
     if let Expr::Zone(z, seat, slot) = coll {
         if !cx.remembered(coll) {
-            let (z, seat) = (*z, seat.as_deref().map(|p| Arg::new(cx, p)));
+            let (z, seat) = (*z, seat.as_deref().map(|p| SeatArg::new(cx, p)));
             let slot = slot.as_deref().map(|n| get(cx, n));
             return Box::new(move |ev, l, enough| {
                 if !budget::charge(1) {
@@ -344,13 +344,13 @@ pub(super) fn cells_in(cx: &mut Cx, coll: &Expr) -> EachCell {
 pub(super) enum CellWalk {
     From(Builtin, Arg, Vec<u8>),
     Reach(Arg, Vec<u8>),
-    Occupied(Option<Arg>),
+    Occupied(Option<SeatArg>),
     /// A piece's destinations (false) or attacks (true): the cell, the pattern.
     Moves(bool, Arg, Arg),
     /// The board's cells (those its areas' shapes lay out now).
     Board,
     /// A region's cells in its order (the seat's, for a region per seat).
-    Region(usize, Option<Arg>),
+    Region(usize, Option<SeatArg>),
 }
 
 impl CellWalk {
@@ -369,10 +369,10 @@ impl CellWalk {
             }
             Expr::Cells => CellWalk::Board,
             Expr::Region(r, seat) => {
-                CellWalk::Region(*r as usize, seat.as_deref().map(|p| Arg::new(cx, p)))
+                CellWalk::Region(*r as usize, seat.as_deref().map(|p| SeatArg::new(cx, p)))
             }
             Expr::Occupied => CellWalk::Occupied(None),
-            Expr::CellsOf(p) => CellWalk::Occupied(Some(Arg::new(cx, p))),
+            Expr::CellsOf(p) => CellWalk::Occupied(Some(SeatArg::new(cx, p))),
             Expr::Call(b @ (Builtin::Destinations | Builtin::Attacks), args) => CellWalk::Moves(
                 *b == Builtin::Attacks,
                 Arg::new(cx, &args[0]),
@@ -633,7 +633,7 @@ impl Shifts {
 pub(super) struct Runs {
     /// The cells: a row of the occupancy index for `occupied` or `cells_of(seat)` (see
     /// `occupied_row`), read whole, each cell charged as walking it is; or walked.
-    cells: Result<Option<Arg>, EachCell>,
+    cells: Result<Option<SeatArg>, EachCell>,
     axes: geometry::Axes,
 }
 
