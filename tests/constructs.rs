@@ -171,6 +171,8 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // `size` of a shared zone, a seat's and one of a row of numbered zones, compared with a
     // number and counted in a sum; a number past the row names no zone, of size 0.
     ("zone_sizes.scenarios", 3),
+    // A choice among the seats: the others, in order, and none that has lost.
+    ("seat_choices.scenarios", 2),
 ];
 
 #[test]

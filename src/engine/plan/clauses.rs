@@ -496,6 +496,29 @@ pub(super) fn choose<T: Then>(
             });
         }
     }
+    // The seats still in the game, in order: a plain loop, each charged as `each` walks
+    // them (`choose target in seats`).
+    if matches!(domain, Expr::Seats) && !cx.remembered(domain) {
+        return Box::new(move |ev, l, f| {
+            located(ev, at, || {
+                let mut go_on = true;
+                for p in 0..ev.s.players {
+                    if ev.s.eliminated[p as usize] {
+                        continue;
+                    }
+                    if !budget::charge(1) {
+                        break;
+                    }
+                    pool::set(&mut l[slot], Value::Seat(p));
+                    go_on = next.go(ev, l, f);
+                    if !go_on {
+                        break;
+                    }
+                }
+                go_on
+            })
+        });
+    }
     // Cells: each written into the local in place (no twins among cells).
     let next = match with_cells(cx, domain, Choose { at, slot, next }) {
         Ok(step) => return step,
