@@ -501,21 +501,8 @@ pub(super) fn choose<T: Then>(
     if matches!(domain, Expr::Seats) && !cx.remembered(domain) {
         return Box::new(move |ev, l, f| {
             located(ev, at, || {
-                let mut go_on = true;
-                for p in 0..ev.s.players {
-                    if ev.s.eliminated[p as usize] {
-                        continue;
-                    }
-                    if !budget::charge(1) {
-                        break;
-                    }
-                    pool::set(&mut l[slot], Value::Seat(p));
-                    go_on = next.go(ev, l, f);
-                    if !go_on {
-                        break;
-                    }
-                }
-                go_on
+                let seats = (0..ev.s.players).filter(|&p| !ev.s.eliminated[p as usize]);
+                offer_each(ev, l, f, slot, &next, seats, Value::Seat, |_| true)
             })
         });
     }
@@ -559,6 +546,32 @@ pub(super) fn choose<T: Then>(
             })
         });
     }
+    // A zone (`choose card in hand(me)`): found as its node finds it and charged as that
+    // node is, then its components read where they stand, each charged as `each` walks
+    // it; a zone holds each component once (see `Engine::offered_again`).
+    if let (Expr::Zone(z, seat, number), true) = (domain, twins) {
+        if !cx.remembered(domain) {
+            let zone = ZoneArg::new(cx, *z, seat.as_deref(), number.as_deref());
+            return Box::new(move |ev, l, f| {
+                located(ev, at, || {
+                    let Some(items) = zone.items(ev, l) else {
+                        return true;
+                    };
+                    let mut offered: SmallVec<[u16; 16]> = SmallVec::new();
+                    offer_each(
+                        ev,
+                        l,
+                        f,
+                        slot,
+                        &next,
+                        items.iter().copied(),
+                        Value::Comp,
+                        |c| !ev.eng.offered_again(ev.s, &mut offered, c, true),
+                    )
+                })
+            });
+        }
+    }
     let each = each(cx, domain);
     if !twins {
         return Box::new(move |ev, l, f| {
@@ -592,6 +605,39 @@ pub(super) fn choose<T: Then>(
             go_on
         })
     })
+}
+
+/// Each item in turn written into the choice's local (`slot`) and the rest of the action
+/// listed for it, each charged as `each` walks it, while the listing goes on; an item
+/// `fresh` turns down is passed over after its step (a twin offered already). Whether the
+/// listing goes on.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn offer_each<I: Copy, T: Then>(
+    ev: &Eval,
+    l: &mut [Value],
+    f: &mut OnAction<'_>,
+    slot: usize,
+    next: &T,
+    items: impl Iterator<Item = I>,
+    value: impl Fn(I) -> Value,
+    mut fresh: impl FnMut(I) -> bool,
+) -> bool {
+    let mut go_on = true;
+    for x in items {
+        if !budget::charge(1) {
+            break;
+        }
+        if !fresh(x) {
+            continue;
+        }
+        pool::set(&mut l[slot], value(x));
+        go_on = next.go(ev, l, f);
+        if !go_on {
+            break;
+        }
+    }
+    go_on
 }
 
 /// The items of a collection held in the local `from` (`domain`, the local's expression),

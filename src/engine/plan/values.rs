@@ -248,10 +248,9 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             Box::new(move |ev, l| Value::Bool(c(ev, l)))
         }
         // A zone: by its seat and its number, as `eval` finds it.
-        Expr::Zone(z, seat, slot) => {
-            let (z, seat) = (*z, seat.as_deref().map(|p| SeatArg::new(cx, p)));
-            let slot = slot.as_deref().map(|n| get(cx, n));
-            node(move |ev, l| zone(ev, l, z, &seat, &slot))
+        Expr::Zone(z, seat, number) => {
+            let zone = ZoneArg::new(cx, *z, seat.as_deref(), number.as_deref());
+            node(move |ev, l| zone.value(ev, l))
         }
         // A zone's first or last component, read where it stands and charged as the walk
         // to it is (see `Eval::call`).
@@ -264,21 +263,19 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             // a call and a value for the zone.
             if let Expr::Zone(z, seat, None) = &args[0] {
                 if !cx.remembered(&args[0]) {
-                    let (z, seat) = (*z, seat.as_deref().map(|p| SeatArg::new(cx, p)));
-                    return node(move |ev, l| {
-                        if !budget::charge(1) {
-                            return Value::None;
-                        }
-                        match zone(ev, l, z, &seat, &None) {
-                            Value::Zone(z, seat, slot) => zone_end(ev, first, z, seat, slot),
-                            _ => Value::None,
-                        }
+                    let zone = ZoneArg::new(cx, *z, seat.as_deref(), None);
+                    return node(move |ev, l| match zone.items(ev, l) {
+                        Some(items) => zone_end(first, items),
+                        None => Value::None,
                     });
                 }
             }
             let zone = get(cx, &args[0]);
             node(move |ev, l| match zone(ev, l) {
-                Value::Zone(z, seat, slot) => zone_end(ev, first, z, seat, slot),
+                Value::Zone(z, seat, slot) => zone_end(
+                    first,
+                    &ev.s.zones[ev.eng.zone_instance(z, seat, slot) as usize],
+                ),
                 _ => Value::None,
             })
         }
@@ -399,38 +396,67 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
     }
 }
 
-/// The zone `z` of a seat (`seat`, for a per-seat zone) and a number (`slot`, for `x N`
-/// zones), as `eval` finds it: none for no such seat or number.
-#[inline(always)]
-pub(super) fn zone(
-    ev: &Eval,
-    l: &mut [Value],
+/// A zone written in the rules (`hand(me)`, `pile(p, 3)`): its seat (for a per-seat
+/// zone) and its number (for `x N` zones) compiled, found as `eval` finds it.
+pub(super) struct ZoneArg {
     z: u16,
-    seat: &Option<SeatArg>,
-    slot: &Option<Get>,
-) -> Value {
-    let p = seat_or_first(seat, ev, l);
-    let n = match slot {
-        Some(n) => {
-            let v = n(ev, l);
-            let n = v.as_int() - 1;
-            pool::recycle(v);
-            n
+    seat: Option<SeatArg>,
+    number: Option<Get>,
+}
+
+impl ZoneArg {
+    pub(super) fn new(cx: &mut Cx, z: u16, seat: Option<&Expr>, number: Option<&Expr>) -> ZoneArg {
+        ZoneArg {
+            z,
+            seat: seat.map(|p| SeatArg::new(cx, p)),
+            number: number.map(|n| get(cx, n)),
         }
-        None => 0,
-    };
-    if p == NO_SEAT || n < 0 || n >= ev.eng.game.zones[z as usize].slots as i64 {
-        Value::None
-    } else {
-        Value::Zone(z, p, n as u16)
+    }
+
+    /// The zone's seat and number, its operands charged as `eval` charges them: none
+    /// for no such seat or number.
+    #[inline(always)]
+    fn find(&self, ev: &Eval, l: &mut [Value]) -> Option<(u8, u16)> {
+        let p = seat_or_first(&self.seat, ev, l);
+        let n = match &self.number {
+            Some(n) => {
+                let v = n(ev, l);
+                let n = v.as_int() - 1;
+                pool::recycle(v);
+                n
+            }
+            None => 0,
+        };
+        let fits = p != NO_SEAT && n >= 0 && n < ev.eng.game.zones[self.z as usize].slots as i64;
+        fits.then_some((p, n as u16))
+    }
+
+    /// The zone as a value (its node's step is the caller's).
+    #[inline(always)]
+    fn value(&self, ev: &Eval, l: &mut [Value]) -> Value {
+        match self.find(ev, l) {
+            Some((p, n)) => Value::Zone(self.z, p, n),
+            None => Value::None,
+        }
+    }
+
+    /// The zone's components where they stand, bottom first, the zone's node charged as
+    /// `get` charges it and its operands as `eval` does: none for no such zone, or once
+    /// the budget is spent. No value is made for the zone.
+    #[inline(always)]
+    pub(super) fn items<'e>(&self, ev: &Eval<'e>, l: &mut [Value]) -> Option<&'e [u16]> {
+        if !budget::charge(1) {
+            return None;
+        }
+        let (p, n) = self.find(ev, l)?;
+        Some(&ev.s.zones[ev.eng.zone_instance(self.z, p, n) as usize])
     }
 }
 
 /// A zone's first or last component, read where it stands and charged as the walk to it
 /// is (see `Eval::call`); `none` for an empty zone.
 #[inline(always)]
-fn zone_end(ev: &Eval, first: bool, z: u16, seat: u8, slot: u16) -> Value {
-    let items = &ev.s.zones[ev.eng.zone_instance(z, seat, slot) as usize];
+fn zone_end(first: bool, items: &[u16]) -> Value {
     let (end, passed) = if first {
         (items.first(), items.len().min(1))
     } else {

@@ -250,24 +250,12 @@ pub(super) fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
     // A zone (`size(hand(me))`): found as its node finds it and charged as that node is,
     // then its components counted where they stand, each (up to `enough`) a step, as
     // walking them charges it; no value is made for any.
-    if let Expr::Zone(z, seat, slot) = coll {
+    if let Expr::Zone(z, seat, number) = coll {
         if !cx.remembered(coll) {
-            let (z, seat) = (*z, seat.as_deref().map(|p| SeatArg::new(cx, p)));
-            let slot = slot.as_deref().map(|n| get(cx, n));
+            let zone = ZoneArg::new(cx, *z, seat.as_deref(), number.as_deref());
             return Box::new(move |ev, l, enough| {
-                if !budget::charge(1) {
-                    return 0;
-                }
-                let v = zone(ev, l, z, &seat, &slot);
-                let n = match v {
-                    Value::Zone(z, p, k) => {
-                        ev.s.zones[ev.eng.zone_instance(z, p, k) as usize].len() as i64
-                    }
-                    _ => 0,
-                }
-                .min(enough);
-                // Given back without the call to the drop glue (a zone holds nothing).
-                pool::recycle(v);
+                let n = zone.items(ev, l).map_or(0, |items| items.len() as i64);
+                let n = n.min(enough);
                 if budget::charge(n as u64) {
                     n
                 } else {
