@@ -572,6 +572,29 @@ pub(super) fn choose<T: Then>(
             });
         }
     }
+    // A range of numbers (`choose n in 0..hand_size`): its ends compiled, then counted
+    // out in one loop, as `each` counts them (anything but two numbers as `..` makes it).
+    if let (Expr::Binary(BinOp::Range, a, b), false) = (domain, twins) {
+        if !cx.remembered(domain) {
+            let (a, b) = (get(cx, a), get(cx, b));
+            return Box::new(move |ev, l, f| {
+                located(ev, at, || {
+                    let (x, y) = (a(ev, l), b(ev, l));
+                    if let (&Value::Int(lo), &Value::Int(hi)) = (&x, &y) {
+                        return !crate::engine::eval::range_fits(lo, hi)
+                            || offer_each(ev, l, f, slot, &next, lo..=hi, Value::Int, |_| true);
+                    }
+                    let mut go_on = true;
+                    ev.each_in_range(x, y, l, &mut |v, l| {
+                        pool::set(&mut l[slot], v);
+                        go_on = next.go(ev, l, f);
+                        go_on
+                    });
+                    go_on
+                })
+            });
+        }
+    }
     let each = each(cx, domain);
     if !twins {
         return Box::new(move |ev, l, f| {
