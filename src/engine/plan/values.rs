@@ -258,12 +258,12 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             if matches!(args[0], Expr::Zone(..)) =>
         {
             let first = *b == Builtin::First;
-            // A zone written with its seat alone (`last(z(p))`), not remembered: found
-            // in this node, as the zone's own node finds it and charged as it is, without
-            // a call and a value for the zone.
-            if let Expr::Zone(z, seat, None) = &args[0] {
+            // A zone not remembered (`last(z(p))`, `top(row(p, 2))`): found in this node,
+            // as the zone's own node finds it and charged as it is, without a call and a
+            // value for the zone.
+            if let Expr::Zone(z, seat, number) = &args[0] {
                 if !cx.remembered(&args[0]) {
-                    let zone = ZoneArg::new(cx, *z, seat.as_deref(), None);
+                    let zone = ZoneArg::new(cx, *z, seat.as_deref(), number.as_deref());
                     return node(move |ev, l| match zone.items(ev, l) {
                         Some(items) => zone_end(first, items),
                         None => Value::None,

@@ -238,13 +238,8 @@ pub(super) fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
                     n
                 }
                 _ => 0,
-            }
-            .min(enough);
-            if budget::charge(n as u64) {
-                n
-            } else {
-                0
-            }
+            };
+            counted(n, enough)
         });
     }
     // A zone (`size(hand(me))`): found as its node finds it and charged as that node is,
@@ -254,13 +249,10 @@ pub(super) fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
         if !cx.remembered(coll) {
             let zone = ZoneArg::new(cx, *z, seat.as_deref(), number.as_deref());
             return Box::new(move |ev, l, enough| {
-                let n = zone.items(ev, l).map_or(0, |items| items.len() as i64);
-                let n = n.min(enough);
-                if budget::charge(n as u64) {
-                    n
-                } else {
-                    0
-                }
+                counted(
+                    zone.items(ev, l).map_or(0, |items| items.len() as i64),
+                    enough,
+                )
             });
         }
     }
@@ -274,6 +266,18 @@ pub(super) fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
         });
         n
     })
+}
+
+/// `n` items counted where they stand, up to `enough`, each charged as a walk that hands
+/// it on charges it: 0 once the budget is spent.
+#[inline(always)]
+fn counted(n: i64, enough: i64) -> i64 {
+    let n = n.min(enough);
+    if budget::charge(n as u64) {
+        n
+    } else {
+        0
+    }
 }
 
 /// A walk of cells: each cell is handed on as its number, charged to the budget as `emit`
