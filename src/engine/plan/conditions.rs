@@ -457,6 +457,24 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                 });
             }
             let test = item_tests::ItemTest::new(*slot as usize, body);
+            // Over the seats still in the game (`all p in seats: size(played(p)) == 1`):
+            // one loop.
+            if let (Expr::Seats, None) = (&**coll, &test) {
+                if !cx.remembered(coll) {
+                    let (q, slot, body) = (*q, *slot as usize, truth(cx, body));
+                    return Box::new(move |ev, l| {
+                        if !budget::charge(1) {
+                            return false;
+                        }
+                        let mut result = q != Quant::Any;
+                        each_seat(ev, l, slot, |_, l| {
+                            let t = body(ev, l);
+                            ops::quantify(q, t, &mut result)
+                        });
+                        result
+                    });
+                }
+            }
             let (q, slot, coll, body) = (*q, *slot as usize, each(cx, coll), truth(cx, body));
             if let Some(test) = test {
                 return Box::new(move |ev, l| {

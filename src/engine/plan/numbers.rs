@@ -131,11 +131,27 @@ fn aggregate(cx: &mut Cx, agg: Agg, slot: u16, coll: &Expr, body: &Expr) -> Num 
     let test = (agg == Agg::Count)
         .then(|| item_tests::ItemTest::new(slot as usize, body))
         .flatten();
+    let seats = matches!(coll, Expr::Seats) && !cx.remembered(coll) && test.is_none();
     let (slot, coll) = (slot as usize, each(cx, coll));
     let body = match agg {
         Agg::Count => Body::Count(truth(cx, body)),
         _ => Body::Number(number(cx, body)),
     };
+    // Over the seats still in the game (`max q in seats: q.points`): one loop.
+    if seats {
+        return Box::new(move |ev, l| {
+            let mut acc: Option<i64> = None;
+            each_seat(ev, l, slot, |_, l| {
+                let n = match &body {
+                    Body::Count(counts) => counts(ev, l) as i64,
+                    Body::Number(value) => value(ev, l),
+                };
+                acc = Some(ops::aggregate(agg, acc, n));
+                true
+            });
+            acc.unwrap_or(0)
+        });
+    }
     Box::new(move |ev, l| {
         let mut acc: Option<i64> = None;
         // A body that compares the item's attributes (`item_tests.rs`): judged in place.

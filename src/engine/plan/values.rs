@@ -108,6 +108,22 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
                     kept(Value::List(out))
                 });
             }
+            // Over the seats still in the game (`[p in seats where p.points == best]`):
+            // one loop.
+            if matches!(**coll, Expr::Seats) && !cx.remembered(coll) {
+                let slot = *slot as usize;
+                let cond = cond.as_deref().map(|c| truth(cx, c));
+                return node(move |ev, l| {
+                    let mut out = pool::take();
+                    each_seat(ev, l, slot, |p, l| {
+                        if cond.as_ref().is_none_or(|t| t(ev, l)) {
+                            out.push(Value::Seat(p));
+                        }
+                        true
+                    });
+                    kept(Value::List(out))
+                });
+            }
             let (slot, coll) = (*slot as usize, each(cx, coll));
             let cond = cond.as_deref().map(|c| truth(cx, c));
             node(move |ev, l| {

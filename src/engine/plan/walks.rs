@@ -91,6 +91,18 @@ pub(super) fn each(cx: &mut Cx, coll: &Expr) -> Each {
                 ev.each_in_range(a, b, l, f);
             })
         }
+        // Over the seats still in the game (`first([p in seats where ...])`): one loop.
+        Expr::Comprehension(slot, coll, cond)
+            if matches!(**coll, Expr::Seats) && !cx.remembered(coll) =>
+        {
+            let slot = *slot as usize;
+            let cond = cond.as_deref().map(|c| truth(cx, c));
+            Box::new(move |ev, l, f| {
+                each_seat(ev, l, slot, |p, l| {
+                    !cond.as_ref().is_none_or(|t| t(ev, l)) || emit(f, Value::Seat(p), l)
+                })
+            })
+        }
         // Filtered as it is walked, as `for_each` does, the condition compiled.
         Expr::Comprehension(slot, coll, cond) => {
             let (slot, coll) = (*slot as usize, each(cx, coll));
@@ -266,6 +278,30 @@ pub(super) fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
         });
         n
     })
+}
+
+/// The seats still in the game, in order, each written into the local `slot` and handed
+/// to `f` (a step each, as `each` walks them), while it says to go on: the loop of a
+/// quantifier, an aggregate or a comprehension over `seats`, with no call for each.
+#[inline(always)]
+pub(super) fn each_seat(
+    ev: &Eval,
+    l: &mut [Value],
+    slot: usize,
+    mut f: impl FnMut(u8, &mut [Value]) -> bool,
+) {
+    for p in 0..ev.s.players {
+        if ev.s.eliminated[p as usize] {
+            continue;
+        }
+        if !budget::charge(1) {
+            return;
+        }
+        pool::set(&mut l[slot], Value::Seat(p));
+        if !f(p, l) {
+            return;
+        }
+    }
 }
 
 /// `n` items counted where they stand, up to `enough`, each charged as a walk that hands
