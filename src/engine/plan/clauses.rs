@@ -496,13 +496,17 @@ pub(super) fn choose<T: Then>(
             });
         }
     }
-    // The seats still in the game, in order: a plain loop, each charged as `each` walks
-    // them (`choose target in seats`).
+    // The seats still in the game, in order, in one loop (`each_seat`): `choose target in
+    // seats`.
     if matches!(domain, Expr::Seats) && !cx.remembered(domain) {
         return Box::new(move |ev, l, f| {
             located(ev, at, || {
-                let seats = (0..ev.s.players).filter(|&p| !ev.s.eliminated[p as usize]);
-                offer_each(ev, l, f, slot, &next, seats, Value::Seat, |_| true)
+                let mut go_on = true;
+                each_seat(ev, l, slot, |_, l| {
+                    go_on = next.go(ev, l, f);
+                    go_on
+                });
+                go_on
             })
         });
     }
@@ -632,8 +636,8 @@ pub(super) fn choose<T: Then>(
 
 /// Each item in turn written into the choice's local (`slot`) and the rest of the action
 /// listed for it, each charged as `each` walks it, while the listing goes on; an item
-/// `fresh` turns down is passed over after its step (a twin offered already). Whether the
-/// listing goes on.
+/// `fresh` turns down is passed over after its step (a twin offered already): a zone's
+/// components, a range's numbers. Whether the listing goes on.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn offer_each<I: Copy, T: Then>(

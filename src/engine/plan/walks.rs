@@ -282,7 +282,8 @@ pub(super) fn counter(cx: &mut Cx, coll: &Expr) -> Counter {
 
 /// The seats still in the game, in order, each written into the local `slot` and handed
 /// to `f` (a step each, as `each` walks them), while it says to go on: the loop of a
-/// quantifier, an aggregate or a comprehension over `seats`, with no call for each.
+/// choice, a quantifier, an aggregate or a comprehension over `seats`, with no call for
+/// each.
 #[inline(always)]
 pub(super) fn each_seat(
     ev: &Eval,
