@@ -270,12 +270,13 @@ enum Seen {
     Stop,
 }
 
-/// One walk of the subsets (see `Engine::subsets`): the items in groups of twins (`flat`,
-/// group after group; `ends`, where each group ends), the subset being made, and the
-/// subsets that failed a pruning `require`, as bits of `flat`.
+/// One walk of the subsets (see `Engine::subsets`): the items, their places in groups of
+/// twins (`flat`, group after group; `ends`, where each group ends), the subset being
+/// made, and the subsets that failed a pruning `require`, as bits of `flat`.
 struct Walk<'a> {
-    flat: &'a [Value],
-    ends: &'a [Value],
+    items: &'a [Value],
+    flat: &'a [u32],
+    ends: &'a [u32],
     lo: usize,
     hi: usize,
     given: usize,
@@ -311,12 +312,8 @@ impl Walk<'_> {
             }
             return true;
         }
-        let start = if i == 0 {
-            0
-        } else {
-            self.ends[i - 1].as_int() as usize
-        };
-        let end = self.ends[i].as_int() as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        let end = self.ends[i] as usize;
         let (before, bits) = (self.cur.len(), self.bits);
         let mut go_on = true;
         for k in start..=end {
@@ -324,7 +321,7 @@ impl Walk<'_> {
                 if self.cur.len() >= self.hi {
                     break;
                 }
-                self.cur.push(self.flat[k - 1].clone());
+                self.cur.push(self.items[self.flat[k - 1] as usize].clone());
                 // More of this group only adds to a subset that failed.
                 if k <= 64 {
                     self.bits |= 1 << (k - 1);
@@ -440,32 +437,31 @@ impl Engine {
         hi: usize,
         visit: &mut dyn FnMut(&[Value]) -> Seen,
     ) {
-        // Group interchangeable items, keeping first-seen order: `flat` holds the items
-        // group after group, `ends` where each group ends (buffers from the pool).
-        let mut firsts = pool::take();
-        let mut group = pool::take();
-        for it in items {
-            let g = match firsts.iter().position(|f| self.same_choice(s, f, it)) {
+        // Group interchangeable items, keeping first-seen order: `flat` holds the items'
+        // places in `items` group after group, `ends` where each group ends in `flat`
+        // (on the stack: a query makes one such walk for each choice it offers).
+        let mut firsts: Places = SmallVec::new();
+        let mut group: Places = SmallVec::new();
+        for (k, it) in items.iter().enumerate() {
+            let g = match firsts
+                .iter()
+                .position(|&f| self.same_choice(s, &items[f as usize], it))
+            {
                 Some(g) => g,
                 None => {
-                    firsts.push(it.clone());
+                    firsts.push(k as u32);
                     firsts.len() - 1
                 }
             };
-            group.push(Value::Int(g as i64));
+            group.push(g as u32);
         }
-        let (mut flat, mut ends) = (pool::take(), pool::take());
-        for g in 0..firsts.len() {
-            for (it, of) in items.iter().zip(group.iter()) {
-                if of.as_int() == g as i64 {
-                    flat.push(it.clone());
-                }
-            }
-            ends.push(Value::Int(flat.len() as i64));
+        let (mut flat, mut ends): (Places, Places) = (SmallVec::new(), SmallVec::new());
+        for g in 0..firsts.len() as u32 {
+            flat.extend((0..items.len() as u32).filter(|&k| group[k as usize] == g));
+            ends.push(flat.len() as u32);
         }
-        pool::recycle_list(firsts);
-        pool::recycle_list(group);
         let mut walk = Walk {
+            items,
             flat: &flat,
             ends: &ends,
             lo,
@@ -477,10 +473,13 @@ impl Engine {
         };
         walk.go(0, visit);
         pool::recycle_list(walk.cur);
-        pool::recycle_list(flat);
-        pool::recycle_list(ends);
     }
 }
+
+/// Places in a list of items (see `walk_subsets`): on the stack for as many items as a
+/// walk notes failed subsets of (see `Walk::go`); a longer list, whose walk is long
+/// anyway, allocates them.
+type Places = SmallVec<[u32; 64]>;
 
 #[cfg(test)]
 mod tests {
