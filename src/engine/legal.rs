@@ -536,7 +536,7 @@ impl Engine {
                     go_on
                 };
                 match domain {
-                    // Subsets, pruned by the `require`s after the choice (`subsets.rs`).
+                    // Subsets, walked and pruned by the `require`s after the choice (`subsets.rs`).
                     Expr::Call(_, sargs) if self.prune_roles[a as usize][i] == Role::Choose => {
                         self.each_subset(ev, sargs, l, &mut |v, l| {
                             chosen(super::pool::dup_list(v), l)

@@ -247,7 +247,7 @@ pub(crate) fn set(i: usize, slot: Slot) {
 /// The nodes worth remembering, by address (sorted): in the clauses of each action (but
 /// its `do`), the largest closed parts that walk something and are evaluated again and
 /// again (after a `choose`, or in a quantifier's body or a comprehension's condition).
-/// `roles`: each action's clauses' parts in pruning choices of subsets
+/// `roles`: each action's clauses' parts in walking choices of subsets
 /// (`subsets::roles`).
 pub(crate) fn nodes(game: &Game, roles: &[Box<[Role]>]) -> Vec<usize> {
     let mut out = Vec::new();
@@ -293,7 +293,7 @@ fn action_nodes(clauses: &[Clause], roles: &[Role], out: &mut Vec<usize>) {
     let mut chosen = false;
     for (c, role) in clauses.iter().zip(roles) {
         match c {
-            // Subsets walked with pruning are made as they are walked, never kept whole.
+            // Subsets are made as they are walked, never kept whole.
             Clause::Choose { domain, .. } if *role == Role::Choose => {
                 domain.each_child(&mut |c| scan(c, chosen, out));
                 chosen = true;

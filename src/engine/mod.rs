@@ -153,7 +153,7 @@ pub struct Engine {
     /// Per action, per clause: whether applying the action computes that `let` (its
     /// `do`, or a `let` it needs, may read it); false for the other clauses.
     pub(crate) lets_applied: Vec<Box<[bool]>>,
-    /// Per action, per clause: its part in walking a choice of subsets with pruning
+    /// Per action, per clause: its part in walking a choice of subsets and pruning it
     /// (`subsets::roles`).
     pub(crate) prune_roles: Vec<Box<[subsets::Role]>>,
     /// Whether anything besides an action's own effects can declare a winner after any

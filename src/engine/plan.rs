@@ -389,7 +389,7 @@ impl std::fmt::Debug for Plans {
 impl Plans {
     /// The plans of `game`'s actions and end rules; `memo`: the nodes remembered within a
     /// query, by address in `game` (sorted; see `memo::nodes`); `prune_roles`: each
-    /// action's clauses' parts in pruning choices of subsets (`subsets::roles`).
+    /// action's clauses' parts in walking choices of subsets (`subsets::roles`).
     pub(crate) fn build(
         game: &Game,
         memo: &[usize],

@@ -1,5 +1,6 @@
-//! Choices of several items at once: `subsets(items, lo, hi)`, listed whole, or walked
-//! one choice at a time and pruned by the `require`s after the `choose`.
+//! Choices of several items at once: `subsets(items, lo, hi)`, listed whole where an
+//! expression makes the list, or walked one choice at a time by a `choose` over them
+//! (never made whole) and pruned by the `require`s after it.
 //!
 //! Subsets come in the order `Engine::subsets` lists them: by the first item left out,
 //! then the next, as a binary count with the first item as the highest digit. A subset
@@ -32,7 +33,8 @@ use std::cell::Cell;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Role {
     Plain,
-    /// A `choose` over `subsets(...)` walked with pruning.
+    /// A `choose` over `subsets(...)`, walked a subset at a time (`Engine::each_subset`),
+    /// pruned where a `require` after it prunes.
     Choose,
     /// A `require` that prunes the walk of the `choose` before it when one of its first
     /// so many parts joined by `and` fails (`conjuncts`): those that only fail more as
@@ -52,6 +54,8 @@ pub(crate) fn roles(clauses: &[Clause]) -> Box<[Role]> {
         else {
             continue;
         };
+        // Walked one subset at a time, whether a `require` prunes it or none does.
+        roles[i] = Role::Choose;
         // Locals bound after the choice may hold anything made of it.
         let mut unknown = Vec::new();
         for (j, c) in clauses.iter().enumerate().skip(i + 1) {
@@ -69,7 +73,6 @@ pub(crate) fn roles(clauses: &[Clause]) -> Box<[Role]> {
                         .count();
                     if first > 0 {
                         roles[j] = Role::Require(first);
-                        roles[i] = Role::Choose;
                     }
                 }
                 _ => break,
@@ -503,7 +506,8 @@ mod tests {
     // Which `require`s prune their choice of subsets: those that only fail more as the
     // choice grows, read where they stand or through a `def`; not one that grows with the
     // choice, reads a `let` made after it, compares two counts, or is written so that it
-    // cannot be told (`walked`).
+    // cannot be told (`walked`). Every choice of subsets is walked, pruned or not (`lead`);
+    // a choice of anything else is not (`pick`).
     #[test]
     fn requires_that_only_fail_more_as_the_choice_grows_prune_it() {
         let want = |band: Vec<Role>| {
@@ -514,7 +518,10 @@ mod tests {
                     "trim".to_string(),
                     vec![Choose, Require(2), Require(1), Plain],
                 ),
-                ("lead".to_string(), vec![Plain; 6]),
+                (
+                    "lead".to_string(),
+                    vec![Choose, Plain, Plain, Plain, Plain, Plain],
+                ),
                 ("pair".to_string(), vec![Choose, Require(1), Plain]),
                 ("pick".to_string(), vec![Plain, Plain]),
             ]

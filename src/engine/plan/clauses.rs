@@ -64,14 +64,14 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             slot, ty, domain, ..
         } = c
         {
-            // Subsets pruned by the `require`s after them (`subsets::roles`).
-            let pruned = roles[i] == Role::Choose;
+            // Subsets walked a subset at a time (`subsets::roles`).
+            let walked = roles[i] == Role::Choose;
             // What follows each choice: the `require` after it, if any, then the rest, or
             // the action recorded where nothing else follows (`bare`).
             let (at, c, g) = ((a, i), (*slot, ty, domain), guard.take());
             next = match bare {
-                true => choose_guarded(cx, at, c, pruned, g, roles, record.clone()),
-                false => choose_guarded(cx, at, c, pruned, g, roles, Plain(next)),
+                true => choose_guarded(cx, at, c, walked, g, roles, record.clone()),
+                false => choose_guarded(cx, at, c, walked, g, roles, Plain(next)),
             };
             next = counted(cx, at, next);
             bare = false;
@@ -170,21 +170,21 @@ fn counted_cond(cx: &Cx, at: (u16, usize), cond: Cond) -> Cond {
 /// A `choose` (its slot, type and domain) and the `require` straight after it, if any
 /// (`guard`: where it stands and its condition), handing each choice that passes on to
 /// `next`. The cells that pass the `require` are found all at once where it can be judged
-/// for a set of cells (`masks.rs`); subsets pruned by the `require`s after them
-/// (`pruned`) are not.
+/// for a set of cells (`masks.rs`); subsets walked a subset at a time (`walked`) are
+/// not.
 fn choose_guarded<N: Then>(
     cx: &mut Cx,
     at: (u16, usize),
     (slot, ty, domain): (u16, &Type, &Expr),
-    pruned: bool,
+    walked: bool,
     guard: Option<((u16, usize), &Expr)>,
     roles: &[Role],
     next: N,
 ) -> Step {
     let Some((at_require, cond)) = guard else {
-        return choice(cx, at, slot, ty, domain, pruned, next);
+        return choice(cx, at, slot, ty, domain, walked, next);
     };
-    let filter = (!pruned)
+    let filter = (!walked)
         .then(|| masks::Filter::new(cx, domain, slot, cond))
         .flatten();
     if let Some(filter) = filter {
@@ -206,7 +206,7 @@ fn choose_guarded<N: Then>(
         cond: counted_cond(cx, at_require, cond),
         next,
     };
-    choice(cx, at, slot, ty, domain, pruned, then)
+    choice(cx, at, slot, ty, domain, walked, then)
 }
 
 /// Runs a clause's step (`at`: the action and the clause), stopping once the budget is
@@ -357,26 +357,26 @@ fn condition(cx: &mut Cx, cond: &Expr, role: Role) -> Cond {
     Box::new(move |ev, l| subsets::judged(ands, first, parts.iter().map(|p| p(ev, l))))
 }
 
-/// An action's `choose`: subsets pruned by the `require`s after them (`pruned`) walked as
-/// `each_subset` makes them, any other domain as `choose` walks it.
+/// An action's `choose`: subsets (`walked`) as `each_subset` makes them, pruned by the
+/// `require`s after them, any other domain as `choose` walks it.
 fn choice<T: Then>(
     cx: &mut Cx,
     at: (u16, usize),
     slot: u16,
     ty: &Type,
     domain: &Expr,
-    pruned: bool,
+    walked: bool,
     next: T,
 ) -> Step {
     match domain {
-        Expr::Call(Builtin::Subsets, args) if pruned => pruned_choose(cx, at, slot, args, next),
+        Expr::Call(Builtin::Subsets, args) if walked => walked_choose(cx, at, slot, args, next),
         _ => choose(cx, at, slot, ty, domain, next),
     }
 }
 
-/// `choose x in subsets(args)` walked with pruning (`Engine::each_subset`): each subset
+/// `choose x in subsets(args)` walked and pruned (`Engine::each_subset`): each subset
 /// written into the local, then handed on, as the tree walk hands it on.
-fn pruned_choose<T: Then>(
+fn walked_choose<T: Then>(
     cx: &mut Cx,
     at: (u16, usize),
     slot: u16,
