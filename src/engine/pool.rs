@@ -196,14 +196,34 @@ pub(crate) fn set(slot: &mut Value, v: Value) {
     }
 }
 
-/// Stores a list of copies of `items` in `slot` (see `assign`): into the storage of the
-/// list already there if there is one.
-#[inline]
-pub(crate) fn assign_list(slot: &mut Value, items: &[Value]) {
-    match slot {
-        Value::List(to) => copy_values(to, items),
-        _ => set(slot, dup_list(items)),
+/// Lends the list `cur` to the local `slot` while `f` runs, then takes it back: the local
+/// holds the list without a copy of it (a walk of subsets lends each subset it makes to
+/// the choice's local). The local's own list (or a new one from the pool) waits in `cur`
+/// meanwhile. `f` must leave the local as it was lent: a chosen local is never bound
+/// again (the checker gives every binding a slot of its own).
+#[inline(always)]
+pub(crate) fn lend<R>(
+    slot: usize,
+    l: &mut [Value],
+    cur: &mut Items,
+    f: impl FnOnce(&mut [Value]) -> R,
+) -> R {
+    if !matches!(l[slot], Value::List(_)) {
+        set(&mut l[slot], Value::List(take()));
     }
+    if let Value::List(mine) = &mut l[slot] {
+        std::mem::swap(mine, cur);
+    }
+    let r = f(l);
+    let back = match &mut l[slot] {
+        Value::List(mine) => {
+            std::mem::swap(mine, cur);
+            true
+        }
+        _ => false,
+    };
+    debug_assert!(back, "a local lent a list was bound again");
+    r
 }
 
 /// Stores `v` in a slot of the state: a list goes into the storage of the list already

@@ -290,7 +290,7 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     /// The subsets made from group `i` on, each handed to `visit`; false once it stops.
-    fn go(&mut self, i: usize, visit: &mut dyn FnMut(&[Value]) -> Seen) -> bool {
+    fn go(&mut self, i: usize, visit: &mut Visit) -> bool {
         if self.given >= MAX_SUBSETS {
             budget::exceeded(format!(
                 "`subsets` gave more than {} choices (`MAX_SUBSETS`)",
@@ -304,7 +304,7 @@ impl Walk<'_> {
         if i == self.ends.len() {
             if (self.lo..=self.hi).contains(&self.cur.len()) {
                 self.given += 1;
-                match visit(&self.cur) {
+                match visit(&mut self.cur) {
                     Seen::Next => {}
                     // Only subsets of the first 64 items are noted (a walk with more
                     // passes over none).
@@ -344,6 +344,10 @@ impl Walk<'_> {
     }
 }
 
+/// What a walk of subsets hands each subset to: the list being made, lent (to be left as
+/// it was given: see `lend`), and what the visitor says after it.
+type Visit<'a> = dyn FnMut(&mut Items) -> Seen + 'a;
+
 /// A walk of the items `subsets` chooses among (a plan's compiled walk, or `for_each`).
 pub(crate) type ItemWalk<'a> =
     dyn FnMut(&Eval, &mut [Value], &mut dyn FnMut(Value, &mut [Value]) -> bool) + 'a;
@@ -370,15 +374,15 @@ impl Engine {
     }
 
     /// `choose x in subsets(args)` with pruning `require`s after it (see the module):
-    /// each subset handed to `visit` (its items, to copy into the local, and the rest of the
-    /// action) while it says to go on, charged as `eval` and `for_each` charge the list
+    /// each subset handed to `visit` (its items, lent to the local as `pool::lend` lends
+    /// them or copied there, and the rest of the action) while it says to go on, charged as `eval` and `for_each` charge the list
     /// of them they would make and walk, for the subsets made.
     pub(crate) fn each_subset(
         &self,
         ev: &Eval,
         args: &[Expr],
         l: &mut [Value],
-        visit: &mut dyn FnMut(&[Value], &mut [Value]) -> bool,
+        visit: &mut dyn FnMut(&mut Items, &mut [Value]) -> bool,
     ) {
         let mut sizes = |ev: &Eval, l: &mut [Value]| {
             (ev.eval(&args[1], l).as_int(), ev.eval(&args[2], l).as_int())
@@ -401,7 +405,7 @@ impl Engine {
         l: &mut [Value],
         items: &mut ItemWalk,
         sizes: &mut Sizes,
-        visit: &mut dyn FnMut(&[Value], &mut [Value]) -> bool,
+        visit: &mut dyn FnMut(&mut Items, &mut [Value]) -> bool,
     ) {
         // The call's own step, as `eval` charges it.
         if !budget::charge(1) {
@@ -432,14 +436,7 @@ impl Engine {
         pool::recycle_list(found);
     }
 
-    fn walk_subsets(
-        &self,
-        s: &State,
-        items: &[Value],
-        lo: usize,
-        hi: usize,
-        visit: &mut dyn FnMut(&[Value]) -> Seen,
-    ) {
+    fn walk_subsets(&self, s: &State, items: &[Value], lo: usize, hi: usize, visit: &mut Visit) {
         // Group interchangeable items, keeping first-seen order: `flat` holds the items'
         // places in `items` group after group, `ends` where each group ends in `flat`
         // (on the stack: a query makes one such walk for each choice it offers).

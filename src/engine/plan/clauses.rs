@@ -375,7 +375,8 @@ fn choice<T: Then>(
 }
 
 /// `choose x in subsets(args)` walked and pruned (`Engine::each_subset`): each subset
-/// written into the local, then handed on, as the tree walk hands it on.
+/// lent to the local (`pool::lend`: no copy of it), then handed on, as the tree walk
+/// hands it on.
 fn walked_choose<T: Then>(
     cx: &mut Cx,
     at: (u16, usize),
@@ -399,9 +400,8 @@ fn walked_choose<T: Then>(
                 l,
                 &mut |ev, l, put| items(ev, l, put),
                 &mut sizes,
-                &mut |v, l| {
-                    pool::assign_list(&mut l[slot], v);
-                    go_on = next.go(ev, l, f);
+                &mut |cur, l| {
+                    go_on = pool::lend(slot, l, cur, |l| next.go(ev, l, f));
                     go_on
                 },
             );
