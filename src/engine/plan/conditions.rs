@@ -162,6 +162,18 @@ pub(super) fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
     }
 }
 
+/// A local that holds no seat compared with `me` (see `truth_node`), the local first or
+/// `me` first.
+#[inline(never)]
+fn other_than_a_seat(op: BinOp, p: &Value, me: u8, me_first: bool) -> bool {
+    let me = Value::Seat(me);
+    listed(p)
+        && match me_first {
+            true => compared(op, &me, p),
+            false => compared(op, p, &me),
+        }
+}
+
 /// Whether a condition holds, as `Eval::truth` judges it.
 pub(super) fn truth(cx: &mut Cx, e: &Expr) -> Cond {
     if cx.remembered(e) {
@@ -205,6 +217,28 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             // Numbers compared as numbers (`distance(a, b) <= 10`).
             if let Some(c) = numbers(cx, *op, a, b) {
                 return c;
+            }
+            // A local against `me`, either way round (`target != me`): the node and both
+            // operands charged at once, the local seen where it stands (as two locals are).
+            let me = |e: &Expr| matches!(e, Expr::Me) && !cx.remembered(e);
+            let local_and_me = match (&**a, &**b) {
+                (Expr::Local(x), m) if me(m) => Some((*x as usize, false)),
+                (m, Expr::Local(x)) if me(m) => Some((*x as usize, true)),
+                _ => None,
+            };
+            if let Some((x, me_first)) = local_and_me {
+                let op = *op;
+                return Box::new(move |ev, l| {
+                    if !budget::charge(3) {
+                        return false;
+                    }
+                    match (&l[x], me_first) {
+                        (&Value::Seat(p), false) => ops::ordered(op, p.cmp(&ev.me)),
+                        (&Value::Seat(p), true) => ops::ordered(op, ev.me.cmp(&p)),
+                        // Anything but a seat, as `ops::compare` has it.
+                        (p, _) => other_than_a_seat(op, p, ev.me, me_first),
+                    }
+                });
             }
             let (op, a, b) = (*op, Arg::new(cx, a), Arg::new(cx, b));
             // Two locals (`a < b`, `x != dest`): the node and both locals charged at once,
