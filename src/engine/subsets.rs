@@ -345,7 +345,7 @@ impl Walk<'_> {
 }
 
 /// What a walk of subsets hands each subset to: the list being made, lent (to be left as
-/// it was given: see `lend`), and what the visitor says after it.
+/// it was given: see `pool::lend`), and what the visitor says after it.
 type Visit<'a> = dyn FnMut(&mut Items) -> Seen + 'a;
 
 /// A walk of the items `subsets` chooses among (a plan's compiled walk, or `for_each`).
@@ -373,10 +373,11 @@ impl Engine {
         });
     }
 
-    /// `choose x in subsets(args)` with pruning `require`s after it (see the module):
-    /// each subset handed to `visit` (its items, lent to the local as `pool::lend` lends
-    /// them or copied there, and the rest of the action) while it says to go on, charged as `eval` and `for_each` charge the list
-    /// of them they would make and walk, for the subsets made.
+    /// `choose x in subsets(args)`, pruned by the `require`s after it where they prune
+    /// (see the module): each subset handed to `visit` (its items, lent to the local as
+    /// `pool::lend` lends them or copied there, and the rest of the action) while it says
+    /// to go on, charged as `eval` and `for_each` charge the list of them they would make
+    /// and walk, for the subsets made.
     pub(crate) fn each_subset(
         &self,
         ev: &Eval,

@@ -358,7 +358,7 @@ fn condition(cx: &mut Cx, cond: &Expr, role: Role) -> Cond {
 }
 
 /// An action's `choose`: subsets (`walked`) as `each_subset` makes them, pruned by the
-/// `require`s after them, any other domain as `choose` walks it.
+/// `require`s after them where those prune, any other domain as `choose` walks it.
 fn choice<T: Then>(
     cx: &mut Cx,
     at: (u16, usize),
