@@ -122,9 +122,10 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // Comparisons either way round: a number before or after a piece's value with each
     // operator, `me` and a chosen seat on either side of an owner, a read through a seat's
     // attribute, variables judged as conditions, and two reads compared (a file with a
-    // seat's attribute, a seat's variable with a piece's value), a local compared with
-    // `me` either side, holding nothing and then a seat.
-    ("comparisons.scenarios", 5),
+    // seat's attribute, a seat's variable with a piece's value), a local, `me` and a
+    // variable compared either side, holding nothing and then a seat, and a piece's value
+    // with a variable.
+    ("comparisons.scenarios", 6),
     // `next(...)` and `prev(...)` of `me` and of a chosen seat, on either side of a
     // comparison with an owner, among three seats; an empty cell's owner is neither.
     ("seat_turns.scenarios", 3),

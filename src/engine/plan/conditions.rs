@@ -162,16 +162,112 @@ pub(super) fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
     }
 }
 
-/// A local that holds no seat compared with `me` (see `truth_node`), the local first or
-/// `me` first.
-#[inline(never)]
-fn other_than_a_seat(op: BinOp, p: &Value, me: u8, me_first: bool) -> bool {
-    let me = Value::Seat(me);
-    listed(p)
-        && match me_first {
-            true => compared(op, &me, p),
-            false => compared(op, p, &me),
+/// An operand seen where it stands: a local, `me`, a variable of the game.
+#[derive(Clone, Copy)]
+enum Spot {
+    Local(usize),
+    Me,
+    Global(usize),
+}
+
+impl Spot {
+    fn of(cx: &Cx, e: &Expr) -> Option<Spot> {
+        match e {
+            Expr::Local(x) => Some(Spot::Local(*x as usize)),
+            Expr::Me if !cx.remembered(e) => Some(Spot::Me),
+            Expr::GlobalVar(i) if !cx.remembered(e) => Some(Spot::Global(*i as usize)),
+            _ => None,
         }
+    }
+}
+
+/// A kind of `Spot`, known when the condition is compiled: its comparisons are compiled
+/// for the pair of kinds (`spots`), not told apart each time they are judged.
+trait Seen: Copy + Send + Sync + 'static {
+    /// The value the operand holds (`me`: the seat, made by the caller).
+    fn value<'v>(self, ev: &'v Eval, l: &'v [Value], me: &'v Value) -> &'v Value;
+
+    /// The seat the operand holds, if it holds one.
+    #[inline(always)]
+    fn seat(self, ev: &Eval, l: &[Value]) -> Option<u8> {
+        match *self.value(ev, l, &NO_VALUE) {
+            Value::Seat(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct InLocal(usize);
+#[derive(Clone, Copy)]
+struct IsMe;
+#[derive(Clone, Copy)]
+struct InGlobal(usize);
+
+impl Seen for InLocal {
+    #[inline(always)]
+    fn value<'v>(self, _: &'v Eval, l: &'v [Value], _: &'v Value) -> &'v Value {
+        &l[self.0]
+    }
+}
+
+impl Seen for IsMe {
+    #[inline(always)]
+    fn value<'v>(self, _: &'v Eval, _: &'v [Value], me: &'v Value) -> &'v Value {
+        me
+    }
+
+    #[inline(always)]
+    fn seat(self, ev: &Eval, _: &[Value]) -> Option<u8> {
+        Some(ev.me)
+    }
+}
+
+impl Seen for InGlobal {
+    #[inline(always)]
+    fn value<'v>(self, ev: &'v Eval, _: &'v [Value], _: &'v Value) -> &'v Value {
+        &ev.s.globals[self.0]
+    }
+}
+
+/// `x op y` for two operands seen where they stand, but two locals (see `truth_node`),
+/// compiled for their kinds.
+fn spots(op: BinOp, x: Spot, y: Spot) -> Option<Cond> {
+    use Spot::*;
+    Some(match (x, y) {
+        (Local(_), Local(_)) => return None,
+        (Local(a), Me) => pair(op, InLocal(a), IsMe),
+        (Local(a), Global(b)) => pair(op, InLocal(a), InGlobal(b)),
+        (Me, Local(b)) => pair(op, IsMe, InLocal(b)),
+        (Me, Me) => pair(op, IsMe, IsMe),
+        (Me, Global(b)) => pair(op, IsMe, InGlobal(b)),
+        (Global(a), Local(b)) => pair(op, InGlobal(a), InLocal(b)),
+        (Global(a), Me) => pair(op, InGlobal(a), IsMe),
+        (Global(a), Global(b)) => pair(op, InGlobal(a), InGlobal(b)),
+    })
+}
+
+/// `spots` for one pair of kinds: the node and both operands charged at once, two seats
+/// compared as seats, anything else as `compared` has it (a list charged its length, as
+/// `get` charges it).
+fn pair<X: Seen, Y: Seen>(op: BinOp, x: X, y: Y) -> Cond {
+    Box::new(move |ev, l| {
+        if !budget::charge(3) {
+            return false;
+        }
+        match (x.seat(ev, l), y.seat(ev, l)) {
+            (Some(p), Some(q)) => ops::ordered(op, p.cmp(&q)),
+            _ => not_seats(op, x, y, ev, l),
+        }
+    })
+}
+
+/// `pair` where the two are not both seats.
+#[inline(never)]
+fn not_seats<X: Seen, Y: Seen>(op: BinOp, x: X, y: Y, ev: &Eval, l: &[Value]) -> bool {
+    let me = Value::Seat(ev.me);
+    let (p, q) = (x.value(ev, l, &me), y.value(ev, l, &me));
+    listed(p) && listed(q) && compared(op, p, q)
 }
 
 /// Whether a condition holds, as `Eval::truth` judges it.
@@ -209,8 +305,8 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     ops::ordered(op, n.cmp(&k))
                 });
             }
-            // A short read compared with a local, `me`, a constant or a read of one hop: one
-            // closure.
+            // A short read compared with a local, `me`, a variable, a constant or a read of
+            // one hop: one closure.
             if let Some(j) = reads::judged(cx, e) {
                 return j.alone();
             }
@@ -218,27 +314,14 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             if let Some(c) = numbers(cx, *op, a, b) {
                 return c;
             }
-            // A local against `me`, either way round (`target != me`): the node and both
-            // operands charged at once, the local seen where it stands (as two locals are).
-            let me = |e: &Expr| matches!(e, Expr::Me) && !cx.remembered(e);
-            let local_and_me = match (&**a, &**b) {
-                (Expr::Local(x), m) if me(m) => Some((*x as usize, false)),
-                (m, Expr::Local(x)) if me(m) => Some((*x as usize, true)),
-                _ => None,
-            };
-            if let Some((x, me_first)) = local_and_me {
-                let op = *op;
-                return Box::new(move |ev, l| {
-                    if !budget::charge(3) {
-                        return false;
-                    }
-                    match (&l[x], me_first) {
-                        (&Value::Seat(p), false) => ops::ordered(op, p.cmp(&ev.me)),
-                        (&Value::Seat(p), true) => ops::ordered(op, ev.me.cmp(&p)),
-                        // Anything but a seat, as `ops::compare` has it.
-                        (p, _) => other_than_a_seat(op, p, ev.me, me_first),
-                    }
-                });
+            // Two of a local, `me` and a variable of the game, either way round (`target !=
+            // me`, `me == leader`, `suit != last_suit`; two locals below): the node and both
+            // operands charged at once, each seen where it stands, two seats compared as
+            // seats and anything else as `compared` has it.
+            if let (Some(x), Some(y)) = (Spot::of(cx, a), Spot::of(cx, b)) {
+                if let Some(c) = spots(*op, x, y) {
+                    return c;
+                }
             }
             let (op, a, b) = (*op, Arg::new(cx, a), Arg::new(cx, b));
             // Two locals (`a < b`, `x != dest`): the node and both locals charged at once,

@@ -70,9 +70,9 @@ enum AnyJudge {
 
 /// `e` as a condition on a short read, judged in one closure where the read's end stands
 /// (it is not made a value), if it is one of these (`None` otherwise):
-/// - `a op b` where `a` is a short read and `b` a local, `me`, a constant or a read of one
-///   hop, or the other way round (`b.piece.owner == me`, `c.rank == 12`,
-///   `rank(c) == me.far`). Charged as `truth` charges the comparison: its node, the
+/// - `a op b` where `a` is a short read and `b` a local, `me`, a variable of the game, a
+///   constant or a read of one hop, or the other way round (`b.piece.owner == me`,
+///   `c.rank == 12`, `card.suit == led`, `rank(c) == me.far`). Charged as `truth` charges the comparison: its node, the
 ///   read's, the operand's.
 /// - `a in [...]` (or `not in`) where the list is written in the rules
 ///   (`x.piece.kind in [a, b]`). Charged as `truth` charges it: the node, the read's
@@ -222,11 +222,13 @@ pub(super) fn int(cx: &Cx, e: &Expr) -> Option<Int> {
     shaped(cx, e, AsInt)
 }
 
-/// A local, `me` or a constant that owns no heap storage, as an operand of a comparison;
-/// or the seat after or before one held in a local or `me` (`next(p)`, `prev(me)`).
+/// A local, `me`, a variable of the game or a constant that owns no heap storage, as an
+/// operand of a comparison; or the seat after or before one held in a local or `me`
+/// (`next(p)`, `prev(me)`).
 enum Operand {
     Local(usize),
     Me,
+    Global(usize),
     Const(Value),
     /// `next(...)` (`next` true) or `prev(...)` of a local (its slot) or of `me` (`None`).
     Turn {
@@ -251,6 +253,7 @@ fn operand(e: &Expr) -> Option<Operand> {
     match e {
         Expr::Local(slot) => Some(Operand::Local(*slot as usize)),
         Expr::Me => Some(Operand::Me),
+        Expr::GlobalVar(i) => Some(Operand::Global(*i as usize)),
         Expr::Const(v) if !v.owns_heap() => Some(Operand::Const(v.clone())),
         Expr::Call(b @ (Builtin::NextSeat | Builtin::PrevSeat), args) => {
             let of = match args[0] {
@@ -789,6 +792,13 @@ impl Judge for Compare {
             }
             Operand::Local(slot) => {
                 let v = &l[*slot];
+                if !listed(v) {
+                    return false;
+                }
+                v
+            }
+            Operand::Global(i) => {
+                let v = &ev.s.globals[*i];
                 if !listed(v) {
                     return false;
                 }
