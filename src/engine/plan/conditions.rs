@@ -336,6 +336,25 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     listed(p) && listed(q) && compared(op, p, q)
                 });
             }
+            // A local against a constant, either way round (`dest != none`): likewise.
+            let local_and_const = match (&a, &b) {
+                (Arg::Local(x), Arg::Const(c)) => Some((*x, c.clone(), false)),
+                (Arg::Const(c), Arg::Local(x)) => Some((*x, c.clone(), true)),
+                _ => None,
+            };
+            if let Some((x, c, const_first)) = local_and_const {
+                return Box::new(move |_, l| {
+                    if !budget::charge(3) {
+                        return false;
+                    }
+                    let p = &l[x];
+                    listed(p)
+                        && match const_first {
+                            true => compared(op, &c, p),
+                            false => compared(op, p, &c),
+                        }
+                });
+            }
             Box::new(move |ev, l| {
                 if !budget::charge(1) {
                     return false;
