@@ -162,12 +162,13 @@ pub(super) fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
     }
 }
 
-/// An operand seen where it stands: a local, `me`, a variable of the game.
-#[derive(Clone, Copy)]
+/// An operand seen where it stands: a local, `me`, a variable of the game, a constant that
+/// owns no heap storage.
 enum Spot {
     Local(usize),
     Me,
     Global(usize),
+    Const(Value),
 }
 
 impl Spot {
@@ -176,6 +177,7 @@ impl Spot {
             Expr::Local(x) => Some(Spot::Local(*x as usize)),
             Expr::Me if !cx.remembered(e) => Some(Spot::Me),
             Expr::GlobalVar(i) if !cx.remembered(e) => Some(Spot::Global(*i as usize)),
+            Expr::Const(v) if !v.owns_heap() => Some(Spot::Const(v.clone())),
             _ => None,
         }
     }
@@ -183,13 +185,17 @@ impl Spot {
 
 /// A kind of `Spot`, known when the condition is compiled: its comparisons are compiled
 /// for the pair of kinds (`spots`), not told apart each time they are judged.
-trait Seen: Copy + Send + Sync + 'static {
+trait Seen: Send + Sync + 'static {
+    /// Whether the operand is `me`: a pair with `me` in it compares two seats as seats
+    /// before anything else, where `me` would otherwise be made a value.
+    const ME: bool = false;
+
     /// The value the operand holds (`me`: the seat, made by the caller).
-    fn value<'v>(self, ev: &'v Eval, l: &'v [Value], me: &'v Value) -> &'v Value;
+    fn value<'v>(&'v self, ev: &'v Eval, l: &'v [Value], me: &'v Value) -> &'v Value;
 
     /// The seat the operand holds, if it holds one.
     #[inline(always)]
-    fn seat(self, ev: &Eval, l: &[Value]) -> Option<u8> {
+    fn seat(&self, ev: &Eval, l: &[Value]) -> Option<u8> {
         match *self.value(ev, l, &NO_VALUE) {
             Value::Seat(p) => Some(p),
             _ => None,
@@ -197,74 +203,89 @@ trait Seen: Copy + Send + Sync + 'static {
     }
 }
 
-#[derive(Clone, Copy)]
 struct InLocal(usize);
-#[derive(Clone, Copy)]
 struct IsMe;
-#[derive(Clone, Copy)]
 struct InGlobal(usize);
+struct IsConst(Value);
 
 impl Seen for InLocal {
     #[inline(always)]
-    fn value<'v>(self, _: &'v Eval, l: &'v [Value], _: &'v Value) -> &'v Value {
+    fn value<'v>(&'v self, _: &'v Eval, l: &'v [Value], _: &'v Value) -> &'v Value {
         &l[self.0]
     }
 }
 
 impl Seen for IsMe {
+    const ME: bool = true;
+
     #[inline(always)]
-    fn value<'v>(self, _: &'v Eval, _: &'v [Value], me: &'v Value) -> &'v Value {
+    fn value<'v>(&'v self, _: &'v Eval, _: &'v [Value], me: &'v Value) -> &'v Value {
         me
     }
 
     #[inline(always)]
-    fn seat(self, ev: &Eval, _: &[Value]) -> Option<u8> {
+    fn seat(&self, ev: &Eval, _: &[Value]) -> Option<u8> {
         Some(ev.me)
     }
 }
 
 impl Seen for InGlobal {
     #[inline(always)]
-    fn value<'v>(self, ev: &'v Eval, _: &'v [Value], _: &'v Value) -> &'v Value {
+    fn value<'v>(&'v self, ev: &'v Eval, _: &'v [Value], _: &'v Value) -> &'v Value {
         &ev.s.globals[self.0]
     }
 }
 
-/// `x op y` for two operands seen where they stand, but two locals (see `truth_node`),
-/// compiled for their kinds.
+impl Seen for IsConst {
+    #[inline(always)]
+    fn value<'v>(&'v self, _: &'v Eval, _: &'v [Value], _: &'v Value) -> &'v Value {
+        &self.0
+    }
+}
+
+/// `x op y` for two operands seen where they stand (see `truth_node`), compiled for their
+/// kinds; `None` for two constants.
 fn spots(op: BinOp, x: Spot, y: Spot) -> Option<Cond> {
-    use Spot::*;
-    Some(match (x, y) {
-        (Local(_), Local(_)) => return None,
-        (Local(a), Me) => pair(op, InLocal(a), IsMe),
-        (Local(a), Global(b)) => pair(op, InLocal(a), InGlobal(b)),
-        (Me, Local(b)) => pair(op, IsMe, InLocal(b)),
-        (Me, Me) => pair(op, IsMe, IsMe),
-        (Me, Global(b)) => pair(op, IsMe, InGlobal(b)),
-        (Global(a), Local(b)) => pair(op, InGlobal(a), InLocal(b)),
-        (Global(a), Me) => pair(op, InGlobal(a), IsMe),
-        (Global(a), Global(b)) => pair(op, InGlobal(a), InGlobal(b)),
+    /// The pair's closure for `x`'s kind and `y`'s.
+    fn with<X: Seen>(op: BinOp, x: X, y: Spot) -> Cond {
+        match y {
+            Spot::Local(b) => pair(op, x, InLocal(b)),
+            Spot::Me => pair(op, x, IsMe),
+            Spot::Global(b) => pair(op, x, InGlobal(b)),
+            Spot::Const(c) => pair(op, x, IsConst(c)),
+        }
+    }
+    Some(match x {
+        Spot::Local(a) => with(op, InLocal(a), y),
+        Spot::Me => with(op, IsMe, y),
+        Spot::Global(a) => with(op, InGlobal(a), y),
+        Spot::Const(_) if matches!(y, Spot::Const(_)) => return None,
+        Spot::Const(c) => with(op, IsConst(c), y),
     })
 }
 
-/// `spots` for one pair of kinds: the node and both operands charged at once, two seats
-/// compared as seats, anything else as `compared` has it (a list charged its length, as
-/// `get` charges it).
+/// `spots` for one pair of kinds: the node and both operands charged at once, each seen
+/// where it stands (a list charged its length, as `get` charges it), compared as
+/// `compared` compares them; with `me` in the pair, two seats compared as seats first.
 fn pair<X: Seen, Y: Seen>(op: BinOp, x: X, y: Y) -> Cond {
     Box::new(move |ev, l| {
         if !budget::charge(3) {
             return false;
         }
+        if !(X::ME || Y::ME) {
+            let (p, q) = (x.value(ev, l, &NO_VALUE), y.value(ev, l, &NO_VALUE));
+            return listed(p) && listed(q) && compared(op, p, q);
+        }
         match (x.seat(ev, l), y.seat(ev, l)) {
             (Some(p), Some(q)) => ops::ordered(op, p.cmp(&q)),
-            _ => not_seats(op, x, y, ev, l),
+            _ => not_seats(op, &x, &y, ev, l),
         }
     })
 }
 
-/// `pair` where the two are not both seats.
+/// `pair` with `me` in it, where the two are not both seats.
 #[inline(never)]
-fn not_seats<X: Seen, Y: Seen>(op: BinOp, x: X, y: Y, ev: &Eval, l: &[Value]) -> bool {
+fn not_seats<X: Seen, Y: Seen>(op: BinOp, x: &X, y: &Y, ev: &Eval, l: &[Value]) -> bool {
     let me = Value::Seat(ev.me);
     let (p, q) = (x.value(ev, l, &me), y.value(ev, l, &me));
     listed(p) && listed(q) && compared(op, p, q)
@@ -314,47 +335,15 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             if let Some(c) = numbers(cx, *op, a, b) {
                 return c;
             }
-            // Two of a local, `me` and a variable of the game, either way round (`target !=
-            // me`, `me == leader`, `suit != last_suit`; two locals below): the node and both
-            // operands charged at once, each seen where it stands, two seats compared as
-            // seats and anything else as `compared` has it.
+            // Two of a local, `me`, a variable of the game and a constant, either way round
+            // (`x != dest`, `target != me`, `me == leader`, `suit != last_suit`, `dest !=
+            // none`): one closure for the pair of kinds (`spots`).
             if let (Some(x), Some(y)) = (Spot::of(cx, a), Spot::of(cx, b)) {
                 if let Some(c) = spots(*op, x, y) {
                     return c;
                 }
             }
             let (op, a, b) = (*op, Arg::new(cx, a), Arg::new(cx, b));
-            // Two locals (`a < b`, `x != dest`): the node and both locals charged at once,
-            // each seen where it stands (a list charged its length, as `get` charges it).
-            if let (Arg::Local(x), Arg::Local(y)) = (&a, &b) {
-                let (x, y) = (*x, *y);
-                return Box::new(move |_, l| {
-                    if !budget::charge(3) {
-                        return false;
-                    }
-                    let (p, q) = (&l[x], &l[y]);
-                    listed(p) && listed(q) && compared(op, p, q)
-                });
-            }
-            // A local against a constant, either way round (`dest != none`): likewise.
-            let local_and_const = match (&a, &b) {
-                (Arg::Local(x), Arg::Const(c)) => Some((*x, c.clone(), false)),
-                (Arg::Const(c), Arg::Local(x)) => Some((*x, c.clone(), true)),
-                _ => None,
-            };
-            if let Some((x, c, const_first)) = local_and_const {
-                return Box::new(move |_, l| {
-                    if !budget::charge(3) {
-                        return false;
-                    }
-                    let p = &l[x];
-                    listed(p)
-                        && match const_first {
-                            true => compared(op, &c, p),
-                            false => compared(op, p, &c),
-                        }
-                });
-            }
             Box::new(move |ev, l| {
                 if !budget::charge(1) {
                     return false;

@@ -72,8 +72,8 @@ enum AnyJudge {
 /// (it is not made a value), if it is one of these (`None` otherwise):
 /// - `a op b` where `a` is a short read and `b` a local, `me`, a variable of the game, a
 ///   constant or a read of one hop, or the other way round (`b.piece.owner == me`,
-///   `c.rank == 12`, `card.suit == led`, `rank(c) == me.far`). Charged as `truth` charges the comparison: its node, the
-///   read's, the operand's.
+///   `c.rank == 12`, `card.suit == led`, `rank(c) == me.far`). Charged as `truth` charges
+///   the comparison: its node, the read's, the operand's.
 /// - `a in [...]` (or `not in`) where the list is written in the rules
 ///   (`x.piece.kind in [a, b]`). Charged as `truth` charges it: the node, the read's
 ///   nodes, then each item looked at.
