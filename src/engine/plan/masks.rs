@@ -141,6 +141,28 @@ impl<const W: usize> Mask<W> {
         self.0[c as usize / 64] |= 1 << (c % 64);
     }
 
+    /// Cell `c` taken out.
+    #[inline(always)]
+    fn remove(&mut self, c: u16) {
+        self.0[c as usize / 64] &= !(1 << (c % 64));
+    }
+
+    /// The set's one cell, if it has exactly one.
+    #[inline(always)]
+    fn only(&self) -> Option<u16> {
+        let mut found = None;
+        for (i, &w) in self.0.iter().enumerate() {
+            if w == 0 {
+                continue;
+            }
+            if found.is_some() || w & (w - 1) != 0 {
+                return None;
+            }
+            found = Some((i * 64) as u16 + w.trailing_zeros() as u16);
+        }
+        found
+    }
+
     /// The set of cell `c` alone.
     #[inline(always)]
     fn one(c: u16) -> Self {
@@ -1772,18 +1794,25 @@ fn reach_into<const W: usize>(
     let mut closed = occupied.or(Mask::one(start));
     let (mut c, mut next) = (start, 0);
     loop {
-        // Only a cell with a neighbour still open has its steps taken one at a time.
+        // The neighbours not reached yet: none, the commonest, ends the cell's turn; one
+        // is reached at once; only two or more have the steps taken one at a time, for
+        // their order, until each is reached.
         let row = c as usize * width;
-        if !Mask::<W>::of(&around[row..row + width])
-            .minus(closed)
-            .is_empty()
-        {
+        let mut open = Mask::<W>::of(&around[row..row + width]).minus(closed);
+        if let Some(n) = open.only() {
+            closed.insert(n);
+            order.push_cell(n);
+        } else if !open.is_empty() {
+            closed = closed.or(open);
             let links = &board.links[c as usize * k..][..k];
             for &d in dirs {
                 let n = links[d as usize];
-                if n != NO_CELL && !closed.contains(n) {
-                    closed.insert(n);
+                if n != NO_CELL && open.contains(n) {
+                    open.remove(n);
                     order.push_cell(n);
+                    if open.is_empty() {
+                        break;
+                    }
                 }
             }
         }
