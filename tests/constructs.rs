@@ -61,7 +61,7 @@ fn phase_id(game: &Game, name: &str) -> u16 {
 /// Each construct's scenario file, and how many scenarios it holds (every one must pass).
 const SCENARIO_FILES: &[(&str, usize)] = &[
     // A computed `next` phase: each branch of an `else if` chain, read as the phase ends.
-    ("phase_choice.scenarios", 7),
+    ("phase_choice.scenarios", 8),
     // Triggers: a zone's leaving before another's entering, a per-seat zone's from any
     // seat, none for a move between zones with no triggers of their own.
     ("triggers.scenarios", 3),

@@ -162,6 +162,19 @@ pub(super) fn compared(op: BinOp, x: &Value, y: &Value) -> bool {
     }
 }
 
+/// `phase == p` or `phase != p` (`op`), either way round, for `p` a phase written in the
+/// rules: the phase's number, and whether the two are to be equal.
+fn phase_against(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<(u16, bool)> {
+    if !matches!(op, BinOp::Eq | BinOp::Ne) || cx.remembered(a) || cx.remembered(b) {
+        return None;
+    }
+    match (a, b) {
+        (Expr::CurrentPhase, Expr::Const(Value::Phase(p)))
+        | (Expr::Const(Value::Phase(p)), Expr::CurrentPhase) => Some((*p, op == BinOp::Eq)),
+        _ => None,
+    }
+}
+
 /// An operand seen where it stands: a local, `me`, a variable of the game, a constant that
 /// owns no heap storage.
 enum Spot {
@@ -325,6 +338,11 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     let n = if enough > 0 { count(ev, l, enough) } else { 0 };
                     ops::ordered(op, n.cmp(&k))
                 });
+            }
+            // The phase against a phase written in the rules (`phase != main`): the node
+            // and both operands charged at once, as `eval` charges them.
+            if let Some((phase, eq)) = phase_against(cx, *op, a, b) {
+                return Box::new(move |ev, _| budget::charge(3) && (ev.s.phase == phase) == eq);
             }
             // A short read compared with a local, `me`, a variable, a constant or a read of
             // one hop: one closure.
