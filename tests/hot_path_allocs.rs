@@ -1,8 +1,8 @@
-//! The hot path allocates nothing: a legal-action query (`legal_into` with a buffer the
-//! caller reuses) and the `apply` of a listed action (`apply_listed`, on a state the caller
-//! reuses through `clone_from`; `apply_and_list`, listing the next decision's actions
-//! ahead into a buffer the caller reuses) make no heap allocation once warm, on every
-//! shipped game.
+//! The hot path allocates nothing: a start in the storage of the last game's state
+//! (`start_reusing`), a legal-action query (`legal_into` with a buffer the caller reuses)
+//! and the `apply` of a listed action (`apply_listed`, on a state the caller reuses
+//! through `clone_from`; `apply_and_list`, listing the next decision's actions ahead into
+//! a buffer the caller reuses) make no heap allocation once warm, on every shipped game.
 //!
 //! A counting global allocator counts the allocations (`alloc`, `alloc_zeroed`, `realloc`)
 //! of the thread that asks, so tests running side by side do not disturb the count. Each
@@ -72,23 +72,31 @@ fn allocs() -> u64 {
 const SEEDS: [u64; 3] = [0, 1, 52];
 const CAP: usize = 200;
 
-/// The most allocations one legal-action query and one apply made in the counted pass.
-fn worst(name: &str) -> (u64, u64) {
+/// The most allocations one start, one legal-action query and one apply made in the
+/// counted pass.
+fn worst(name: &str) -> (u64, u64, u64) {
     let e = Engine::new(common::compile_file_or_panic(&format!("games/{name}.muster"), None).game);
     let players = e.game.min_players;
     let mut buf = Listed::new();
     // The states a search would keep and copy positions into.
     let first = e.start(players, 0).expect("the game starts");
-    let (mut s, mut next): (State, State) = (first.clone(), first);
+    let (mut last, mut next): (Option<State>, State) = (Some(first.clone()), first);
     let mut ahead = Listed::new();
-    let (mut legal, mut apply) = (0, 0);
+    let (mut start, mut legal, mut apply) = (0, 0, 0);
     // Two passes to warm up: the two states take turns, and each must have grown to
     // what the playouts need of it.
     for pass in 0..3 {
         for seed in SEEDS {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let start = e.start(players, seed).expect("the game starts");
-            s.clone_from(&start);
+            // Each game started in the storage of the last, as `muster bench` and
+            // `simulate` start them (`start_reusing`).
+            let before = allocs();
+            let mut s = e
+                .start_reusing(players, seed, last.take())
+                .expect("the game starts");
+            if pass == 2 {
+                start = start.max(allocs() - before);
+            }
             let mut n = 0;
             while n < CAP && e.decider(&s).is_some() {
                 let before = allocs();
@@ -123,13 +131,14 @@ fn worst(name: &str) -> (u64, u64) {
                 }
                 n += 1;
             }
+            last = Some(s);
         }
     }
-    (legal, apply)
+    (start, legal, apply)
 }
 
 #[test]
-fn legal_queries_and_applies_allocate_nothing_once_warm() {
+fn starts_legal_queries_and_applies_allocate_nothing_once_warm() {
     let mut failures = Vec::new();
     let names = common::shipped_games();
     assert!(names.len() >= 12, "the shipped games: {names:?}");
@@ -137,13 +146,13 @@ fn legal_queries_and_applies_allocate_nothing_once_warm() {
         // Each game on a thread of its own, so that it warms the per-thread pools itself:
         // buffers left by another game would hide one it loses.
         let game = name.clone();
-        let (legal, apply) = std::thread::spawn(move || worst(&game))
+        let (start, legal, apply) = std::thread::spawn(move || worst(&game))
             .join()
             .expect("the game plays");
-        if legal > 0 || apply > 0 {
+        if start > 0 || legal > 0 || apply > 0 {
             failures.push(format!(
-                "{name}: at most {legal} allocations in a legal-action query, \
-                 {apply} in an apply (none allowed)"
+                "{name}: at most {start} allocations in a start, {legal} in a legal-action \
+                 query, {apply} in an apply (none allowed)"
             ));
         }
     }

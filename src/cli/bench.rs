@@ -51,9 +51,11 @@ fn playouts(
     let mut picks = ChaCha8Rng::seed_from_u64(seed ^ 0x7175_6572_7973);
     let mut timed = picks.gen_ratio(1, SAMPLED);
     let end = Instant::now() + Duration::from_secs_f64(secs);
+    // Each game starts in the storage of the last (`Engine::start_reusing`).
+    let mut last = None;
     while Instant::now() < end {
         let mut s = engine
-            .start(players, rng.gen())
+            .start_reusing(players, rng.gen(), last.take())
             .map_err(|e| e.to_string())?;
         playout.restart();
         while engine.decider(&s).is_some() {
@@ -82,6 +84,7 @@ fn playouts(
             c.actions += 1;
         }
         c.playouts += 1;
+        last = Some(s);
     }
     Ok(c)
 }

@@ -5,7 +5,7 @@
 
 use super::{agent_list, GameOpts, EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::agents;
-use crate::engine::{Action, Engine, Outcome, Playout};
+use crate::engine::{Action, Engine, Outcome, Playout, State};
 use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -62,11 +62,13 @@ impl From<String> for Failure {
 
 /// What one worker keeps from game to game, so that a game after the first makes no new
 /// storage for them: the playout's two buffers of legal actions (with the lists their
-/// arguments hold) and the record of the actions taken.
+/// arguments hold), the record of the actions taken, and the last game's state (the next
+/// starts in its storage: `Engine::start_reusing`).
 #[derive(Default)]
 pub struct Kept {
     playout: Playout,
     taken: Vec<Action>,
+    state: Option<State>,
 }
 
 /// Plays one game between the named agents, in the storage `kept` from the last.
@@ -77,7 +79,9 @@ pub fn play_one(
     seed: u64,
     kept: &mut Kept,
 ) -> Result<GameResult, Failure> {
-    let mut state = engine.start(players, seed).map_err(|e| e.to_string())?;
+    let mut state = engine
+        .start_reusing(players, seed, kept.state.take())
+        .map_err(|e| e.to_string())?;
     let mut seats: Vec<Box<dyn agents::Agent>> = names
         .iter()
         .enumerate()
@@ -87,7 +91,7 @@ pub fn play_one(
         })
         .collect::<Result<_, _>>()?;
     // The actions taken, overwriting those of the worker's last game in place.
-    let Kept { playout, taken } = kept;
+    let Kept { playout, taken, .. } = kept;
     let mut n_taken = 0;
     let n_actions = engine.game.actions.len();
     let n_phases = engine.game.phases.len();
@@ -144,6 +148,7 @@ pub fn play_one(
     r.scores = (0..players)
         .map(|p| engine.score(&state, p))
         .collect::<Option<Vec<i64>>>();
+    kept.state = Some(state);
     Ok(r)
 }
 

@@ -269,6 +269,18 @@ enum Start {
     },
 }
 
+/// A copy of `from`, made in the storage of `into` where there is one (see
+/// `Engine::start_reusing`).
+fn copied(into: Option<State>, from: &State) -> State {
+    match into {
+        Some(mut s) => {
+            s.clone_from(from);
+            s
+        }
+        None => from.clone(),
+    }
+}
+
 impl Engine {
     /// Whether a trial of a `do` for `require afterwards` skips `st`, a statement of the
     /// rules (see `trials.rs`).
@@ -591,6 +603,19 @@ impl Engine {
     /// start draws no random number is the same for every seed: it is played once for its
     /// player count and copied (`starts`, see `Start`).
     pub fn start(&self, players: u8, seed: u64) -> Result<State, EngineError> {
+        self.start_reusing(players, seed, None)
+    }
+
+    /// `start`, in the storage of `old` (the last game's state, say): a loop of games that
+    /// hands each one's state to the next makes no new storage for it once it has grown
+    /// (a zone's list as it fills, the actions of a secret choice). The new game is the
+    /// one `start` makes; nothing of `old` is kept but its storage.
+    pub fn start_reusing(
+        &self,
+        players: u8,
+        seed: u64,
+        old: Option<State>,
+    ) -> Result<State, EngineError> {
         let decision = budget::Decision::begin();
         let base = budget::work();
         let known = self.starts.get(players as usize);
@@ -598,7 +623,7 @@ impl Engine {
             Some(Some(Start::Whole(s, work))) => {
                 // The steps it took, counted as if taken again.
                 budget::charge(*work);
-                let mut s = s.clone();
+                let mut s = copied(old, s);
                 s.rng = ChaCha8Rng::seed_from_u64(seed);
                 return Ok(s);
             }
@@ -609,7 +634,7 @@ impl Engine {
         let learning = known.is_some_and(|k| k.get().is_none());
         let mut learnt = None;
         let r = self
-            .start_within_budget(players, seed, from, learning.then_some(&mut learnt))
+            .start_within_budget(players, seed, from, old, learning.then_some(&mut learnt))
             .map_err(|e| {
                 if budget::spent() {
                     e
@@ -649,6 +674,7 @@ impl Engine {
         players: u8,
         seed: u64,
         from: Option<&Start>,
+        old: Option<State>,
         learn: Option<&mut Option<Start>>,
     ) -> Result<State, EngineError> {
         let g = &self.game;
@@ -665,7 +691,7 @@ impl Engine {
                 // The steps and effects the part took, counted as if taken again.
                 budget::charge(*work);
                 runner.count_ran(*ran);
-                let mut s = state.clone();
+                let mut s = copied(old, state);
                 s.rng = ChaCha8Rng::seed_from_u64(seed);
                 let mut locals = pool::Locals::new(g.max_locals.max(2) as usize + 1);
                 for (slot, v) in locals.iter_mut().zip(kept) {
