@@ -1,6 +1,7 @@
 //! Starting a game: the same player count and seed give the same position however many
-//! games the engine started before. (What a start does before its first random draw is
-//! played once per player count and gone on from; see `Engine::start`.)
+//! games the engine started before, and whatever game's state it starts in
+//! (`Engine::start_reusing`). (What a start does before its first random draw is played
+//! once per player count and gone on from; see `Engine::start`.)
 
 mod common;
 
@@ -61,4 +62,46 @@ fn a_start_is_the_same_after_other_starts() {
     // Connect Four, Breakthrough, chess and Hex draw nothing to set up; the card games
     // shuffle.
     assert!(copied >= 8, "starts that drew no random number: {copied}");
+}
+
+// A game started in the storage of a finished one (`start_reusing`, as `muster bench` and
+// `simulate` start each game after the first) is the game `start` makes: nothing of the
+// last game is left in it, whatever that game grew or set (zones filled, variables set,
+// reactions, secret choices, an outcome). Every shipped game and variant, at its fewest
+// players, after a seeded random game of up to 300 actions.
+#[test]
+fn a_start_in_a_finished_games_storage_is_a_fresh_start() {
+    use rand::{Rng, SeedableRng};
+    let mut compared = 0;
+    for (name, variant) in shipped_games_and_variants() {
+        let file = format!("games/{name}.muster");
+        let engine = Engine::new(compile_file_or_panic(&file, variant.as_deref()).game);
+        let players = engine.game.min_players;
+        let mut played = engine.start(players, 3).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut n = 0;
+        while n < 300 && engine.decider(&played).is_some() {
+            let legal = engine.legal_actions(&played);
+            let a = &legal[rng.gen_range(0..legal.len())];
+            engine.apply_listed(&mut played, a).unwrap();
+            n += 1;
+        }
+        let at = format!("{name} {variant:?}");
+        assert!(n > 0, "{at}: no action played");
+        for seed in [1u64, 7] {
+            let old = played.clone();
+            let reused = engine.start_reusing(players, seed, Some(old)).unwrap();
+            let fresh = engine.start(players, seed).unwrap();
+            assert!(
+                reused == fresh,
+                "{at} seed {seed}: a start in a played game's storage differs from a fresh one"
+            );
+            assert!(
+                reused.index_agrees(),
+                "{at} seed {seed}: the index of occupied cells"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 24, "only {compared} starts compared");
 }
