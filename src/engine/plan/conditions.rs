@@ -175,29 +175,9 @@ fn phase_against(cx: &Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<(u16, bool)> 
     }
 }
 
-/// An operand seen where it stands: a local, `me`, a variable of the game, a constant that
-/// owns no heap storage.
-enum Spot {
-    Local(usize),
-    Me,
-    Global(usize),
-    Const(Value),
-}
-
-impl Spot {
-    fn of(cx: &Cx, e: &Expr) -> Option<Spot> {
-        match e {
-            Expr::Local(x) => Some(Spot::Local(*x as usize)),
-            Expr::Me if !cx.remembered(e) => Some(Spot::Me),
-            Expr::GlobalVar(i) if !cx.remembered(e) => Some(Spot::Global(*i as usize)),
-            Expr::Const(v) if !v.owns_heap() => Some(Spot::Const(v.clone())),
-            _ => None,
-        }
-    }
-}
-
-/// A kind of `Spot`, known when the condition is compiled: its comparisons are compiled
-/// for the pair of kinds (`spots`), not told apart each time they are judged.
+/// A kind of operand seen where it stands (a local, `me`, a variable of the game, a
+/// constant: `reads::Operand`), known when the condition is compiled: its comparisons are
+/// compiled for the pair of kinds (`spots`), not told apart each time they are judged.
 trait Seen: Send + Sync + 'static {
     /// Whether the operand is `me`: a pair with `me` in it compares two seats as seats
     /// before anything else, where `me` would otherwise be made a value.
@@ -257,24 +237,27 @@ impl Seen for IsConst {
 }
 
 /// `x op y` for two operands seen where they stand (see `truth_node`), compiled for their
-/// kinds; `None` for two constants.
-fn spots(op: BinOp, x: Spot, y: Spot) -> Option<Cond> {
+/// kinds; `None` for two constants, or an operand of another kind (`next(p)`, `me.far`).
+fn spots(op: BinOp, x: reads::Operand, y: reads::Operand) -> Option<Cond> {
+    use reads::Operand as O;
     /// The pair's closure for `x`'s kind and `y`'s.
-    fn with<X: Seen>(op: BinOp, x: X, y: Spot) -> Cond {
-        match y {
-            Spot::Local(b) => pair(op, x, InLocal(b)),
-            Spot::Me => pair(op, x, IsMe),
-            Spot::Global(b) => pair(op, x, InGlobal(b)),
-            Spot::Const(c) => pair(op, x, IsConst(c)),
-        }
+    fn with<X: Seen>(op: BinOp, x: X, y: O) -> Option<Cond> {
+        Some(match y {
+            O::Local(b) => pair(op, x, InLocal(b)),
+            O::Me => pair(op, x, IsMe),
+            O::Global(b) => pair(op, x, InGlobal(b)),
+            O::Const(c) => pair(op, x, IsConst(c)),
+            O::Turn { .. } | O::Hop(..) => return None,
+        })
     }
-    Some(match x {
-        Spot::Local(a) => with(op, InLocal(a), y),
-        Spot::Me => with(op, IsMe, y),
-        Spot::Global(a) => with(op, InGlobal(a), y),
-        Spot::Const(_) if matches!(y, Spot::Const(_)) => return None,
-        Spot::Const(c) => with(op, IsConst(c), y),
-    })
+    match x {
+        O::Local(a) => with(op, InLocal(a), y),
+        O::Me => with(op, IsMe, y),
+        O::Global(a) => with(op, InGlobal(a), y),
+        O::Const(_) if matches!(y, O::Const(_)) => None,
+        O::Const(c) => with(op, IsConst(c), y),
+        O::Turn { .. } | O::Hop(..) => None,
+    }
 }
 
 /// `spots` for one pair of kinds: the node and both operands charged at once, each seen
@@ -356,7 +339,7 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
             // Two of a local, `me`, a variable of the game and a constant, either way round
             // (`x != dest`, `target != me`, `me == leader`, `suit != last_suit`, `dest !=
             // none`): one closure for the pair of kinds (`spots`).
-            if let (Some(x), Some(y)) = (Spot::of(cx, a), Spot::of(cx, b)) {
+            if let (Some(x), Some(y)) = (reads::operand(a), reads::operand(b)) {
                 if let Some(c) = spots(*op, x, y) {
                     return c;
                 }

@@ -224,8 +224,9 @@ pub(super) fn int(cx: &Cx, e: &Expr) -> Option<Int> {
 
 /// A local, `me`, a variable of the game or a constant that owns no heap storage, as an
 /// operand of a comparison; or the seat after or before one held in a local or `me`
-/// (`next(p)`, `prev(me)`).
-enum Operand {
+/// (`next(p)`, `prev(me)`). Comparisons of two of the first four are compiled for the pair
+/// of kinds (`conditions::spots`).
+pub(super) enum Operand {
     Local(usize),
     Me,
     Global(usize),
@@ -249,7 +250,7 @@ impl Operand {
     }
 }
 
-fn operand(e: &Expr) -> Option<Operand> {
+pub(super) fn operand(e: &Expr) -> Option<Operand> {
     match e {
         Expr::Local(slot) => Some(Operand::Local(*slot as usize)),
         Expr::Me => Some(Operand::Me),
@@ -406,7 +407,7 @@ impl<M: Make, A: Hop> WithHop for SecondHop<M, A> {
 
 /// Where a short read starts.
 #[derive(Clone, Copy)]
-enum Start {
+pub(super) enum Start {
     Local(usize),
     Me,
 }
@@ -421,7 +422,7 @@ fn start_of(e: &Expr) -> Option<Start> {
 
 /// The hop a node takes, and the node it takes it from.
 #[derive(Clone, Copy)]
-enum Kind {
+pub(super) enum Kind {
     Piece,
     Owner,
     Cell,
