@@ -4,6 +4,10 @@
 
 use super::*;
 
+/// Clauses fused into one step (see `dirs_then_shifts`): the step, made once the step
+/// after them is.
+pub(super) type Fusion = Box<dyn FnOnce(Step) -> Step>;
+
 pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) -> Option<Step> {
     // After the `do` stand only `require afterwards` clauses, judged at the `do` on a copy
     // of the state (see `Engine::fails_afterwards`); the checker writes nothing else there.
@@ -36,16 +40,32 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
     // `require` or `choose` before it then records it itself, without a call to that step
     // (not where clauses count their own steps: the `do` is counted as a step of its own).
     let mut bare = !cx.count_clauses;
-    let mut fused: Option<Box<dyn FnOnce(Step) -> Step>> = None;
+    let mut fused: Option<(usize, Fusion)> = None;
     // A `require` straight after a `choose`, compiled, waiting for the choice: judged in
     // its loop (see `Guarded`) rather than behind a step of its own.
     let mut guard: Option<((u16, usize), &Expr)> = None;
     for (i, c) in clauses.iter().enumerate().rev() {
         // A clause fused with the one after it (see `dirs_then_shifts`) takes that one's
         // place: built here, from the step after both.
-        if let Some(make) = fused.take() {
+        if let Some((first, make)) = fused.take() {
+            if i > first {
+                fused = Some((first, make));
+                continue;
+            }
             next = counted(cx, (a, i), make(next));
             bare = false;
+            continue;
+        }
+        if let Some(make) = i
+            .checked_sub(2)
+            .and_then(|p| runs_dirs_shifts(cx, a, p, clauses))
+        {
+            if let Some((at, cond)) = guard.take() {
+                let step = require_then(cx, at, cond, next, bare.then(|| record.clone()));
+                next = counted(cx, at, step);
+                bare = false;
+            }
+            fused = Some((i - 2, make));
             continue;
         }
         if let Some(make) = i
@@ -57,7 +77,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
                 next = counted(cx, at, step);
                 bare = false;
             }
-            fused = Some(make);
+            fused = Some((i - 1, make));
             continue;
         }
         if let Clause::Choose {
@@ -775,91 +795,26 @@ pub(super) fn dirs_then_shifts(
     a: u16,
     i: usize,
     clauses: &[Clause],
-) -> Option<Box<dyn FnOnce(Step) -> Step>> {
-    let (
-        Clause::Choose {
-            slot: dslot,
-            domain: Expr::Const(Value::List(items)),
-            ..
-        },
-        Clause::Choose {
-            slot: kslot,
-            domain: shifts @ Expr::Call(Builtin::Shifts, sargs),
-            ..
-        },
-    ) = (clauses.get(i)?, clauses.get(i + 1)?)
-    else {
-        return None;
-    };
-    let dirs: Vec<u8> = items
-        .iter()
-        .map(|v| match v {
-            Value::Dir(d) => Some(*d),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
-    let (dslot, kslot) = (*dslot as usize, *kslot as usize);
-    if !matches!(sargs[1], Expr::Local(s) if s as usize == dslot)
-        || matches!(sargs[0], Expr::Local(s) if s as usize == dslot)
-        || cx.remembered(shifts)
-    {
-        return None;
-    }
+) -> Option<Fusion> {
+    let (dirs, sargs) = Dirs::new(cx, a, i, clauses)?;
+    let (dslot, kslot) = (dirs.dslot, dirs.kslot);
     let shifts = Shifts {
         line: Arg::new(cx, &sargs[0]),
         dir: Arg::Local(dslot),
     };
-    let words = geometry::WordSteps::new(cx.board);
     Some(Box::new(move |next: Step| -> Step {
         let next = Plain(next);
         Box::new(move |ev, l, f| {
             located(ev, (a, i), || {
-                let mut go_on = true;
                 // A run where it stands (a local: the common case): read once for every
-                // direction, and a direction it cannot take a step in passed over before
-                // anything is written; the node and its two operands charged at once, as
-                // `read` charges them. A computed run, which may read the direction, is read
-                // for each direction after it is written (below).
+                // direction (`Dirs::each`). A computed run, which may read the direction,
+                // is read for each direction after it is written (below).
                 if let Some(run) = shifts.run_in_place(l) {
-                    let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                    // On a board whose steps are shifts of a word, the run's cells and the
-                    // occupied ones are taken once for every direction.
-                    let word = words.as_ref().and_then(|w| {
-                        let occupied = ev.s.occupied_word(None);
-                        Some((w, w.run(run)?, occupied))
-                    });
-                    for &d in &dirs {
-                        if !budget::charge(1) {
-                            break;
-                        }
-                        if !budget::charge(3) {
-                            budget::locate_innermost(|| ev.eng.clause_text(a, i + 1));
-                            continue;
-                        }
-                        if let Some((w, cells, occupied)) = word {
-                            let far = w.farthest(cells, occupied, d);
-                            if far == 0 {
-                                continue;
-                            }
-                            pool::set(&mut l[dslot], Value::Dir(d));
-                            go_on = distances(ev, l, f, far, kslot, &next);
-                        } else {
-                            if geometry::first_step_blocked(board, occ, run, d) {
-                                continue;
-                            }
-                            pool::set(&mut l[dslot], Value::Dir(d));
-                            go_on = shifted(ev, l, f, run, d, true, kslot, &next, None);
-                        }
-                        if budget::spent() {
-                            budget::locate_innermost(|| ev.eng.clause_text(a, i + 1));
-                        }
-                        if !go_on {
-                            break;
-                        }
-                    }
-                    return go_on;
+                    let occupied = ev.s.occupied_word(None);
+                    return dirs.each(ev, l, f, run, occupied, &next);
                 }
-                for &d in &dirs {
+                let mut go_on = true;
+                for &d in &dirs.dirs {
                     if !budget::charge(1) {
                         break;
                     }
@@ -867,7 +822,7 @@ pub(super) fn dirs_then_shifts(
                     go_on = located(ev, (a, i + 1), || {
                         match shifts.read(ev, l).map(|(run, _)| run) {
                             Some(run) => {
-                                shifted(ev, l, f, run, d, false, kslot, &next, words.as_ref())
+                                shifted(ev, l, f, run, d, false, kslot, &next, dirs.words.as_ref())
                             }
                             None => true,
                         }
@@ -880,4 +835,173 @@ pub(super) fn dirs_then_shifts(
             })
         })
     }))
+}
+
+/// `choose run in runs(CELLS, DIRS)` straight followed by `dirs_then_shifts`' two clauses,
+/// shifting that run: the three in one loop, each run written into its local and its
+/// directions and distances walked where it is made (`Dirs::each`), with the occupied
+/// cells read once for the walk. Each clause is charged and located as its own steps
+/// are. `None` if the clauses are not of that shape, or where clauses count their own
+/// steps.
+pub(super) fn runs_dirs_shifts(
+    cx: &mut Cx,
+    a: u16,
+    i: usize,
+    clauses: &[Clause],
+) -> Option<Fusion> {
+    let Clause::Choose {
+        slot: rslot,
+        domain: runs @ Expr::Call(Builtin::Runs, rargs),
+        ..
+    } = clauses.get(i)?
+    else {
+        return None;
+    };
+    if cx.count_clauses || cx.remembered(runs) || !matches!(rargs[1], Expr::Const(_)) {
+        return None;
+    }
+    // The two clauses after it as `dirs_then_shifts` takes them, shifting the run.
+    let (dirs, sargs) = Dirs::new(cx, a, i + 1, clauses)?;
+    if !matches!(sargs[0], Expr::Local(s) if s == *rslot) {
+        return None;
+    }
+    let (rslot, runs) = (*rslot as usize, Runs::new(cx, rargs));
+    Some(Box::new(move |next: Step| -> Step {
+        let next = Plain(next);
+        Box::new(move |ev, l, f| {
+            located(ev, (a, i), || {
+                let occupied = ev.s.occupied_word(None);
+                let mut go_on = true;
+                runs.each(ev, l, &mut |v, l| {
+                    // The run's step, as `each` charges it.
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    // (A run is a line: `geometry::runs_along` makes nothing else.)
+                    let Value::Line { start, dir, len } = v else {
+                        return true;
+                    };
+                    pool::set(&mut l[rslot], v);
+                    go_on = located(ev, (a, i + 1), || {
+                        dirs.each(ev, l, f, (start, dir, len), occupied, &next)
+                    });
+                    go_on
+                });
+                go_on
+            })
+        })
+    }))
+}
+
+/// The directions of `choose d in DIRS` and the distances of the `choose k in shifts(run,
+/// d)` after it (`dirs_then_shifts`), for a run known before the directions are chosen.
+struct Dirs {
+    /// The action, and where its `choose d` stands (the `shifts` stands after it).
+    a: u16,
+    i: usize,
+    dirs: Vec<u8>,
+    dslot: usize,
+    kslot: usize,
+    /// The board's steps as shifts of a word, if they are.
+    words: Option<geometry::WordSteps>,
+}
+
+impl Dirs {
+    /// `choose d in DIRS` at clause `i` of action `a` (directions written in the rules),
+    /// straight followed by `choose k in shifts(run, d)` with the run not the direction:
+    /// the two, with the arguments of `shifts`. `None` if the clauses are not of that
+    /// shape.
+    fn new<'c>(cx: &mut Cx, a: u16, i: usize, clauses: &'c [Clause]) -> Option<(Dirs, &'c [Expr])> {
+        let (
+            Clause::Choose {
+                slot: dslot,
+                domain: Expr::Const(Value::List(items)),
+                ..
+            },
+            Clause::Choose {
+                slot: kslot,
+                domain: shifts @ Expr::Call(Builtin::Shifts, sargs),
+                ..
+            },
+        ) = (clauses.get(i)?, clauses.get(i + 1)?)
+        else {
+            return None;
+        };
+        let dirs: Vec<u8> = items
+            .iter()
+            .map(|v| match v {
+                Value::Dir(d) => Some(*d),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let (dslot, kslot) = (*dslot as usize, *kslot as usize);
+        if !matches!(sargs[1], Expr::Local(s) if s as usize == dslot)
+            || matches!(sargs[0], Expr::Local(s) if s as usize == dslot)
+            || cx.remembered(shifts)
+        {
+            return None;
+        }
+        let words = geometry::WordSteps::new(cx.board);
+        let dirs = Dirs {
+            a,
+            i,
+            dirs,
+            dslot,
+            kslot,
+            words,
+        };
+        Some((dirs, sargs))
+    }
+
+    /// Each direction, then each distance `run` can shift by in it, the rest of the action
+    /// listed for each; `occupied`: the occupied cells, on a board whose steps are shifts
+    /// of a word. A direction the run cannot take a step in is passed over before
+    /// anything is written; the direction's node and the `shifts` node with its two
+    /// operands are charged at once, as `read` charges them.
+    #[inline(always)]
+    fn each(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        f: &mut OnAction<'_>,
+        run: (u16, u8, u8),
+        occupied: u64,
+        next: &impl Then,
+    ) -> bool {
+        let mut go_on = true;
+        let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+        // On a board whose steps are shifts of a word, the run's cells are taken once for
+        // every direction.
+        let word = self.words.as_ref().and_then(|w| Some((w, w.run(run)?)));
+        for &d in &self.dirs {
+            if !budget::charge(1) {
+                break;
+            }
+            if !budget::charge(3) {
+                budget::locate_innermost(|| ev.eng.clause_text(self.a, self.i + 1));
+                continue;
+            }
+            if let Some((w, cells)) = word {
+                let far = w.farthest(cells, occupied, d);
+                if far == 0 {
+                    continue;
+                }
+                pool::set(&mut l[self.dslot], Value::Dir(d));
+                go_on = distances(ev, l, f, far, self.kslot, next);
+            } else {
+                if geometry::first_step_blocked(board, occ, run, d) {
+                    continue;
+                }
+                pool::set(&mut l[self.dslot], Value::Dir(d));
+                go_on = shifted(ev, l, f, run, d, true, self.kslot, next, None);
+            }
+            if budget::spent() {
+                budget::locate_innermost(|| ev.eng.clause_text(self.a, self.i + 1));
+            }
+            if !go_on {
+                break;
+            }
+        }
+        go_on
+    }
 }
