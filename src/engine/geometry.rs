@@ -281,7 +281,13 @@ pub fn runs_each<F: FnMut(Value) -> bool + ?Sized>(
     dirs: &[u8],
     f: &mut F,
 ) {
-    runs_along(board, cells, &run_axes(board, dirs), f);
+    runs_along(board, cells, &run_axes(board, dirs), &mut |(
+        start,
+        dir,
+        len,
+    )| {
+        f(Value::Line { start, dir, len })
+    });
 }
 
 /// The axes `runs` walks for the directions `dirs`, in order: one of each opposite pair,
@@ -306,8 +312,12 @@ pub(crate) fn run_axes(board: &Board, dirs: &[u8]) -> Axes {
     axes
 }
 
-/// `runs_each` along axes worked out before (`run_axes`).
-pub(crate) fn runs_along<F: FnMut(Value) -> bool + ?Sized>(
+/// `runs_each` along axes worked out before (`run_axes`), each run handed on as its first
+/// cell, direction and length (a `Value::Line`'s), which the caller writes where it
+/// wants the run: a value made here and read there whole would be read in wider pieces
+/// than it was written in, which stalls the processor (docs/ARCHITECTURE.md, "values
+/// just built").
+pub(crate) fn runs_along<F: FnMut((u16, u8, u8)) -> bool + ?Sized>(
     board: &Board,
     cells: &[u16],
     axes: &[(u8, Option<u8>)],
@@ -318,12 +328,7 @@ pub(crate) fn runs_along<F: FnMut(Value) -> bool + ?Sized>(
         member.insert(c);
     }
     for &c in cells {
-        let single = Value::Line {
-            start: c,
-            dir: 0,
-            len: 1,
-        };
-        if !f(single) {
+        if !f((c, 0, 1)) {
             return;
         }
     }
@@ -347,12 +352,7 @@ pub(crate) fn runs_along<F: FnMut(Value) -> bool + ?Sized>(
             let mut start = c;
             for i in 0..len.saturating_sub(1) {
                 for j in i + 1..len {
-                    let run = Value::Line {
-                        start,
-                        dir: a,
-                        len: (j - i + 1).min(255) as u8,
-                    };
-                    if !f(run) {
+                    if !f((start, a, (j - i + 1).min(255) as u8)) {
                         return;
                     }
                 }

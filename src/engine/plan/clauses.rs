@@ -872,19 +872,14 @@ pub(super) fn runs_dirs_shifts(
             located(ev, (a, i), || {
                 let occupied = ev.s.occupied_word(None);
                 let mut go_on = true;
-                runs.each(ev, l, &mut |v, l| {
+                runs.each(ev, l, &mut |run, l| {
                     // The run's step, as `each` charges it.
                     if !budget::charge(1) {
                         return false;
                     }
-                    // (A run is a line: `geometry::runs_along` makes nothing else.)
-                    let Value::Line { start, dir, len } = v else {
-                        return true;
-                    };
-                    pool::set(&mut l[rslot], v);
-                    go_on = located(ev, (a, i + 1), || {
-                        dirs.each(ev, l, f, (start, dir, len), occupied, &next)
-                    });
+                    let (start, dir, len) = run;
+                    pool::set(&mut l[rslot], Value::Line { start, dir, len });
+                    go_on = located(ev, (a, i + 1), || dirs.each(ev, l, f, run, occupied, &next));
                     go_on
                 });
                 go_on

@@ -783,14 +783,11 @@ pub(super) fn runs_by_size(
         let mut result = q != Quant::Any;
         // The sizes judged (a bit each), those the body holds for, and the steps each took.
         let (mut judged, mut holds, mut steps) = (0u64, 0u64, [0u64; 64]);
-        runs.each(ev, l, &mut |v, l| {
+        runs.each(ev, l, &mut |(start, dir, len), l| {
             if !budget::charge(1) {
                 return false;
             }
-            let size = match v {
-                Value::Line { len, .. } => len as usize,
-                _ => 0,
-            };
+            let size = len as usize;
             let t = if size < 64 && judged & (1 << size) != 0 {
                 if !budget::charge(steps[size]) {
                     return false;
@@ -798,7 +795,7 @@ pub(super) fn runs_by_size(
                 holds & (1 << size) != 0
             } else {
                 let before = budget::left();
-                pool::set(&mut l[slot], v);
+                pool::set(&mut l[slot], Value::Line { start, dir, len });
                 let t = body(ev, l);
                 if budget::spent() {
                     return false;

@@ -65,7 +65,11 @@ pub(super) fn each(cx: &mut Cx, coll: &Expr) -> Each {
         // Runs of cells, made one at a time, as `for_each` makes them.
         Expr::Call(Builtin::Runs, args) if matches!(args[1], Expr::Const(_)) => {
             let runs = Runs::new(cx, args);
-            Box::new(move |ev, l, f| runs.each(ev, l, &mut |v, l| emit(f, v, l)))
+            Box::new(move |ev, l, f| {
+                runs.each(ev, l, &mut |(start, dir, len), l| {
+                    emit(f, Value::Line { start, dir, len }, l)
+                })
+            })
         }
         // A group of cells: listed, as `eval` lists it (see `get`), then walked. (`reach` is a
         // walk of cells: `each_cell`.)
@@ -674,13 +678,14 @@ impl Runs {
         }
     }
 
-    /// Each run, one at a time, as `for_each` makes them, while `f` says to go on.
+    /// Each run, one at a time, as `for_each` makes them, while `f` says to go on: its
+    /// first cell, direction and length (see `geometry::runs_along`).
     #[inline(always)]
     pub(super) fn each(
         &self,
         ev: &Eval,
         l: &mut [Value],
-        f: &mut impl FnMut(Value, &mut [Value]) -> bool,
+        f: &mut impl FnMut((u16, u8, u8), &mut [Value]) -> bool,
     ) {
         let mut found = pool::take_cells();
         match &self.cells {
