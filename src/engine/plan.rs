@@ -14,8 +14,8 @@
 //!   region) hand their items on one at a time, with constant directions read once; a
 //!   choice of a written direction straight followed by a choice over `shifts` in that
 //!   direction is one step for both (`dirs_then_shifts`), and one loop with a choice of
-//!   the run over `runs` straight before them (`runs_dirs_shifts`); a `require` straight after a
-//!   `choose` is judged in the choice's loop (`Guarded`); a `choose` or `require` that is
+//!   the run over `runs` straight before them (`runs_dirs_shifts`); a `require` straight
+//!   after a `choose` is judged in the choice's loop (`Guarded`); a `choose` or `require` that is
 //!   the action's last clause before a plain `do` records the action itself (`Record`),
 //!   where it called the step that records it; a `choose` or a quantifier over a list
 //!   held in a local walks it in place (`local_items`);

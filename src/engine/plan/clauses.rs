@@ -45,8 +45,9 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
     // its loop (see `Guarded`) rather than behind a step of its own.
     let mut guard: Option<((u16, usize), &Expr)> = None;
     for (i, c) in clauses.iter().enumerate().rev() {
-        // A clause fused with the one after it (see `dirs_then_shifts`) takes that one's
-        // place: built here, from the step after both.
+        // A clause fused with the ones after it (`dirs_then_shifts`, `runs_dirs_shifts`)
+        // takes their place: built here, from the step after them all, the clauses after
+        // it passed over.
         if let Some((first, make)) = fused.take() {
             if i > first {
                 fused = Some((first, make));
