@@ -57,28 +57,20 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             bare = false;
             continue;
         }
-        if let Some(make) = i
-            .checked_sub(2)
-            .and_then(|p| runs_dirs_shifts(cx, a, p, clauses))
-        {
+        // The last clause of a fusion, the three of `runs_dirs_shifts` looked for first.
+        let fusion = (i.checked_sub(2))
+            .and_then(|p| Some((p, runs_dirs_shifts(cx, a, p, clauses)?)))
+            .or_else(|| {
+                let p = i.checked_sub(1)?;
+                Some((p, dirs_then_shifts(cx, a, p, clauses)?))
+            });
+        if let Some(fusion) = fusion {
             if let Some((at, cond)) = guard.take() {
                 let step = require_then(cx, at, cond, next, bare.then(|| record.clone()));
                 next = counted(cx, at, step);
                 bare = false;
             }
-            fused = Some((i - 2, make));
-            continue;
-        }
-        if let Some(make) = i
-            .checked_sub(1)
-            .and_then(|p| dirs_then_shifts(cx, a, p, clauses))
-        {
-            if let Some((at, cond)) = guard.take() {
-                let step = require_then(cx, at, cond, next, bare.then(|| record.clone()));
-                next = counted(cx, at, step);
-                bare = false;
-            }
-            fused = Some((i - 1, make));
+            fused = Some(fusion);
             continue;
         }
         if let Clause::Choose {
