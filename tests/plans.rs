@@ -254,10 +254,11 @@ fn plans_walk_joins_as_the_tree_walk_does() {
 /// Rules whose listing goes over a limit of the decision's budget, each in a clause a
 /// plan compiles: a quantifier in a `require`, a walk in a `choose`, a `let`, and a part
 /// remembered within the query (`memo`) that a plan hands to the evaluator, the
-/// directions and shifts of a run taken as one step (`dirs_then_shifts`), and a short
+/// directions and shifts of a run taken as one step (`dirs_then_shifts`), the run chosen
+/// with them in one loop (`runs_dirs_shifts`), and a short
 /// read looked for in a list written in the rules (`reads::in_list`).
 /// Each with the clause its error names.
-const RUNAWAY: [(&str, &str); 6] = [
+const RUNAWAY: [(&str, &str); 7] = [
     (
         r#"game "Quant" { players 2 }
        board grid 26 x 52
@@ -321,6 +322,28 @@ const RUNAWAY: [(&str, &str); 6] = [
          do { end turn }
        }"#,
         "`choose steps`",
+    ),
+    // The same board, a run chosen first (so that its walk is not remembered: the runs,
+    // directions and shifts in one loop, `runs_dirs_shifts`), after a `require` that
+    // leaves the loop too few steps to finish.
+    (
+        r#"game "Marches" { players 2 }
+       board grid 26 x 51 { region everywhere = a1..z51  region most = a1..z40 }
+       kind Stone { label "S" }
+       deck stones of Stone { 1326 x card { } }
+       zone box shared public { holds stones }
+       setup { place box onto everywhere }
+       phase p { turn { one of go } }
+       action go {
+         require (sum b in cells: count c in cells: b != c)
+           + (sum b in cells: count c in cells: b != c)
+           + (sum b in cells: count c in most: b != c) > 0
+         choose run in runs(cells, orthogonal)
+         choose dir in orthogonal
+         choose steps in shifts(run, dir)
+         do { end turn }
+       }"#,
+        "`choose dir`",
     ),
     (
         r#"game "Ranks" { players 2 }
