@@ -383,6 +383,59 @@ fn plans_stop_runaway_rules_as_the_tree_walk_does() {
     }
 }
 
+// The loop of runs, directions and shifts (`runs_dirs_shifts`) charges a run's step, then
+// for each direction its own step and the `shifts` node's three at once: the budget run
+// out at each point of that cycle (a `let` of a constant before the loop is one step
+// more) names the clause the tree walk names, the directions' or the shifts', whichever
+// lists the actions.
+#[test]
+fn the_loop_of_runs_runs_out_where_the_tree_walk_does() {
+    let mut named = std::collections::BTreeSet::new();
+    for k in 0..6 {
+        let lets: String = (0..k).map(|i| format!("let z{i} = 0\n")).collect();
+        let rules = format!(
+            r#"game "Marches" {{ players 2 }}
+       board grid 26 x 51 {{ region everywhere = a1..z51  region most = a1..z40 }}
+       kind Stone {{ label "S" }}
+       deck stones of Stone {{ 1326 x card {{ }} }}
+       zone box shared public {{ holds stones }}
+       setup {{ place box onto everywhere }}
+       phase p {{ turn {{ one of go }} }}
+       action go {{
+         require (sum b in cells: count c in cells: b != c)
+           + (sum b in cells: count c in cells: b != c)
+           + (sum b in cells: count c in most: b != c) > 0
+         {lets}
+         choose run in runs(cells, orthogonal)
+         choose dir in orthogonal
+         choose steps in shifts(run, dir)
+         do {{ end turn }}
+       }}"#
+        );
+        let game = muster::check::compile_source("runaway.muster", &rules, None)
+            .expect("the rules check")
+            .game;
+        let planned = Engine::new(game);
+        let walked = planned.tree_walking();
+        let first_error = |e: &Engine| match e.start(2, 1) {
+            Err(err) => err.to_string(),
+            Ok(s) => match e.try_legal_actions(&s) {
+                Err(err) => err.to_string(),
+                Ok(_) => panic!("no rules error:\n{rules}"),
+            },
+        };
+        let (p, w) = (first_error(&planned), first_error(&walked));
+        assert_eq!(p, w, "with {k} lets");
+        for clause in ["`choose run`", "`choose dir`", "`choose steps`"] {
+            if p.contains(&format!("in {clause} of action `go`")) {
+                named.insert(clause);
+            }
+        }
+    }
+    // Over six steps, the budget runs out in a run's step, a direction's and the shifts'.
+    assert_eq!(named.len(), 3, "{named:?}");
+}
+
 /// The slots bound in `e` (by quantifiers, aggregates and comprehensions).
 fn slots_bound(e: &muster::ir::Expr, out: &mut Vec<u16>) {
     use muster::ir::Expr;

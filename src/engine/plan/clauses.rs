@@ -962,12 +962,15 @@ impl Dirs {
         // every direction.
         let word = self.words.as_ref().and_then(|w| Some((w, w.run(run)?)));
         for &d in &self.dirs {
-            if !budget::charge(1) {
+            // The direction's step, then the `shifts` node's three, charged at once: where
+            // that goes over, the second part is where the tree walk's would have, unless
+            // not even the first fitted (then the caller names the directions' clause).
+            let before = budget::left();
+            if !budget::charge(4) {
+                if before >= 1 {
+                    budget::locate_innermost(|| ev.eng.clause_text(self.a, self.i + 1));
+                }
                 break;
-            }
-            if !budget::charge(3) {
-                budget::locate_innermost(|| ev.eng.clause_text(self.a, self.i + 1));
-                continue;
             }
             if let Some((w, cells)) = word {
                 let far = w.farthest(cells, occupied, d);
