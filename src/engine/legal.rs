@@ -33,9 +33,55 @@ fn at(place: &str) -> String {
 /// four.
 pub type Args = SmallVec<[Value; 4]>;
 
-/// What a listing hands each action it finds to (the action and its arguments); it says
-/// whether to go on.
-pub(crate) type OnAction<'a> = dyn FnMut(u16, &[Value]) -> bool + 'a;
+/// What a listing hands each action it finds to (the action and its arguments), which
+/// says whether to go on: a buffer of legal actions, written in place where the step that
+/// completes an action hands it on (`list_step`, the common case: no call through a
+/// pointer for each action), or a function of the caller's.
+pub(crate) enum OnAction<'a> {
+    Record(Recording<'a>),
+    Call(&'a mut dyn FnMut(u16, &[Value]) -> bool),
+}
+
+impl OnAction<'_> {
+    /// Hands on action `a` with `args`; whether to go on.
+    #[inline(always)]
+    pub(crate) fn offer(&mut self, a: u16, args: &[Value]) -> bool {
+        match self {
+            OnAction::Record(r) => r.record(a, args),
+            OnAction::Call(f) => f(a, args),
+        }
+    }
+}
+
+/// The actions of a listing written into a buffer (see `Listed`): how many so far, and
+/// what was left of the budget when the first was found.
+pub(crate) struct Recording<'a> {
+    actions: &'a mut Vec<Action>,
+    n: usize,
+    first: Option<i64>,
+}
+
+impl Recording<'_> {
+    /// The buffer's actions are overwritten in place, those beyond kept as spares (see
+    /// `Listed`): a query into a buffer reused from the last ones makes no new `Action`.
+    #[inline(always)]
+    fn record(&mut self, a: u16, args: &[Value]) -> bool {
+        if self.n == 0 {
+            self.first = Some(budget::left());
+            budget::found_first();
+        }
+        if self.n >= budget::MAX_LEGAL_ACTIONS {
+            return too_many_actions();
+        }
+        let go_on = budget::charge(1 + args.len() as u64);
+        match self.actions.get_mut(self.n) {
+            Some(slot) => slot.set(a, args),
+            None => push_action(self.actions, a, args),
+        }
+        self.n += 1;
+        go_on
+    }
+}
 
 /// The state `require afterwards` tries actions on, kept for its storage (see
 /// `Engine::judged_afterwards`).
@@ -261,27 +307,16 @@ impl Engine {
     /// read); returns what was left of the budget (`budget::left`) when the first action
     /// was found, `None` if none was.
     pub(crate) fn list_step(&self, s: &State, out: &mut Listed, l: &mut [Value]) -> Option<i64> {
-        // The buffer's actions are overwritten in place, those beyond kept as spares (see
-        // `Listed`): a query into a buffer reused from the last ones makes no new `Action`.
-        let mut n = 0;
-        let mut first = None;
-        let actions = &mut out.actions;
-        self.enumerate_step(s, l, &mut |a, args| {
-            if n == 0 {
-                first = Some(budget::left());
-                budget::found_first();
-            }
-            if n >= budget::MAX_LEGAL_ACTIONS {
-                return too_many_actions();
-            }
-            let go_on = budget::charge(1 + args.len() as u64);
-            match actions.get_mut(n) {
-                Some(slot) => slot.set(a, args),
-                None => push_action(actions, a, args),
-            }
-            n += 1;
-            go_on
+        let mut into = OnAction::Record(Recording {
+            actions: &mut out.actions,
+            n: 0,
+            first: None,
         });
+        self.enumerate_step(s, l, &mut into);
+        let OnAction::Record(r) = into else {
+            unreachable!("a recording stays one")
+        };
+        let (n, first) = (r.n, r.first);
         out.len = n;
         first
     }
@@ -364,10 +399,15 @@ impl Engine {
             return true;
         }
         let mut any = false;
-        self.enumerate_for(s, seat, l, &mut |_, _| {
-            any = true;
-            false
-        });
+        self.enumerate_for(
+            s,
+            seat,
+            l,
+            &mut OnAction::Call(&mut |_, _| {
+                any = true;
+                false
+            }),
+        );
         any
     }
 
@@ -377,13 +417,18 @@ impl Engine {
         let _decision = Decision::begin();
         let mut out = Vec::new();
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_for(s, seat, &mut locals, &mut |a, args| {
-            out.push(Action {
-                action: a,
-                args: args.iter().cloned().collect(),
-            });
-            true
-        });
+        self.enumerate_for(
+            s,
+            seat,
+            &mut locals,
+            &mut OnAction::Call(&mut |a, args| {
+                out.push(Action {
+                    action: a,
+                    args: args.iter().cloned().collect(),
+                });
+                true
+            }),
+        );
         out
     }
 
@@ -419,10 +464,10 @@ impl Engine {
         }
         match mode {
             StepMode::Optional => {
-                f(SKIP, &[]);
+                f.offer(SKIP, &[]);
             }
             StepMode::Repeat => {
-                f(DONE, &[]);
+                f.offer(DONE, &[]);
             }
             StepMode::One | StepMode::Loop | StepMode::All => {}
         }
@@ -442,10 +487,14 @@ impl Engine {
     pub(crate) fn has_real_choice(&self, s: &State) -> bool {
         let mut any = false;
         let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
-        self.enumerate_step(s, &mut locals, &mut |a, _| {
-            any = a < SKIP;
-            !any
-        });
+        self.enumerate_step(
+            s,
+            &mut locals,
+            &mut OnAction::Call(&mut |a, _| {
+                any = a < SKIP;
+                !any
+            }),
+        );
         any
     }
 
@@ -520,7 +569,7 @@ impl Engine {
         f: &mut OnAction<'_>,
     ) -> bool {
         let Some(c) = clauses.get(i) else {
-            return f(a, args);
+            return f.offer(a, args);
         };
         match c {
             Clause::Choose { slot, domain, .. } => {

@@ -163,10 +163,10 @@ pub(crate) fn listing(
     }
     let (start, work) = (Instant::now(), budget::work());
     let mut listed = 0;
-    let go_on = list(&mut |b, args| {
+    let go_on = list(&mut OnAction::Call(&mut |b, args| {
         listed += 1;
-        f(b, args)
-    });
+        f.offer(b, args)
+    }));
     let nanos = start.elapsed().as_nanos() as u64;
     let steps = budget::work().saturating_sub(work);
     COSTS.with_borrow_mut(|c| {

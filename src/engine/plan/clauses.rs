@@ -338,7 +338,7 @@ pub(super) struct Record {
 impl Then for Record {
     #[inline(always)]
     fn go(&self, _: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
-        !budget::spent() && f(self.a, &l[self.run.clone()])
+        !budget::spent() && f.offer(self.a, &l[self.run.clone()])
     }
 }
 
