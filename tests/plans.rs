@@ -32,6 +32,13 @@ fn compare(name: &str, variant: Option<&str>, cap: usize) -> (usize, usize) {
         planned.planned_bodies() >= 2,
         "{name} {variant:?}: its effects are not compiled"
     );
+    // What moves play on (a step's `by`, a phase's `until`, the `score`...) is found
+    // compiled where the engine looks for it, in the game it holds.
+    let (found, all) = planned.planned_turn_parts();
+    assert_eq!(
+        found, all,
+        "{name} {variant:?}: a part that moves play on is not found compiled"
+    );
     compare_engines(name, variant, planned, cap)
 }
 
@@ -60,6 +67,15 @@ fn compare_engines(
         let players = planned.game.min_players + (seed % u64::from(counts)) as u8;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut s = planned.start(players, seed).expect("the game starts");
+        // Where the playout stops, each seat's score is the same either way.
+        let scores = |s: &muster::engine::State| {
+            let of = |e: &Engine| (0..players).map(|p| e.score(s, p)).collect::<Vec<_>>();
+            assert_eq!(
+                of(&planned),
+                of(&walked),
+                "{name} {variant:?} {players}p seed {seed}: the scores differ"
+            );
+        };
         // The actions listed ahead as the last action was applied, if they were.
         let mut ahead: Option<Vec<Action>> = None;
         for _ in 0..cap {
@@ -151,6 +167,7 @@ fn compare_engines(
                  compiled, {walked_work} by the statements"
             );
         }
+        scores(&s);
     }
     (planned.planned_actions(), decisions)
 }

@@ -302,6 +302,7 @@ impl Engine {
                 actions: Vec::new(),
                 wins: Vec::new(),
                 draws: Vec::new(),
+                score: None,
                 bodies: Vec::new(),
                 lets: Vec::new(),
                 conds: Vec::new(),
@@ -324,6 +325,24 @@ impl Engine {
     /// tree walk).
     pub fn planned_actions(&self) -> usize {
         self.plans.actions.iter().filter(|p| p.is_some()).count()
+    }
+
+    /// How many of the conditions and values that move play on (see `plan::turn_parts`)
+    /// the engine finds compiled, and how many there are: the `score` counted, found or
+    /// not, with them.
+    pub fn planned_turn_parts(&self) -> (usize, usize) {
+        let (conds, values) = plan::turn_parts(&self.game);
+        let found = conds
+            .iter()
+            .filter(|e| self.plans.cond(e).is_some())
+            .count()
+            + values
+                .iter()
+                .filter(|e| self.plans.value(e).is_some())
+                .count()
+            + usize::from(self.plans.score.is_some());
+        let all = conds.len() + values.len() + usize::from(self.game.end.score.is_some());
+        (found, all)
     }
 
     /// How many of the rules' lists of statements (`setup`, each `do`, each hook, trigger

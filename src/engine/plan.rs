@@ -242,6 +242,9 @@ pub(crate) struct Plans {
     pub actions: Vec<Option<Step>>,
     pub wins: Vec<Cond>,
     pub draws: Vec<Cond>,
+    /// The end's `score`, compiled: found by its place (it stands in the game itself, not
+    /// in a list of the rules, so its address changes when the game moves).
+    pub score: Option<Get>,
     /// Every list of statements the rules run (`setup`, a `do`, a phase's hooks, a
     /// trigger's or a reaction's), compiled (see `bodies.rs`), by the address of its first
     /// statement in the rules, sorted.
@@ -435,6 +438,7 @@ impl Plans {
             .map(|(_, w)| truth(&mut cx, w))
             .collect();
         let draws = game.end.draws.iter().map(|d| truth(&mut cx, d)).collect();
+        let score = game.end.score.as_ref().map(|e| get(&mut cx, e));
         let (bodies, lets) = bodies::build(&mut cx, game);
         let (conds, values) = turn_exprs(&mut cx, game);
         let mut computers = std::mem::take(&mut cx.computers);
@@ -443,6 +447,7 @@ impl Plans {
             actions,
             wins,
             draws,
+            score,
             bodies,
             lets,
             conds,
@@ -507,11 +512,24 @@ fn found<T>(list: &ByAddress<T>, at: usize) -> Option<&T> {
     Some(&list[i].1)
 }
 
-/// The conditions and values that move play on, compiled: each phase's `skip ... when`,
-/// `start`, `until` and computed `next`, each step's `by` and `when`, each reaction's
-/// `by` and offer, the end's `on stuck if` conditions and its `score`. By address in the
-/// rules, sorted.
+/// The conditions and values that move play on, compiled (see `turn_parts`). By address
+/// in the rules, sorted.
 fn turn_exprs(cx: &mut Cx, game: &Game) -> (ByAddress<Cond>, ByAddress<Get>) {
+    let (conds, values) = turn_parts(game);
+    let key = |e: &Expr| e as *const Expr as usize;
+    let mut conds: ByAddress<Cond> = conds.into_iter().map(|e| (key(e), truth(cx, e))).collect();
+    let mut values: ByAddress<Get> = values.into_iter().map(|e| (key(e), get(cx, e))).collect();
+    conds.sort_unstable_by_key(|(at, _)| *at);
+    values.sort_unstable_by_key(|(at, _)| *at);
+    (conds, values)
+}
+
+/// The conditions and the values that move play on, found by their address in the rules:
+/// each phase's `skip ... when`, `start`, `until` and computed `next`, each step's `by`
+/// and `when`, each reaction's `by` and offer, the end's `on stuck if` conditions. Each
+/// stands in a list of the rules, where it stays put when the game moves (into the
+/// engine's `Arc`).
+pub(crate) fn turn_parts(game: &Game) -> (Vec<&Expr>, Vec<&Expr>) {
     fn next_conds<'g>(n: &'g crate::ir::NextPhase, out: &mut Vec<&'g Expr>) {
         if let crate::ir::NextPhase::If(c, a, b) = n {
             out.push(c);
@@ -536,11 +554,5 @@ fn turn_exprs(cx: &mut Cx, game: &Game) -> (ByAddress<Cond>, ByAddress<Get>) {
         conds.extend(&r.offer);
     }
     conds.extend(game.end.stuck_if.iter().map(|(c, _)| c));
-    values.extend(&game.end.score);
-    let key = |e: &Expr| e as *const Expr as usize;
-    let mut conds: ByAddress<Cond> = conds.into_iter().map(|e| (key(e), truth(cx, e))).collect();
-    let mut values: ByAddress<Get> = values.into_iter().map(|e| (key(e), get(cx, e))).collect();
-    conds.sort_unstable_by_key(|(at, _)| *at);
-    values.sort_unstable_by_key(|(at, _)| *at);
     (conds, values)
 }

@@ -426,7 +426,11 @@ impl Engine {
             s,
             me: seat,
         };
-        Some(self.valued(&ev, e, &mut l).as_int())
+        let v = match &self.plans.score {
+            Some(g) => g(&ev, &mut l),
+            None => ev.eval(e, &mut l),
+        };
+        Some(v.as_int())
     }
 
     /// The declared end rules; true if the game is now over.
