@@ -375,27 +375,34 @@ const RUNAWAY: [(&str, &str); 7] = [
     ),
 ];
 
+/// The rules error a runaway rule stops with, the same whichever lists its actions (the
+/// plans or the tree walk): in setting up (which looks for a legal action already), else
+/// in the first listing.
+fn runaway_error(rules: &str) -> String {
+    let game = muster::check::compile_source("runaway.muster", rules, None)
+        .expect("the rules check")
+        .game;
+    let planned = Engine::new(game);
+    assert!(planned.planned_actions() > 0);
+    let walked = planned.tree_walking();
+    let first_error = |e: &Engine| match e.start(2, 1) {
+        Err(err) => err.to_string(),
+        Ok(s) => match e.try_legal_actions(&s) {
+            Err(err) => err.to_string(),
+            Ok(_) => panic!("no rules error:\n{rules}"),
+        },
+    };
+    let (p, w) = (first_error(&planned), first_error(&walked));
+    assert_eq!(p, w, "{rules}");
+    p
+}
+
 // A runaway rule stops with the same rules error, naming the same clause, whichever
 // lists the actions.
 #[test]
 fn plans_stop_runaway_rules_as_the_tree_walk_does() {
     for (rules, clause) in RUNAWAY {
-        let game = muster::check::compile_source("runaway.muster", rules, None)
-            .expect("the rules check")
-            .game;
-        let planned = Engine::new(game);
-        assert!(planned.planned_actions() > 0);
-        let walked = planned.tree_walking();
-        // Setting up looks for a legal action already; else the first listing fails.
-        let first_error = |e: &Engine| match e.start(2, 1) {
-            Err(err) => err.to_string(),
-            Ok(s) => match e.try_legal_actions(&s) {
-                Err(err) => err.to_string(),
-                Ok(_) => panic!("no rules error:\n{rules}"),
-            },
-        };
-        let (p, w) = (first_error(&planned), first_error(&walked));
-        assert_eq!(p, w);
+        let p = runaway_error(rules);
         assert!(p.contains(&format!("in {clause} of action `go`")), "{p}");
     }
 }
@@ -429,20 +436,7 @@ fn the_loop_of_runs_runs_out_where_the_tree_walk_does() {
          do {{ end turn }}
        }}"#
         );
-        let game = muster::check::compile_source("runaway.muster", &rules, None)
-            .expect("the rules check")
-            .game;
-        let planned = Engine::new(game);
-        let walked = planned.tree_walking();
-        let first_error = |e: &Engine| match e.start(2, 1) {
-            Err(err) => err.to_string(),
-            Ok(s) => match e.try_legal_actions(&s) {
-                Err(err) => err.to_string(),
-                Ok(_) => panic!("no rules error:\n{rules}"),
-            },
-        };
-        let (p, w) = (first_error(&planned), first_error(&walked));
-        assert_eq!(p, w, "with {k} lets");
+        let p = runaway_error(&rules);
         for clause in ["`choose run`", "`choose dir`", "`choose steps`"] {
             if p.contains(&format!("in {clause} of action `go`")) {
                 named.insert(clause);

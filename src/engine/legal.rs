@@ -316,9 +316,8 @@ impl Engine {
         let OnAction::Record(r) = into else {
             unreachable!("a recording stays one")
         };
-        let (n, first) = (r.n, r.first);
-        out.len = n;
-        first
+        out.len = r.n;
+        r.first
     }
 
     /// The legal actions and the evaluation steps listing them took, of the decision's
