@@ -5,6 +5,7 @@
 
 use super::eval::Eval;
 use super::geometry::CellSet;
+use super::plan::Cond;
 use super::state::{State, NONE, NO_SEAT};
 use super::{code, Engine, EngineError};
 use crate::ir::Items;
@@ -221,21 +222,29 @@ impl Engine {
                 s,
                 me: s.turn_seat,
             };
-            let holds =
-                |x: &Option<Expr>, l: &mut [Value]| x.as_ref().is_none_or(|x| ev.truth(x, l));
+            // Each condition compiled where the plans have it (see `Plans::links`).
+            let holds = |x: &Option<Expr>, c: Option<&Cond>, l: &mut [Value]| match (x, c) {
+                (None, _) => true,
+                (Some(_), Some(c)) => c(&ev, l),
+                (Some(x), None) => ev.truth(x, l),
+            };
             // For each term: the cells its conditions on one cell allow in either place,
             // then the pairs of those that its conditions on both allow.
             let (mut firsts, mut seconds) = (super::pool::take_cells(), super::pool::take_cells());
-            for t in &self.link_terms {
+            for (i, t) in self.link_terms.iter().enumerate() {
+                let [first, second, both] = match self.plans.links.get(i) {
+                    Some([a, b, c]) => [a.as_ref(), b.as_ref(), c.as_ref()],
+                    None => [None; 3],
+                };
                 firsts.clear();
                 seconds.clear();
                 for &c in present.iter() {
                     l[0] = Value::Cell(c);
-                    if holds(&t.first, l) {
+                    if holds(&t.first, first, l) {
                         firsts.push(c);
                     }
                     l[1] = Value::Cell(c);
-                    if holds(&t.second, l) {
+                    if holds(&t.second, second, l) {
                         seconds.push(c);
                     }
                 }
@@ -243,7 +252,7 @@ impl Engine {
                     for &b in seconds.iter() {
                         l[0] = Value::Cell(a);
                         l[1] = Value::Cell(b);
-                        if a != b && holds(&t.both, l) {
+                        if a != b && holds(&t.both, both, l) {
                             set(a as usize, b as usize);
                         }
                     }
@@ -437,9 +446,9 @@ impl Engine {
 /// pair of cells.
 #[derive(Clone, Debug)]
 pub(crate) struct LinkTerm {
-    first: Option<Expr>,
-    second: Option<Expr>,
-    both: Option<Expr>,
+    pub first: Option<Expr>,
+    pub second: Option<Expr>,
+    pub both: Option<Expr>,
 }
 
 /// The board's link rule (locals 0 and 1 are the two cells) taken apart (see `LinkTerm`).

@@ -303,6 +303,7 @@ impl Engine {
                 wins: Vec::new(),
                 draws: Vec::new(),
                 score: None,
+                links: Vec::new(),
                 bodies: Vec::new(),
                 lets: Vec::new(),
                 conds: Vec::new(),
@@ -427,12 +428,14 @@ impl Engine {
         memo_nodes.dedup();
         // The statements a trial for `require afterwards` skips, by address in the rules.
         let trial_skips = trials::skipped(&game);
+        let link_terms = graph::link_terms(game.board.link_rule.as_ref());
         let plans = Arc::new(plan::Plans::build(
             &game,
             &memo_nodes,
             &memo_roots,
             &trial_skips,
             &prune_roles,
+            &link_terms,
             count_clauses,
         ));
         memo_nodes.extend_from_slice(&plans.memo_nodes);
@@ -440,7 +443,6 @@ impl Engine {
         let mut memo_roots = memo_roots;
         memo_roots.extend_from_slice(&plans.memo_roots);
         memo_roots.sort_unstable();
-        let link_terms = graph::link_terms(game.board.link_rule.as_ref());
         // A trigger on a zone runs for each of its instances (every seat's, every number).
         let mut triggered = vec![0u8; n];
         for t in &game.triggers {

@@ -245,6 +245,10 @@ pub(crate) struct Plans {
     /// The end's `score`, compiled: found by its place (it stands in the game itself, not
     /// in a list of the rules, so its address changes when the game moves).
     pub score: Option<Get>,
+    /// The conditions of the board's link rules, compiled: for each of its terms (see
+    /// `graph::LinkTerm`), those on the first cell, on the second and on both, as the
+    /// term has them.
+    pub links: Vec<[Option<Cond>; 3]>,
     /// Every list of statements the rules run (`setup`, a `do`, a phase's hooks, a
     /// trigger's or a reaction's), compiled (see `bodies.rs`), by the address of its first
     /// statement in the rules, sorted.
@@ -400,6 +404,7 @@ impl Plans {
         roots: &[usize],
         trial_skips: &[usize],
         prune_roles: &[Box<[Role]>],
+        link_terms: &[crate::engine::graph::LinkTerm],
         count_clauses: bool,
     ) -> Plans {
         let mut cx = Cx {
@@ -439,6 +444,9 @@ impl Plans {
             .collect();
         let draws = game.end.draws.iter().map(|d| truth(&mut cx, d)).collect();
         let score = game.end.score.as_ref().map(|e| get(&mut cx, e));
+        let links = (link_terms.iter())
+            .map(|t| [&t.first, &t.second, &t.both].map(|c| c.as_ref().map(|c| truth(&mut cx, c))))
+            .collect();
         let (bodies, lets) = bodies::build(&mut cx, game);
         let (conds, values) = turn_exprs(&mut cx, game);
         let mut computers = std::mem::take(&mut cx.computers);
@@ -448,6 +456,7 @@ impl Plans {
             wins,
             draws,
             score,
+            links,
             bodies,
             lets,
             conds,
