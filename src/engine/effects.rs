@@ -393,6 +393,14 @@ impl<'a> Runner<'a> {
                 let to = to(&ev(eng, s, me), l);
                 self.move_to(s, what, to, *face)?;
             }
+            Op::Deal(n, from, to) => {
+                if let Some(t) = &mut self.trial {
+                    t.touched = Touched::All;
+                }
+                let n = n(&ev(eng, s, me), l).as_int();
+                let (from, to) = (from(&ev(eng, s, me), l), to(&ev(eng, s, me), l));
+                self.deal(s, n, from, to)?;
+            }
             Op::Assign(var, who, op, value) => {
                 let v = value(&ev(eng, s, me), l);
                 let who = match who {
@@ -541,19 +549,9 @@ impl<'a> Runner<'a> {
                 s.seat_vars[ib] = Value::Int(s.seat_vars[ib].as_int() + paid);
             }
             Stmt::Deal(count, from, to) => {
-                let n = self.ev(s, count, l).as_int().max(0);
+                let n = self.ev(s, count, l).as_int();
                 let (from, to) = (self.ev(s, from, l), self.ev(s, to, l));
-                let (Value::Zone(fz, fs, fn_), Value::Zone(tz, ts, tn)) = (from, to) else {
-                    return Ok(());
-                };
-                let inst = self.eng.zone_instance(fz, fs, fn_) as usize;
-                for _ in 0..n {
-                    // A trigger may refill or empty the source between cards: look each time.
-                    let Some(&top) = s.zones[inst].last() else {
-                        break;
-                    };
-                    self.relocate(s, top, Dest::Zone(tz, ts, tn))?;
-                }
+                self.deal(s, n, from, to)?;
             }
             Stmt::Tuck(what, under) => {
                 let what = self.ev(s, what, l);
@@ -625,6 +623,23 @@ impl<'a> Runner<'a> {
                 };
                 self.assign(s, var, who, *op, v)?;
             }
+        }
+        Ok(())
+    }
+
+    /// `deal n from from to to`, the values computed: the top component of the zone `from`
+    /// moved into the zone `to`, `n` times or until `from` is empty.
+    fn deal(&mut self, s: &mut State, n: i64, from: Value, to: Value) -> Result<(), EngineError> {
+        let (Value::Zone(fz, fs, fn_), Value::Zone(tz, ts, tn)) = (from, to) else {
+            return Ok(());
+        };
+        let inst = self.eng.zone_instance(fz, fs, fn_) as usize;
+        for _ in 0..n.max(0) {
+            // A trigger may refill or empty the source between cards: look each time.
+            let Some(&top) = s.zones[inst].last() else {
+                break;
+            };
+            self.relocate(s, top, Dest::Zone(tz, ts, tn))?;
         }
         Ok(())
     }

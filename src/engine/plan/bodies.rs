@@ -5,7 +5,7 @@
 //! A body becomes a list of `Op`s, one for each of its statements, so that the runner
 //! (`Runner::run_ops`) counts the same statements against an action's effects as it does
 //! running the statements themselves. The statements that compute most (`if`, `for`,
-//! `let`, `roll`, `move`, assignments to variables) get an `Op` of their own; any other
+//! `let`, `roll`, `move`, `deal`, assignments to variables) get an `Op` of their own; any other
 //! is run as the rules write it (`Op::Stmt`). A compiled body changes the state exactly
 //! as the statements do, and charges the decision's budget at the same points
 //! (`tests/plans.rs` plays each shipped game both ways and compares the states).
@@ -37,6 +37,8 @@ pub(crate) enum Op {
     RollRange(usize, Get, Get),
     /// What moves, where to, and the face it is turned to.
     Move(Get, Get, Option<bool>),
+    /// `deal n from a to b`: the count, the zone dealt from, the zone dealt to.
+    Deal(Get, Get, Get),
     /// The variable, the seat or piece whose it is (none for a global), the change, the
     /// value.
     Assign(VarTarget, Option<Get>, AssignOp, Get),
@@ -98,6 +100,7 @@ fn as_run(cx: &mut Cx, st: &Stmt) -> Op {
             _ => Op::Roll(*slot as usize, items(cx, coll)),
         },
         Stmt::Move(what, to, face) => Op::Move(value(cx, what), value(cx, to), *face),
+        Stmt::Deal(n, from, to) => Op::Deal(value(cx, n), value(cx, from), value(cx, to)),
         Stmt::Assign(target, op, v) => {
             let (var, who) = match target {
                 Target::Global(i) => (VarTarget::Global(*i), None),
