@@ -338,10 +338,9 @@ impl<'a> Eval<'a> {
                 else {
                     return;
                 };
-                self.walk(c)
-                    .each_cell(*b == Builtin::Attacks, c, self.eng.moves(p), &mut |x| {
-                        emit(f, Value::Cell(x), l)
-                    });
+                self.each_move_cell(*b == Builtin::Attacks, c, self.eng.moves(p), &mut |x| {
+                    emit(f, Value::Cell(x), l)
+                });
             }
             Expr::Const(Value::List(items)) => {
                 for it in items {
@@ -1087,11 +1086,10 @@ impl<'a> Eval<'a> {
     /// `destinations(c, p)` (`attacks` false) or `attacks(c, p)`, added to `out` in the
     /// order the pattern walk gives them.
     pub(crate) fn moves_into(&self, attacks: bool, c: u16, p: u16, out: &mut Items) {
-        self.walk(c)
-            .each_cell(attacks, c, self.eng.moves(p), &mut |x| {
-                out.push(Value::Cell(x));
-                true
-            });
+        self.each_move_cell(attacks, c, self.eng.moves(p), &mut |x| {
+            out.push(Value::Cell(x));
+            true
+        });
     }
 
     /// `along(coll, c, k)` where `coll` is no declared path: its items walked, then the
@@ -1134,27 +1132,59 @@ impl<'a> Eval<'a> {
     /// The pattern walker for the piece on `c` (its owner's forward; `me`'s if `c` is empty).
     #[inline]
     pub(crate) fn walk(&self, c: u16) -> super::patterns::Walk<'a> {
-        let board = &self.eng.game.board;
-        let piece = self.s.cells[c as usize];
-        let mover = if piece == NONE {
-            self.me
-        } else {
-            self.s.owners[piece as usize]
-        };
-        let forward = self
-            .eng
-            .forwards
-            .get(mover as usize)
-            .copied()
-            .unwrap_or((0, 1));
+        let (mover, forward) = self.mover_at(c);
+        self.walk_by(mover, forward)
+    }
+
+    /// `walk`, its mover and forward found.
+    #[inline(always)]
+    fn walk_by(&self, mover: u8, forward: (i8, i8)) -> super::patterns::Walk<'a> {
         super::patterns::Walk {
-            board,
+            board: &self.eng.game.board,
             occ: &self.s.cells,
             owners: &self.s.owners,
             taken: self.s.occupied_word(None),
             held: self.s.occupied_word(Some(mover)),
             mover,
             forward,
+        }
+    }
+
+    /// Who moves from `c` (the owner of the piece on it, or `me` on an empty cell), and
+    /// that seat's forward.
+    #[inline(always)]
+    fn mover_at(&self, c: u16) -> (u8, (i8, i8)) {
+        let piece = self.s.cells[c as usize];
+        let mover = if piece == NONE {
+            self.me
+        } else {
+            self.s.owners[piece as usize]
+        };
+        let forward = (self.eng.forwards.get(mover as usize).copied()).unwrap_or((0, 1));
+        (mover, forward)
+    }
+
+    /// `walk(c).each_cell(attacks, c, moves, f)`: where the pattern's rays for the mover's
+    /// forward are words (a board of at most 64 cells), they are walked as `each_cell`
+    /// walks them, with no `Walk` made for them.
+    #[inline(always)]
+    pub(crate) fn each_move_cell<F: FnMut(u16) -> bool + ?Sized>(
+        &self,
+        attacks: bool,
+        c: u16,
+        moves: super::patterns::Moves,
+        f: &mut F,
+    ) -> bool {
+        let (mover, forward) = self.mover_at(c);
+        match moves.rays_for(forward) {
+            Some(rays) if rays.in_words() => {
+                let (taken, held) = (
+                    self.s.occupied_word(None),
+                    self.s.occupied_word(Some(mover)),
+                );
+                rays.cells_word(attacks, c, taken, held, f)
+            }
+            _ => self.walk_by(mover, forward).each_cell(attacks, c, moves, f),
         }
     }
 

@@ -84,6 +84,16 @@ pub struct Moves<'a> {
     pub rays: &'a [((i8, i8), Rays)],
 }
 
+impl<'a> Moves<'a> {
+    /// The rays worked out for a mover whose forward is `forward`, if they were.
+    #[inline]
+    pub(crate) fn rays_for(&self, forward: (i8, i8)) -> Option<&'a Rays> {
+        (self.rays.iter())
+            .find(|(fw, _)| *fw == forward)
+            .map(|(_, r)| r)
+    }
+}
+
 /// The rays of a pattern of legs (or choices between legs) worked out once for one
 /// forward, on a board of cells laid out on a grid: for each cell, the cells each leg's
 /// vector leads to, in the walk's order, up to the board's edge or the leg's range, as if
@@ -190,7 +200,7 @@ impl Rays {
     /// and the last where it may capture and it is not the mover's (`held`). Without a
     /// branch on what stands on each cell.
     #[inline(always)]
-    fn cells_word<F: FnMut(u16) -> bool + ?Sized>(
+    pub(crate) fn cells_word<F: FnMut(u16) -> bool + ?Sized>(
         &self,
         attacks: bool,
         from: u16,
@@ -236,7 +246,13 @@ impl Rays {
         }
     }
 
-    /// Whether the rays' cells are words (see `words`).
+    /// Whether each ray's cells are a word (see `words`): `cells_word` walks them.
+    #[inline]
+    pub(crate) fn in_words(&self) -> bool {
+        !self.words.is_empty()
+    }
+
+    /// Whether the rays' cells are words (see `words`), or there are no rays.
     pub(crate) fn has_words(&self) -> bool {
         !self.words.is_empty() || self.rays.is_empty()
     }
@@ -335,9 +351,7 @@ impl Walk<'_> {
     /// The rays of `moves` worked out for this walker's forward, if they are.
     #[inline(always)]
     pub(crate) fn rays<'m>(&self, moves: Moves<'m>) -> Option<&'m Rays> {
-        (moves.rays.iter())
-            .find(|(fw, _)| *fw == self.forward)
-            .map(|(_, r)| r)
+        moves.rays_for(self.forward)
     }
 
     /// What `destinations(...)` (`attacks` false) or `attacks(...)` gives from `from`, one
@@ -359,7 +373,7 @@ impl Walk<'_> {
         // cells given as they come (a ray never comes back to `from`), where there are rays
         // for the mover's forward.
         if let Some(rays) = self.rays(moves) {
-            if !rays.words.is_empty() {
+            if rays.in_words() {
                 return rays.cells_word(attacks, from, self.taken, self.held, f);
             }
             return self.table_cells(attacks, from, rays, f);

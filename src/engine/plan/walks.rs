@@ -501,8 +501,7 @@ pub(super) fn each_move<F: FnMut(u16, &mut [Value]) -> bool + ?Sized>(
     f: &mut F,
 ) {
     if let Some((c, p)) = move_reads(ev, l, from, pattern) {
-        ev.walk(c)
-            .each_cell(attacks, c, ev.eng.moves(p), &mut |x| f(x, l));
+        ev.each_move_cell(attacks, c, ev.eng.moves(p), &mut |x| f(x, l));
     }
 }
 
