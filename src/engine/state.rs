@@ -211,19 +211,29 @@ impl State {
     /// anyone), one bit each in cell order; empty for a seat that is none of these.
     #[inline]
     pub fn occupied_by(&self, seat: Option<u8>) -> &[u64] {
-        let row = match seat {
-            None => Some(self.players as usize + 1),
-            Some(p) => self.owner_row(p),
-        };
         let w = self.words();
-        row.and_then(|r| self.occupancy.get(r * w..(r + 1) * w))
+        (self.occupied_row(seat))
+            .and_then(|r| self.occupancy.get(r * w..(r + 1) * w))
             .unwrap_or(&[])
     }
 
-    /// `occupied_by(seat)`'s first word: all of it on a board of at most 64 cells.
+    /// The row of `occupancy` that `occupied_by(seat)` reads.
+    #[inline(always)]
+    fn occupied_row(&self, seat: Option<u8>) -> Option<usize> {
+        match seat {
+            None => Some(self.players as usize + 1),
+            Some(p) => self.owner_row(p),
+        }
+    }
+
+    /// `occupied_by(seat)`'s first word: all of it on a board of at most 64 cells. Read
+    /// where it stands: every row of `occupancy` is whole (see `reindex`).
     #[inline]
     pub(crate) fn occupied_word(&self, seat: Option<u8>) -> u64 {
-        self.occupied_by(seat).first().copied().unwrap_or(0)
+        (self.occupied_row(seat))
+            .and_then(|r| self.occupancy.get(r * self.words()))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// How many cells `occupied_by(seat)` holds.
