@@ -1164,6 +1164,16 @@ impl<'a> Eval<'a> {
         (mover, forward)
     }
 
+    /// The rays of `moves` worked out for the mover from `c` (see `mover_at`), if they were.
+    #[inline(always)]
+    pub(crate) fn rays_at<'m>(
+        &self,
+        c: u16,
+        moves: super::patterns::Moves<'m>,
+    ) -> Option<&'m super::patterns::Rays> {
+        moves.rays_for(self.mover_at(c).1)
+    }
+
     /// `walk(c).each_cell(attacks, c, moves, f)`: where the pattern's rays for the mover's
     /// forward are words (a board of at most 64 cells), they are walked as `each_cell`
     /// walks them, with no `Walk` made for them.

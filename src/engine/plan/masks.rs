@@ -1716,10 +1716,11 @@ impl Domain {
             Domain::Moves(attacks, from, pattern) => {
                 let mut set = Mask::NONE;
                 if let Some((c, p)) = move_reads(ev, l, from, pattern) {
-                    let (walk, moves) = (ev.walk(c), ev.eng.moves(p));
+                    let moves = ev.eng.moves(p);
                     // A piece's attacks by rays that are words: each ray's cells up to its
                     // first occupied one, found without a branch for each cell.
-                    let rays = (walk.rays(moves)).filter(|r| *attacks && W == 1 && r.has_words());
+                    let rays =
+                        (ev.rays_at(c, moves)).filter(|r| *attacks && W == 1 && r.has_words());
                     match rays {
                         Some(rays) => {
                             let occupied = ev.s.occupied_word(None);
@@ -1735,7 +1736,7 @@ impl Domain {
                                 occupied,
                             });
                         }
-                        None => moves_into(*attacks, c, walk, moves, order, &mut set),
+                        None => moves_into(ev, *attacks, c, moves, order, &mut set),
                     }
                 }
                 return Given {
@@ -1898,14 +1899,14 @@ fn group_set<const W: usize>(around: &[u64], words: usize, start: u16, member: M
 /// is not laid into `Domain::cells` with the other walks (it ran slower there).
 #[inline(never)]
 fn moves_into<const W: usize>(
+    ev: &Eval,
     attacks: bool,
     from: u16,
-    walk: patterns::Walk,
     moves: patterns::Moves,
     order: &mut Order,
     set: &mut Mask<W>,
 ) {
-    walk.each_cell(attacks, from, moves, &mut |x| {
+    ev.each_move_cell(attacks, from, moves, &mut |x| {
         order.push(x, set);
         true
     });
