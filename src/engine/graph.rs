@@ -223,10 +223,9 @@ impl Engine {
                 me: s.turn_seat,
             };
             // Each condition compiled where the plans have it (see `Plans::links`).
-            let holds = |x: &Option<Expr>, c: Option<&Cond>, l: &mut [Value]| match (x, c) {
-                (None, _) => true,
-                (Some(_), Some(c)) => c(&ev, l),
-                (Some(x), None) => ev.truth(x, l),
+            let holds = |x: &Option<Expr>, c: Option<&Cond>, l: &mut [Value]| {
+                x.as_ref()
+                    .is_none_or(|x| super::plan::judged_by(c, &ev, x, l))
             };
             // For each term: the cells its conditions on one cell allow in either place,
             // then the pairs of those that its conditions on both allow.

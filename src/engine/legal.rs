@@ -941,10 +941,8 @@ impl Engine {
                 Clause::Let { .. } if !self.lets_applied[act.action as usize][i] => {}
                 Clause::Let { slot, value } => {
                     let ev = Eval { eng: self, s, me };
-                    let v = match self.plans.let_value(act.action, i) {
-                        Some(get) => get(&ev, l),
-                        None => ev.eval(value, l),
-                    };
+                    let v =
+                        super::plan::valued_by(self.plans.let_value(act.action, i), &ev, value, l);
                     super::pool::set(&mut l[*slot as usize], v);
                 }
                 Clause::Require { .. } => {}

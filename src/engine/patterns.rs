@@ -254,7 +254,7 @@ impl Rays {
 
     /// Whether the rays' cells are words (see `words`), or there are no rays.
     pub(crate) fn has_words(&self) -> bool {
-        !self.words.is_empty() || self.rays.is_empty()
+        self.in_words() || self.rays.is_empty()
     }
 
     /// The attacks from `from` as `each_cell` finds them, as a word, where the rays are

@@ -521,6 +521,26 @@ fn found<T>(list: &ByAddress<T>, at: usize) -> Option<&T> {
     Some(&list[i].1)
 }
 
+/// Whether `e` holds, judged by its compiled form where the plans have one (`compiled`),
+/// else by the tree walk: the two judge it alike (`tests/plans.rs`).
+#[inline]
+pub(crate) fn judged_by(compiled: Option<&Cond>, ev: &Eval, e: &Expr, l: &mut [Value]) -> bool {
+    match compiled {
+        Some(c) => c(ev, l),
+        None => ev.truth(e, l),
+    }
+}
+
+/// `e`'s value, computed by its compiled form where the plans have one (`compiled`), else
+/// by the tree walk.
+#[inline]
+pub(crate) fn valued_by(compiled: Option<&Get>, ev: &Eval, e: &Expr, l: &mut [Value]) -> Value {
+    match compiled {
+        Some(g) => g(ev, l),
+        None => ev.eval(e, l),
+    }
+}
+
 /// The conditions and values that move play on, compiled (see `turn_parts`). By address
 /// in the rules, sorted.
 fn turn_exprs(cx: &mut Cx, game: &Game) -> (ByAddress<Cond>, ByAddress<Get>) {

@@ -5,7 +5,7 @@ use super::eval::Eval;
 use super::legal::{DONE, SKIP};
 use super::state::NONE;
 use super::state::{Chooser, Outcome, State};
-use super::{code, Engine, EngineError};
+use super::{code, plan, Engine, EngineError};
 use crate::ir::{Expr, NextPhase, StepMode, StuckRule, Value};
 
 /// How many turns in a row may pass with nothing to decide before the rules are reported
@@ -17,19 +17,13 @@ impl Engine {
     /// step's `when`, a reaction's offer, `on stuck if`), judged by its compiled form
     /// (`Plans::cond`) where the plans have one.
     pub(crate) fn judged(&self, ev: &Eval, e: &Expr, l: &mut [Value]) -> bool {
-        match self.plans.cond(e) {
-            Some(c) => c(ev, l),
-            None => ev.truth(e, l),
-        }
+        plan::judged_by(self.plans.cond(e), ev, e, l)
     }
 
     /// A value that moves play on (a phase's `start`, a step's or a reaction's `by`, the
     /// `score`), computed by its compiled form (`Plans::value`) where the plans have one.
     pub(crate) fn valued(&self, ev: &Eval, e: &Expr, l: &mut [Value]) -> Value {
-        match self.plans.value(e) {
-            Some(g) => g(ev, l),
-            None => ev.eval(e, l),
-        }
+        plan::valued_by(self.plans.value(e), ev, e, l)
     }
 
     /// The seat that decides now: the innermost pending reaction's, or the step's (in an
@@ -426,11 +420,7 @@ impl Engine {
             s,
             me: seat,
         };
-        let v = match &self.plans.score {
-            Some(g) => g(&ev, &mut l),
-            None => ev.eval(e, &mut l),
-        };
-        Some(v.as_int())
+        Some(plan::valued_by(self.plans.score.as_ref(), &ev, e, &mut l).as_int())
     }
 
     /// The declared end rules; true if the game is now over.
@@ -449,11 +439,7 @@ impl Engine {
         // The compiled conditions where the engine has them (see `plan.rs`).
         let plans = &self.plans;
         for (i, (who, when)) in self.game.end.wins.iter().enumerate() {
-            let holds = match plans.wins.get(i) {
-                Some(cond) => cond(&ev, l),
-                None => ev.truth(when, l),
-            };
-            if holds {
+            if plan::judged_by(plans.wins.get(i), &ev, when, l) {
                 let w = super::effects::winners(ev.eval(who, l));
                 if !w.is_empty() {
                     s.outcome = Some(Outcome::Win(w));
@@ -467,10 +453,7 @@ impl Engine {
             .draws
             .iter()
             .enumerate()
-            .any(|(i, d)| match plans.draws.get(i) {
-                Some(cond) => cond(&ev, l),
-                None => ev.truth(d, l),
-            });
+            .any(|(i, d)| plan::judged_by(plans.draws.get(i), &ev, d, l));
         if draw {
             s.outcome = Some(Outcome::Draw);
             return true;
