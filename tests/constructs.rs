@@ -175,6 +175,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("zone_sizes.scenarios", 3),
     // A choice among the seats: the others, in order, and none that has lost.
     ("seat_choices.scenarios", 2),
+    // A collection an `if` tests and the `let`s at the head of its branches take from,
+    // computed once: the turn settled as written.
+    ("shared_tests.scenarios", 2),
 ];
 
 #[test]

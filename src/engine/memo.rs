@@ -343,7 +343,7 @@ fn scan(e: &Expr, repeated: bool, out: &mut Vec<usize>) {
 }
 
 /// Whether `e` reads no local but those it binds itself (`bound`: bound around it).
-fn closed(e: &Expr, bound: &mut Vec<u16>) -> bool {
+pub(super) fn closed(e: &Expr, bound: &mut Vec<u16>) -> bool {
     match e {
         Expr::Local(s) => bound.contains(s),
         Expr::Quant(_, slot, coll, body) | Expr::Agg(_, slot, coll, body) => {
@@ -375,7 +375,7 @@ fn closed(e: &Expr, bound: &mut Vec<u16>) -> bool {
 /// Whether evaluating `e` walks a collection or the board. The first, last or size of a
 /// collection that is not walked to be made (a zone, a local) is a look, not a walk:
 /// remembering it costs more than it saves (`top(pile(p)).colour` read for each choice).
-fn costly(e: &Expr) -> bool {
+pub(super) fn costly(e: &Expr) -> bool {
     match e {
         Expr::Quant(..)
         | Expr::Agg(..)

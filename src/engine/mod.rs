@@ -19,6 +19,7 @@ mod patterns;
 mod plan;
 mod pool;
 mod profile;
+mod reuse;
 mod sample;
 mod state;
 mod subsets;
@@ -365,6 +366,7 @@ impl Engine {
 
     fn built(mut game: Game, count_clauses: bool) -> Engine {
         hoist::requires(&mut game);
+        reuse::shared_tests(&mut game);
         let seats = game.seats.len();
         let mut zone_base = Vec::new();
         let mut n = 0usize;
