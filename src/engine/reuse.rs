@@ -18,19 +18,7 @@ use crate::ir::{BinOp, Builtin, Expr, Game, Stmt};
 /// Every statement list of the rules rewritten (see the module).
 pub(super) fn shared_tests(game: &mut Game) {
     let mut next = game.max_locals;
-    let mut lists: Vec<&mut Vec<Stmt>> = vec![&mut game.setup];
-    for p in &mut game.phases {
-        lists.extend([&mut p.enter, &mut p.before_turn, &mut p.after_turn]);
-    }
-    lists.extend(game.reactions.iter_mut().map(|r| &mut r.after));
-    lists.extend(game.triggers.iter_mut().map(|t| &mut t.body));
-    for a in &mut game.actions {
-        lists.extend(a.clauses.iter_mut().filter_map(|c| match c {
-            crate::ir::Clause::Do(body) => Some(body),
-            _ => None,
-        }));
-    }
-    for list in lists {
+    for list in game.bodies_mut() {
         rewrite(list, &mut next);
     }
     game.max_locals = next;

@@ -82,6 +82,24 @@ impl Game {
         }
         lists
     }
+
+    /// `bodies`, each to be changed in place (the engine rewrites some statements when
+    /// it is built: `engine/reuse.rs`).
+    pub fn bodies_mut(&mut self) -> Vec<&mut Vec<Stmt>> {
+        let mut lists: Vec<&mut Vec<Stmt>> = vec![&mut self.setup];
+        for p in &mut self.phases {
+            lists.extend([&mut p.enter, &mut p.before_turn, &mut p.after_turn]);
+        }
+        lists.extend(self.reactions.iter_mut().map(|r| &mut r.after));
+        lists.extend(self.triggers.iter_mut().map(|t| &mut t.body));
+        for a in &mut self.actions {
+            lists.extend(a.clauses.iter_mut().filter_map(|c| match c {
+                Clause::Do(body) => Some(body),
+                _ => None,
+            }));
+        }
+        lists
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
