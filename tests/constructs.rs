@@ -177,7 +177,7 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("seat_choices.scenarios", 2),
     // A collection an `if` tests and the `let`s at the head of its branches take from,
     // computed once: the turn settled as written.
-    ("shared_tests.scenarios", 2),
+    ("shared_tests.scenarios", 3),
 ];
 
 #[test]

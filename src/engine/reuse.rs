@@ -8,7 +8,7 @@
 //! condition always computes such a part (not behind an `and` or an `or`, nor searched
 //! with `in`), the part reads no local, walks something (`memo::costly`), and a `let`
 //! at the head of a branch holds it too, the part is computed once into a local of its
-//! own by a `let` put before the `if`, and both read that local. Each such `if` gets a
+//! own by a `let` put before the `if`, and both read that local. Each such part gets a
 //! local no rule uses (`Game::max_locals` grows by one for it). Both evaluators run the
 //! rules as rewritten, so they compute and charge the same.
 
@@ -30,7 +30,9 @@ fn rewrite(list: &mut Vec<Stmt>, next: &mut u16) {
         for body in bodies(&mut list[i]) {
             rewrite(body, next);
         }
-        if let Some((part, written)) = shared_part(&list[i]) {
+        // Each part in turn, so that the rules rewritten have none left (an engine built
+        // again from them, `Engine::counting_clauses`, rewrites nothing more).
+        while let Some((part, written)) = shared_part(&list[i]) {
             let slot = *next;
             *next += 1;
             if let Stmt::If(cond, a, b) = &mut list[i] {
@@ -217,11 +219,11 @@ mod tests {
         shared_tests(&mut game);
         assert_eq!(
             game.max_locals,
-            before + 1,
-            "one local more, for the one `if`"
+            before + 3,
+            "a local for each part computed once"
         );
         let body = settled(&game);
-        assert_eq!(body.len(), written.len() + 1);
+        assert_eq!(body.len(), written.len() + 3);
         // The collection computed first, as the first `if` wrote it.
         let Stmt::Let(slot, part) = &body[0] else {
             panic!("a `let` before the `if`: {:?}", body[0]);
@@ -245,11 +247,22 @@ mod tests {
         };
         assert_eq!(yes[1..], written_yes[1..]);
         // Behind an `or`, and after a statement that changes the state: as written.
-        assert_eq!(body[2..], written[1..]);
+        assert_eq!(body[2..4], written[1..3]);
+        // Two parts, the highest bidders and the lowest, each computed once before the
+        // last `if`, in locals of their own; its `let`s read one each.
+        let [Stmt::Let(high, _), Stmt::Let(low, _), Stmt::If(cond, yes, _)] = &body[4..] else {
+            panic!("two `let`s before the last `if`: {:?}", &body[4..]);
+        };
+        assert_eq!((*high, *low), (before + 1, before + 2));
+        assert!(reads(cond, *high) && reads(cond, *low), "{cond:?}");
+        let [Stmt::Let(_, a), Stmt::Let(_, b), ..] = &yes[..] else {
+            panic!("two `let`s at the head: {yes:?}");
+        };
+        assert!(reads(a, *high) && reads(b, *low), "{a:?} {b:?}");
         // Built again from what it made, the engine rewrites nothing more.
         let again = body.to_vec();
         shared_tests(&mut game);
-        assert_eq!(game.max_locals, before + 1);
+        assert_eq!(game.max_locals, before + 3);
         assert_eq!(settled(&game), &again[..]);
     }
 }
