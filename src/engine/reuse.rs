@@ -70,7 +70,6 @@ fn shared_part(st: &Stmt) -> Option<(Expr, Expr)> {
     };
     let mut parts = Vec::new();
     always_computed(cond, &mut parts);
-    let parts = parts.into_iter().map(canonical);
     let heads: Vec<&Expr> = [a, b]
         .into_iter()
         .flat_map(|branch| {
@@ -81,31 +80,22 @@ fn shared_part(st: &Stmt) -> Option<(Expr, Expr)> {
         })
         .collect();
     // The part the most `let`s hold (the outermost of those held as often): `size(top)`
-    // tested and `first(top)` taken share `top`.
-    let (held, part) = parts
+    // tested and `first(top)` taken share `top`. The `let` computes the condition's own
+    // copy, as written there.
+    let (held, part, written) = parts
+        .into_iter()
+        .map(|p| (canonical(p), p))
         .enumerate()
-        .map(|(i, p)| (heads.iter().filter(|e| holds(e, &p)).count(), i, p))
-        .max_by_key(|&(n, i, _)| (n, std::cmp::Reverse(i)))
-        .map(|(n, _, p)| (n, p))?;
-    if held == 0 {
-        return None;
-    }
-    // The condition's own copy, as written there, is what the `let` computes.
-    let mut found = None;
-    find(cond, &part, &mut found);
-    Some((part, found?.clone()))
+        .map(|(i, (c, p))| (heads.iter().filter(|e| holds(e, &c)).count(), i, c, p))
+        .max_by_key(|&(n, i, ..)| (n, std::cmp::Reverse(i)))
+        .map(|(n, _, c, p)| (n, c, p))?;
+    (held > 0).then(|| (part, written.clone()))
 }
 
-/// The first part of `e` that is `part` but for the locals it binds.
-fn find<'e>(e: &'e Expr, part: &Expr, found: &mut Option<&'e Expr>) {
-    if found.is_some() {
-        return;
-    }
-    if canonical(e) == *part {
-        *found = Some(e);
-        return;
-    }
-    e.each_child(&mut |c| find(c, part, found));
+/// Whether `e` is `part` (in the form `canonical` gives): of the same kind first, so that
+/// most nodes are told apart without a copy.
+fn same(e: &Expr, part: &Expr) -> bool {
+    std::mem::discriminant(e) == std::mem::discriminant(part) && canonical(e) == *part
 }
 
 /// `e` with the locals it binds (a quantifier's, an aggregate's, a comprehension's)
@@ -171,7 +161,7 @@ fn always_computed<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 
 /// Whether `e` holds `part` (in the form `canonical` gives).
 fn holds(e: &Expr, part: &Expr) -> bool {
-    if canonical(e) == *part {
+    if same(e, part) {
         return true;
     }
     let mut found = false;
@@ -181,7 +171,7 @@ fn holds(e: &Expr, part: &Expr) -> bool {
 
 /// `e` with each `part` in it (in the form `canonical` gives) read from local `slot`.
 fn put(e: &mut Expr, part: &Expr, slot: u16) {
-    if canonical(e) == *part {
+    if same(e, part) {
         *e = Expr::Local(slot);
         return;
     }
