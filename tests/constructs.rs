@@ -60,6 +60,9 @@ fn phase_id(game: &Game, name: &str) -> u16 {
 
 /// Each construct's scenario file, and how many scenarios it holds (every one must pass).
 const SCENARIO_FILES: &[(&str, usize)] = &[
+    // A distance between two cells in locals compared with a number a man holds: within
+    // reach and out of it, a local with no cell, an empty square.
+    ("reach_orders.scenarios", 2),
     // A computed `next` phase: each branch of an `else if` chain, read as the phase ends.
     ("phase_choice.scenarios", 8),
     // Triggers: a zone's leaving before another's entering, a per-seat zone's from any

@@ -33,17 +33,44 @@ pub(super) fn int(cx: &mut Cx, e: &Expr) -> Option<Int> {
     if let (Arg::Local(a), Arg::Local(b)) = (&x, &y) {
         let (a, b) = (*a, *b);
         return Some(Box::new(move |ev, l| {
-            if let (Value::Cell(p), Value::Cell(q)) = (&l[a], &l[b]) {
-                return if budget::charge(3) {
-                    Ok(geometry::distance(&ev.eng.game.board, *p, *q))
-                } else {
-                    Err(Value::None)
-                };
-            }
-            distance(ev, l, &x, &y)
+            locals_distance(ev, l, (a, b), (&x, &y))
         }));
     }
     Some(Box::new(move |ev, l| distance(ev, l, &x, &y)))
+}
+
+/// `distance(x, y)` of two locals (`a`, `b`; `x`, `y` as `Arg`s) as `int` computes it: two
+/// cells read where they stand, the node and both locals charged at once; anything else
+/// as `distance` computes it.
+#[inline(always)]
+fn locals_distance(
+    ev: &Eval,
+    l: &mut [Value],
+    (a, b): (usize, usize),
+    (x, y): (&Arg, &Arg),
+) -> Result<i64, Value> {
+    if let (Value::Cell(p), Value::Cell(q)) = (&l[a], &l[b]) {
+        return if budget::charge(3) {
+            Ok(geometry::distance(&ev.eng.game.board, *p, *q))
+        } else {
+            Err(Value::None)
+        };
+    }
+    distance(ev, l, x, y)
+}
+
+/// The locals of `distance(x, y)` where `e` is that call of two cells held in locals, as
+/// `int` compiles it (none of its nodes remembered).
+fn local_distance(cx: &Cx, e: &Expr) -> Option<(usize, usize)> {
+    match e {
+        Expr::Call(Builtin::Distance, args) if !cx.remembered(e) => match (&args[0], &args[1]) {
+            (x @ Expr::Local(p), y @ Expr::Local(q)) if !cx.remembered(x) && !cx.remembered(y) => {
+                Some((*p as usize, *q as usize))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `distance(x, y)` as `get` computes it: the node's step, then each operand's.
@@ -91,6 +118,20 @@ pub(super) fn numbers(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond
     if in_place(a) || in_place(b) {
         return None;
     }
+    // The distance between two cells in locals, worked out here (`distance(a, b) <=
+    // a.piece.reach`): as `int` works it out, without a call.
+    if let Some((p, q)) = local_distance(cx, a) {
+        let b = int(cx, b)?;
+        let (x, y) = (Arg::Local(p), Arg::Local(q));
+        return Some(Box::new(move |ev, l| {
+            if !budget::charge(1) {
+                return false;
+            }
+            let d = locals_distance(ev, l, (p, q), (&x, &y));
+            let k = b(ev, l);
+            both(op, d, k)
+        }));
+    }
     let (a, b) = (int(cx, a)?, int(cx, b)?);
     Some(Box::new(move |ev, l| {
         if !budget::charge(1) {
@@ -98,17 +139,24 @@ pub(super) fn numbers(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond
         }
         let x = a(ev, l);
         let y = b(ev, l);
-        match (x, y) {
-            (Ok(p), Ok(q)) => ops::ordered(op, p.cmp(&q)),
-            (x, y) => {
-                let (x, y) = (number(x), number(y));
-                let t = compared(op, &x, &y);
-                pool::recycle(x);
-                pool::recycle(y);
-                t
-            }
-        }
+        both(op, x, y)
     }))
+}
+
+/// `x op y` for two numbers computed (`int`): compared as numbers, else as values.
+#[inline(always)]
+fn both(op: BinOp, x: Result<i64, Value>, y: Result<i64, Value>) -> bool {
+    let number = |r: Result<i64, Value>| r.map_or_else(|v| v, Value::Int);
+    match (x, y) {
+        (Ok(p), Ok(q)) => ops::ordered(op, p.cmp(&q)),
+        (x, y) => {
+            let (x, y) = (number(x), number(y));
+            let t = compared(op, &x, &y);
+            pool::recycle(x);
+            pool::recycle(y);
+            t
+        }
+    }
 }
 
 /// The comparison that holds of `b` and `a` where `op` holds of `a` and `b`.
