@@ -91,7 +91,6 @@ pub(super) fn distance(ev: &Eval, l: &mut [Value], x: &Arg, y: &Arg) -> Result<i
 pub(super) fn numbers(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond> {
     let in_place =
         |e: &Expr| matches!(e, Expr::Local(_)) || matches!(e, Expr::Const(v) if !v.owns_heap());
-    let number = |r: Result<i64, Value>| r.map_or_else(|v| v, Value::Int);
     let judged = move |x: Result<i64, Value>, y: &Value| match (x, y) {
         (Ok(p), Value::Int(q)) => ops::ordered(op, p.cmp(q)),
         (x, y) => {
@@ -146,7 +145,6 @@ pub(super) fn numbers(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond
 /// `x op y` for two numbers computed (`int`): compared as numbers, else as values.
 #[inline(always)]
 fn both(op: BinOp, x: Result<i64, Value>, y: Result<i64, Value>) -> bool {
-    let number = |r: Result<i64, Value>| r.map_or_else(|v| v, Value::Int);
     match (x, y) {
         (Ok(p), Ok(q)) => ops::ordered(op, p.cmp(&q)),
         (x, y) => {
@@ -157,6 +155,12 @@ fn both(op: BinOp, x: Result<i64, Value>, y: Result<i64, Value>) -> bool {
             t
         }
     }
+}
+
+/// A number computed (`int`) as a value: the number, or what was found in its place.
+#[inline(always)]
+fn number(r: Result<i64, Value>) -> Value {
+    r.map_or_else(|v| v, Value::Int)
 }
 
 /// The comparison that holds of `b` and `a` where `op` holds of `a` and `b`.
