@@ -382,9 +382,7 @@ impl Engine {
             })
         }
         fn reads_turns(e: &Expr) -> bool {
-            let mut found = matches!(e, Expr::PhaseTurns | Expr::Repetitions);
-            e.each_child(&mut |c| found = found || reads_turns(c));
-            found
+            e.any_node(&mut |x| matches!(x, Expr::PhaseTurns | Expr::Repetitions))
         }
         let lets_applied = game
             .actions

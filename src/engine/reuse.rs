@@ -161,12 +161,7 @@ fn always_computed<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 
 /// Whether `e` holds `part` (in the form `canonical` gives).
 fn holds(e: &Expr, part: &Expr) -> bool {
-    if same(e, part) {
-        return true;
-    }
-    let mut found = false;
-    e.each_child(&mut |c| found = found || holds(c, part));
-    found
+    e.any_node(&mut |x| same(x, part))
 }
 
 /// `e` with each `part` in it (in the form `canonical` gives) read from local `slot`.
@@ -189,13 +184,6 @@ mod tests {
             [Stmt::Block(body)] => body,
             other => panic!("an effect's body: {other:?}"),
         }
-    }
-
-    /// Whether `e` reads local `slot`.
-    fn reads(e: &Expr, slot: u16) -> bool {
-        let mut found = matches!(e, Expr::Local(s) if *s == slot);
-        e.each_child(&mut |c| found = found || reads(c, slot));
-        found
     }
 
     #[test]
@@ -224,12 +212,12 @@ mod tests {
         let Stmt::If(cond, yes, no) = &body[1] else {
             panic!("the `if`: {:?}", body[1]);
         };
-        assert!(reads(cond, before), "{cond:?}");
+        assert!(cond.reads_local(before), "{cond:?}");
         for branch in [yes, no] {
             let Stmt::Let(_, head) = &branch[0] else {
                 panic!("a `let` at the head: {:?}", branch[0]);
             };
-            assert!(reads(head, before), "{head:?}");
+            assert!(head.reads_local(before), "{head:?}");
             assert!(!matches!(head, Expr::Comprehension(..)));
         }
         let Stmt::If(_, written_yes, _) = &written[0] else {
@@ -244,11 +232,14 @@ mod tests {
             panic!("two `let`s before the last `if`: {:?}", &body[4..]);
         };
         assert_eq!((*high, *low), (before + 1, before + 2));
-        assert!(reads(cond, *high) && reads(cond, *low), "{cond:?}");
+        assert!(
+            cond.reads_local(*high) && cond.reads_local(*low),
+            "{cond:?}"
+        );
         let [Stmt::Let(_, a), Stmt::Let(_, b), ..] = &yes[..] else {
             panic!("two `let`s at the head: {yes:?}");
         };
-        assert!(reads(a, *high) && reads(b, *low), "{a:?} {b:?}");
+        assert!(a.reads_local(*high) && b.reads_local(*low), "{a:?} {b:?}");
         // Built again from what it made, the engine rewrites nothing more.
         let again = body.to_vec();
         shared_tests(&mut game);

@@ -280,11 +280,20 @@ impl Expr {
         each_child!(self, f, iter_mut)
     }
 
+    /// Whether `f` holds for this expression or any part within it (looked at from the
+    /// outside in, stopping at the first it holds for).
+    pub fn any_node(&self, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
+        if f(self) {
+            return true;
+        }
+        let mut found = false;
+        self.each_child(&mut |c| found = found || c.any_node(f));
+        found
+    }
+
     /// Whether this expression reads local `slot` anywhere within it.
     pub fn reads_local(&self, slot: u16) -> bool {
-        let mut found = matches!(self, Expr::Local(s) if *s == slot);
-        self.each_child(&mut |c| found = found || c.reads_local(slot));
-        found
+        self.any_node(&mut |e| matches!(e, Expr::Local(s) if *s == slot))
     }
 }
 

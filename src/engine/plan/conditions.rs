@@ -24,31 +24,22 @@ pub(super) fn int(cx: &mut Cx, e: &Expr) -> Option<Int> {
             }
         }));
     }
+    // Two locals (the common case): read where they stand (`locals_distance`).
+    if let Some((a, b)) = local_distance(cx, e) {
+        return Some(Box::new(move |ev, l| locals_distance(ev, l, a, b)));
+    }
     let Expr::Call(Builtin::Distance, args) = e else {
         return None;
     };
     let (x, y) = (Arg::new(cx, &args[0]), Arg::new(cx, &args[1]));
-    // Two cells held in locals (the common case): the node and both locals charged at
-    // once, the cells read where they stand.
-    if let (Arg::Local(a), Arg::Local(b)) = (&x, &y) {
-        let (a, b) = (*a, *b);
-        return Some(Box::new(move |ev, l| {
-            locals_distance(ev, l, (a, b), (&x, &y))
-        }));
-    }
     Some(Box::new(move |ev, l| distance(ev, l, &x, &y)))
 }
 
-/// `distance(x, y)` of two locals (`a`, `b`; `x`, `y` as `Arg`s) as `int` computes it: two
-/// cells read where they stand, the node and both locals charged at once; anything else
-/// as `distance` computes it.
+/// `distance(x, y)` of locals `a` and `b` as `int` computes it: two cells read where they
+/// stand, the node and both locals charged at once; anything else as `distance`
+/// computes it.
 #[inline(always)]
-fn locals_distance(
-    ev: &Eval,
-    l: &mut [Value],
-    (a, b): (usize, usize),
-    (x, y): (&Arg, &Arg),
-) -> Result<i64, Value> {
+fn locals_distance(ev: &Eval, l: &mut [Value], a: usize, b: usize) -> Result<i64, Value> {
     if let (Value::Cell(p), Value::Cell(q)) = (&l[a], &l[b]) {
         return if budget::charge(3) {
             Ok(geometry::distance(&ev.eng.game.board, *p, *q))
@@ -56,11 +47,18 @@ fn locals_distance(
             Err(Value::None)
         };
     }
-    distance(ev, l, x, y)
+    not_cells(ev, l, a, b)
 }
 
-/// The locals of `distance(x, y)` where `e` is that call of two cells held in locals, as
-/// `int` compiles it (none of its nodes remembered).
+/// `locals_distance` where the locals are not two cells: out of the way of the common case.
+#[cold]
+#[inline(never)]
+fn not_cells(ev: &Eval, l: &mut [Value], a: usize, b: usize) -> Result<i64, Value> {
+    distance(ev, l, &Arg::Local(a), &Arg::Local(b))
+}
+
+/// The locals of `distance(x, y)` where `e` is that call of two locals (none of its nodes
+/// remembered).
 fn local_distance(cx: &Cx, e: &Expr) -> Option<(usize, usize)> {
     match e {
         Expr::Call(Builtin::Distance, args) if !cx.remembered(e) => match (&args[0], &args[1]) {
@@ -121,12 +119,11 @@ pub(super) fn numbers(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> Option<Cond
     // a.piece.reach`): as `int` works it out, without a call.
     if let Some((p, q)) = local_distance(cx, a) {
         let b = int(cx, b)?;
-        let (x, y) = (Arg::Local(p), Arg::Local(q));
         return Some(Box::new(move |ev, l| {
             if !budget::charge(1) {
                 return false;
             }
-            let d = locals_distance(ev, l, (p, q), (&x, &y));
+            let d = locals_distance(ev, l, p, q);
             let k = b(ev, l);
             both(op, d, k)
         }));
