@@ -134,8 +134,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     ("seat_turns.scenarios", 3),
     // `shifts`: a run along its line and across it, stopped by the edge and by stones,
     // chosen with its direction, computed, or shifted in a direction written in the rules;
-    // on a board of more than 64 cells (walked a cell at a time) and on hexagons.
-    ("shifts.scenarios", 7),
+    // on a board of more than 64 cells (walked a cell at a time) and on hexagons; a packed
+    // block whose runs mostly cannot move.
+    ("shifts.scenarios", 8),
     // Runs judged by their length: a line of three wins along a diagonal, two do not, and
     // `all` and `none` over runs whose bodies read other things too.
     ("in_a_row.scenarios", 7),

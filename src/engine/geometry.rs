@@ -500,6 +500,66 @@ impl WordSteps {
         Some(set)
     }
 
+    /// Whether the run of cells `run` can take one step in `dir` as a block (`farthest`
+    /// is not 0): every cell has a neighbour that way, none of them occupied off the run.
+    #[inline(always)]
+    pub(crate) fn can_step(&self, run: u64, occupied: u64, dir: u8) -> bool {
+        self.ways
+            .get(dir as usize)
+            .is_some_and(|way| run & !way.has == 0 && way.of(run) & occupied & !run == 0)
+    }
+
+    /// `runs_along` of the cells of the word `cells`: the same runs in the same order,
+    /// each handed on with its cells as a word, found by shifts rather than cell by cell.
+    #[inline(always)]
+    pub(crate) fn runs<F: FnMut((u16, u8, u8), u64) -> bool + ?Sized>(
+        &self,
+        cells: u64,
+        axes: &[(u8, Option<u8>)],
+        f: &mut F,
+    ) {
+        let mut left = cells;
+        while left != 0 {
+            let c = left.trailing_zeros();
+            left &= left - 1;
+            if !f((c as u16, 0, 1), 1 << c) {
+                return;
+            }
+        }
+        for &(a, back) in axes {
+            let way = self.ways.get(a as usize).copied().unwrap_or_default();
+            let back = back.and_then(|b| self.ways.get(b as usize).copied());
+            let mut starts = cells;
+            while starts != 0 {
+                let at = starts & starts.wrapping_neg();
+                starts &= starts - 1;
+                // Start only where the run cannot extend backwards.
+                if back.is_some_and(|b| at & b.has != 0 && b.of(at) & cells != 0) {
+                    continue;
+                }
+                let (mut end, mut len) = (at, 1usize);
+                while end & way.has != 0 && way.of(end) & cells != 0 {
+                    end = way.of(end);
+                    len += 1;
+                }
+                // Each part of two cells or more, by its first cell and then its last.
+                let mut first = at;
+                for i in 0..len.saturating_sub(1) {
+                    let (mut last, mut run) = (first, first);
+                    for j in i + 1..len {
+                        last = way.of(last);
+                        run |= last;
+                        let n = (j - i + 1).min(255) as u8;
+                        if !f((first.trailing_zeros() as u16, a, n), run) {
+                            return;
+                        }
+                    }
+                    first = way.of(first);
+                }
+            }
+        }
+    }
+
     /// How far the run of cells `run` can slide in `dir` as a block (`shifts`' last
     /// distance, 0 if none, or if the board has no such direction): every cell it passes
     /// over or lands on is one of its own or not in `occupied`.

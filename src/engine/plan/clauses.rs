@@ -804,7 +804,7 @@ pub(super) fn dirs_then_shifts(
                 // is read for each direction after it is written (below).
                 if let Some(run) = shifts.run_in_place(l) {
                     let occupied = ev.s.occupied_word(None);
-                    return dirs.each(ev, l, f, run, occupied, &next);
+                    return dirs.each(ev, l, f, (run, None), occupied, &next);
                 }
                 let mut go_on = true;
                 for &d in &dirs.dirs {
@@ -865,16 +865,31 @@ pub(super) fn runs_dirs_shifts(
             located(ev, (a, i), || {
                 let occupied = ev.s.occupied_word(None);
                 let mut go_on = true;
-                runs.each(ev, l, &mut |run, l| {
+                let mut one = |run: (u16, u8, u8), cells: Option<u64>, l: &mut [Value]| {
+                    // A run that cannot take a step in any of the directions (most of
+                    // a packed block's) lists nothing: its own step and its directions'
+                    // are charged at once, where the budget has room for them all.
+                    if dirs.stuck(cells, occupied) {
+                        return true;
+                    }
                     // The run's step, as `each` charges it.
                     if !budget::charge(1) {
                         return false;
                     }
                     let (start, dir, len) = run;
                     pool::set(&mut l[rslot], Value::Line { start, dir, len });
-                    go_on = located(ev, (a, i + 1), || dirs.each(ev, l, f, run, occupied, &next));
+                    go_on = located(ev, (a, i + 1), || {
+                        dirs.each(ev, l, f, (run, cells), occupied, &next)
+                    });
                     go_on
-                });
+                };
+                // On a board whose steps are shifts of a word, each run is found with
+                // its cells.
+                let by_words = (dirs.words.as_ref())
+                    .is_some_and(|w| runs.each_word(ev, l, w, &mut |v, c, l| one(v, Some(c), l)));
+                if !by_words {
+                    runs.each(ev, l, &mut |v, l| one(v, None, l));
+                }
                 go_on
             })
         })
@@ -941,9 +956,28 @@ impl Dirs {
         Some((dirs, sargs))
     }
 
+    /// Whether the run whose cells are `cells` (a word, on a board whose steps are shifts
+    /// of one; `occupied`: its occupied cells) can take a step in none of the directions:
+    /// then the run's own step and each direction's, as the caller and `each` charge
+    /// them, are charged here at once. False (nothing charged) where it
+    /// can take one, where the board is of another kind, or where the budget has no room
+    /// for all the steps (`each` then charges them one direction at a time, and names
+    /// the clause where they run out).
+    #[inline(always)]
+    fn stuck(&self, cells: Option<u64>, occupied: u64) -> bool {
+        let (Some(w), Some(cells)) = (&self.words, cells) else {
+            return false;
+        };
+        let steps = 1 + 4 * self.dirs.len() as i64;
+        if self.dirs.iter().any(|&d| w.can_step(cells, occupied, d)) || budget::left() < steps {
+            return false;
+        }
+        budget::charge(steps as u64)
+    }
+
     /// Each direction, then each distance `run` can shift by in it, the rest of the action
     /// listed for each; `occupied`: the occupied cells, on a board whose steps are shifts
-    /// of a word. A direction the run cannot take a step in is passed over before
+    /// of a word (and `cells` the run's, where the caller found them). A direction the run cannot take a step in is passed over before
     /// anything is written; the direction's node and the `shifts` node with its two
     /// operands are charged at once, as `read` charges them.
     #[inline(always)]
@@ -952,15 +986,15 @@ impl Dirs {
         ev: &Eval,
         l: &mut [Value],
         f: &mut OnAction<'_>,
-        run: (u16, u8, u8),
+        (run, cells): ((u16, u8, u8), Option<u64>),
         occupied: u64,
         next: &impl Then,
     ) -> bool {
         let mut go_on = true;
         let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
         // On a board whose steps are shifts of a word, the run's cells are taken once for
-        // every direction.
-        let word = self.words.as_ref().and_then(|w| Some((w, w.run(run)?)));
+        // every direction (or handed in as they were found: `cells`).
+        let word = (self.words.as_ref()).and_then(|w| Some((w, cells.or_else(|| w.run(run))?)));
         for &d in &self.dirs {
             // The direction's step, then the `shifts` node's three, charged at once: where
             // that goes over, the second part is where the tree walk's would have, unless

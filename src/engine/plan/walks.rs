@@ -703,4 +703,24 @@ impl Runs {
         geometry::runs_along(&ev.eng.game.board, &found, &self.axes, &mut |v| f(v, l));
         pool::give_cells(found);
     }
+
+    /// `each` on a board whose steps are shifts of a word (`words`), each run handed on
+    /// with its cells as a word; false (nothing walked) where the cells are not a row of
+    /// the state's index of occupied cells, read as a word.
+    #[inline(always)]
+    pub(super) fn each_word(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        words: &geometry::WordSteps,
+        f: &mut impl FnMut((u16, u8, u8), u64, &mut [Value]) -> bool,
+    ) -> bool {
+        let Ok(seat) = &self.cells else {
+            return false;
+        };
+        let seat = whose_read_whole(seat, ev, l);
+        let cells = ev.s.occupied_word(seat);
+        words.runs(cells, &self.axes, &mut |v, run| f(v, run, l));
+        true
+    }
 }
