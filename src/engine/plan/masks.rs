@@ -33,7 +33,9 @@
 //! or a seat's (rows of the state's index of occupied cells), a region whose cells stand
 //! in the board's order, a cell's neighbours, the cells in sight or a slide from it in
 //! written directions (`adjacent(a, dirs)`, `sight(a, dirs)`, `slide(a, dirs)`, handed on
-//! in the directions' order, not the board's: `Given`), the cells reached from it through
+//! in the directions' order, not the board's: `Given`; a cell's neighbours read as a set,
+//! that order walked only where more than one is handed on: `Around`), the cells reached
+//! from it through
 //! empty ones (`reach(a, dirs)`, in the order reached), the cells of a group of occupied
 //! cells or of a seat's (`group(a, dirs, cells_of(p))`, found a ring of neighbours at a
 //! time; their order, the walk's, found only where it is asked for: `Flood`), or a piece's
@@ -1364,6 +1366,14 @@ enum Domain {
     /// where the lines from a cell in them never meet (`sight`, `slide`: a slide gives at
     /// most `MAX_ORDER` cells).
     From(Builtin, Arg, Vec<u8>),
+    /// `adjacent(x, dirs)` as `From` takes it: the neighbours read as a set (`around`, as
+    /// `Reach`'s), their order, the directions', walked only where it is asked for
+    /// (`Around`).
+    Around {
+        cell: Arg,
+        dirs: Vec<u8>,
+        around: Vec<u64>,
+    },
     /// `reach(x, dirs)`, the directions written in the rules: the cells reached by steps
     /// through empty cells, given in the order the walk reaches them; only on a board of
     /// at most `MAX_ORDER` cells besides the one it starts from.
@@ -1405,6 +1415,7 @@ struct Order<'o> {
     len: usize,
     flood: Option<Flood<'o>>,
     rays: Option<RaysLater<'o>>,
+    around: Option<Around<'o>>,
 }
 
 impl Order<'_> {
@@ -1414,6 +1425,7 @@ impl Order<'_> {
             len: 0,
             flood: None,
             rays: None,
+            around: None,
         }
     }
 
@@ -1441,6 +1453,9 @@ impl Order<'_> {
     fn each(&self, mut f: impl FnMut(u16) -> bool) {
         if let Some(rays) = &self.rays {
             return rays.each(u64::MAX, f);
+        }
+        if let Some(around) = &self.around {
+            return around.each(f);
         }
         match &self.flood {
             None => {
@@ -1480,6 +1495,22 @@ impl RaysLater<'_> {
             .attacks_word(self.from, self.occupied, |cells, up| {
                 patterns::along(cells & keep, up, &mut f)
             });
+    }
+}
+
+/// A cell's neighbours in written directions (`Domain::Around`), in the directions'
+/// order: walked where that order is asked for, as `Flood` is.
+struct Around<'o> {
+    board: &'o Board,
+    from: u16,
+    dirs: &'o [u8],
+}
+
+impl Around<'_> {
+    /// Each neighbour, in order, while `f` says to go on.
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(u16) -> bool) {
+        geometry::adjacent(self.board, self.from, self.dirs, &mut f);
     }
 }
 
@@ -1531,8 +1562,10 @@ impl<const W: usize> Given<'_, W> {
     fn each(&self, held: Mask<W>, f: impl FnMut(u16) -> bool) {
         match &self.order {
             None => held.each(f),
-            // Nothing to hand on: no walk (a group's would be walked again).
+            // Nothing to hand on: no walk (a group's would be walked again); one cell is
+            // in order on its own.
             Some(_) if held.is_empty() => {}
+            Some(_) if held.len() == 1 => held.each(f),
             Some(order) => order.each_of(held, f),
         }
     }
@@ -1607,6 +1640,13 @@ impl Domain {
                 if !fits {
                     return None;
                 }
+                if *b == Builtin::Adjacent {
+                    return Some(Domain::Around {
+                        cell: Arg::new(cx, &args[0]),
+                        around: neighbour_rows(board, &dirs),
+                        dirs,
+                    });
+                }
                 Domain::From(*b, Arg::new(cx, &args[0]), dirs)
             }
             Expr::Call(Builtin::Reach, args) => {
@@ -1679,6 +1719,28 @@ impl Domain {
                         geometry::from_cell(*b, board, occ, c, dirs, &mut |n| {
                             order.push(n, &mut set);
                             true
+                        });
+                    }
+                }
+                return Given {
+                    set,
+                    order: Some(order),
+                };
+            }
+            // The call's step, then its cell's, as the walk charges them; the neighbours
+            // read as a set, their order left for where it is asked for.
+            Domain::Around { cell, dirs, around } => {
+                let mut set = Mask::NONE;
+                if budget::charge(1) {
+                    if let Some(c) = cell.cell(ev, l) {
+                        let board = &ev.eng.game.board;
+                        let width = board.cells.len().div_ceil(64);
+                        let row = c as usize * width;
+                        set = Mask::of(&around[row..row + width]);
+                        order.around = Some(Around {
+                            board,
+                            from: c,
+                            dirs,
                         });
                     }
                 }
