@@ -959,10 +959,10 @@ impl Dirs {
     /// Whether the run whose cells are `cells` (a word, on a board whose steps are shifts
     /// of one; `occupied`: its occupied cells) can take a step in none of the directions:
     /// then the run's own step and each direction's, as the caller and `each` charge
-    /// them, are charged here at once. False (nothing charged) where it
-    /// can take one, where the board is of another kind, or where the budget has no room
-    /// for all the steps (`each` then charges them one direction at a time, and names
-    /// the clause where they run out).
+    /// them, are charged here at once. False (nothing charged) where it can take one,
+    /// where the board is of another kind, or where the budget has no room for all the
+    /// steps (`each` then charges them one direction at a time, and names the clause
+    /// where they run out).
     #[inline(always)]
     fn stuck(&self, cells: Option<u64>, occupied: u64) -> bool {
         let (Some(w), Some(cells)) = (&self.words, cells) else {
@@ -977,9 +977,10 @@ impl Dirs {
 
     /// Each direction, then each distance `run` can shift by in it, the rest of the action
     /// listed for each; `occupied`: the occupied cells, on a board whose steps are shifts
-    /// of a word (and `cells` the run's, where the caller found them). A direction the run cannot take a step in is passed over before
-    /// anything is written; the direction's node and the `shifts` node with its two
-    /// operands are charged at once, as `read` charges them.
+    /// of a word (and `cells` the run's, where the caller found them). A direction the
+    /// run cannot take a step in is passed over before anything is written; the
+    /// direction's node and the `shifts` node with its two operands are charged at once,
+    /// as `read` charges them.
     #[inline(always)]
     fn each(
         &self,

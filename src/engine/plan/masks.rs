@@ -1360,15 +1360,14 @@ enum Domain {
     /// A region whose cells stand in the board's order: its set for each seat (one for a
     /// region of no seat), and the seat's operand.
     Region(Vec<Vec<u64>>, Option<SeatArg>),
-    /// `adjacent(x, dirs)`, `sight(x, dirs)` or `slide(x, dirs)`, the directions written
-    /// in the rules: walked in their order, so given with it (`Given::order`); only on a
-    /// board where no two of them lead from one cell to one neighbour (`adjacent`), or
-    /// where the lines from a cell in them never meet (`sight`, `slide`: a slide gives at
-    /// most `MAX_ORDER` cells).
+    /// `sight(x, dirs)` or `slide(x, dirs)`, the directions written in the rules: walked
+    /// in their order, so given with it (`Given::order`); only where the lines from a cell
+    /// in them never meet (a slide gives at most `MAX_ORDER` cells).
     From(Builtin, Arg, Vec<u8>),
-    /// `adjacent(x, dirs)` as `From` takes it: the neighbours read as a set (`around`, as
-    /// `Reach`'s), their order, the directions', walked only where it is asked for
-    /// (`Around`).
+    /// `adjacent(x, dirs)`, the directions written in the rules, on a board where no two
+    /// of them lead from one cell to one neighbour: the neighbours read as a set
+    /// (`around`, as `Reach`'s), their order, the directions', walked only where it is
+    /// asked for (`Around`).
     Around {
         cell: Arg,
         dirs: Vec<u8>,
