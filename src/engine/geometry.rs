@@ -451,6 +451,17 @@ impl WordStep {
     fn of(self, at: u64) -> u64 {
         at << self.up >> self.down
     }
+
+    /// The cells of `at` moved a step this way as a block, if every one of them has a
+    /// neighbour that way and none lands on `blocked`.
+    #[inline(always)]
+    fn free(self, at: u64, blocked: u64) -> Option<u64> {
+        if at & !self.has != 0 {
+            return None;
+        }
+        let to = self.of(at);
+        (to & blocked == 0).then_some(to)
+    }
 }
 
 impl WordSteps {
@@ -504,9 +515,7 @@ impl WordSteps {
     /// is not 0): every cell has a neighbour that way, none of them occupied off the run.
     #[inline(always)]
     pub(crate) fn can_step(&self, run: u64, occupied: u64, dir: u8) -> bool {
-        self.ways
-            .get(dir as usize)
-            .is_some_and(|way| run & !way.has == 0 && way.of(run) & occupied & !run == 0)
+        (self.ways.get(dir as usize)).is_some_and(|way| way.free(run, occupied & !run).is_some())
     }
 
     /// `runs_along` of the cells of the word `cells`: the same runs in the same order,
@@ -571,11 +580,8 @@ impl WordSteps {
         let blocked = occupied & !run;
         let (mut at, mut k) = (run, 0);
         // A cell with no neighbour that way stops it, as does a step onto a blocked cell.
-        while at & !way.has == 0 {
-            at = way.of(at);
-            if at & blocked != 0 {
-                break;
-            }
+        while let Some(to) = way.free(at, blocked) {
+            at = to;
             k += 1;
         }
         k
