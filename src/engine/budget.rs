@@ -50,8 +50,11 @@ impl Decision {
         let outer = DEPTH.get() == 0;
         if outer {
             LEFT.set(MAX_WORK as i64);
-            OVER.set(false);
-            REASON.with_borrow_mut(Vec::clear);
+            // Reasons are written only once the budget is spent (`exceeded`, `locate`),
+            // and `apart` clears them where it gives a spent budget back.
+            if OVER.replace(false) {
+                REASON.with_borrow_mut(Vec::clear);
+            }
         }
         DEPTH.set(DEPTH.get() + 1);
         Decision { outer }

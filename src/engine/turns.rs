@@ -29,15 +29,19 @@ impl Engine {
     /// The seat that decides now: the innermost pending reaction's, or the step's (in an
     /// `all` step, the next seat to choose in secret).
     pub(crate) fn step_decider(&self, s: &State) -> u8 {
-        if self.is_secret_choice(s) {
-            return self.secret_chooser(s).unwrap_or(s.turn_seat);
-        }
+        // The step looked up once: whether its choice is secret (`is_secret_choice`), and
+        // who makes it.
         let by = match s.reactions.last() {
             Some(&(r, _)) => Some(&self.game.reactions[r as usize].by),
-            None => self.game.phases[s.phase as usize]
-                .steps
-                .get(s.step as usize)
-                .and_then(|st| st.by.as_ref()),
+            None => {
+                let step = self.game.phases[s.phase as usize]
+                    .steps
+                    .get(s.step as usize);
+                if s.outcome.is_none() && step.is_some_and(|st| st.mode == StepMode::All) {
+                    return self.secret_chooser(s).unwrap_or(s.turn_seat);
+                }
+                step.and_then(|st| st.by.as_ref())
+            }
         };
         match by {
             Some(by) => {
