@@ -1696,6 +1696,7 @@ impl Domain {
     /// The cells, after the walk's own steps; each cell walked is a step more, charged by
     /// the caller.
     /// A walk in an order of its own writes it in `order`.
+    #[inline(always)]
     fn cells<'o, const W: usize>(
         &'o self,
         ev: &'o Eval,
