@@ -102,6 +102,9 @@ pub struct Playout {
     next: Listed,
     /// Whether `legal` holds the actions of the position the last `apply` left.
     listed: bool,
+    /// The local slots its actions are applied with, kept from one to the next (see
+    /// `Engine::apply_listed_with`).
+    locals: Vec<Value>,
 }
 
 impl Playout {
@@ -129,7 +132,12 @@ impl Playout {
         took: Option<&mut Duration>,
     ) -> Result<(), EngineError> {
         let asked = Asked { exact: false, took };
-        self.listed = engine.apply_ahead(s, &self.legal[i], &mut self.next, asked)?;
+        let n = engine.locals_len();
+        if self.locals.len() != n {
+            self.locals.resize_with(n, || Value::None);
+        }
+        let l = &mut self.locals;
+        self.listed = engine.apply_ahead(s, &self.legal[i], &mut self.next, asked, l)?;
         if self.listed {
             std::mem::swap(&mut self.legal, &mut self.next);
         }
@@ -166,7 +174,8 @@ impl Engine {
             exact: false,
             took: None,
         };
-        self.apply_ahead(s, act, next, asked)
+        let mut l = self.locals();
+        self.apply_ahead(s, act, next, asked, &mut l)
     }
 
     /// `apply_and_list`, and the evaluation steps applying took of the decision's budget,
@@ -182,7 +191,8 @@ impl Engine {
             exact: true,
             took: None,
         };
-        let r = self.apply_ahead(s, act, next, asked);
+        let mut l = self.locals();
+        let r = self.apply_ahead(s, act, next, asked, &mut l);
         (r, budget::work())
     }
 
@@ -192,6 +202,7 @@ impl Engine {
         act: &Action,
         next: &mut Listed,
         asked: Asked,
+        l: &mut [Value],
     ) -> Result<bool, EngineError> {
         let Asked { exact, took } = asked;
         let under_way = AHEAD.with_borrow_mut(|a| {
@@ -207,11 +218,11 @@ impl Engine {
             // Not from a playout's loop (nothing in the engine asks): the outer caller's
             // buffer is left out of this action's walk.
             AHEAD.with_borrow_mut(|a| a.asked = false);
-            let r = self.apply_listed(s, act);
+            let r = self.apply_listed_with(s, act, l);
             AHEAD.with_borrow_mut(|a| a.asked = true);
             return r.map(|()| false);
         }
-        let r = self.apply_listed(s, act);
+        let r = self.apply_listed_with(s, act, l);
         let of = AHEAD.with_borrow_mut(|a| {
             a.asked = false;
             std::mem::swap(&mut a.listed, next);

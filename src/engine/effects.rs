@@ -808,7 +808,7 @@ impl<'a> Runner<'a> {
                     "the rules make no progress: triggers set one another off more than {MAX_TRIGGER_DEPTH} deep"
                 )));
             }
-            let mut l = pool::Locals::new(eng.game.max_locals as usize + 1);
+            let mut l = eng.locals();
             l[0] = Value::Comp(comp);
             self.depth += 1;
             let done = self.run(s, &t.body, &mut l);

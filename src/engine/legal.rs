@@ -296,7 +296,7 @@ impl Engine {
             return Ok(());
         }
         let decision = Decision::begin();
-        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        let mut locals = self.locals();
         self.list_step(s, out, &mut locals);
         budget::locate(|| self.deciding_text(s));
         decision.result()
@@ -370,7 +370,7 @@ impl Engine {
     /// Whether the decider has any legal action (stops at the first, but where the
     /// `apply_and_list` under way asked for them all: see `ahead.rs`).
     pub fn has_legal_action(&self, s: &State) -> bool {
-        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        let mut locals = self.locals();
         self.has_legal_action_with(s, &mut locals)
     }
 
@@ -415,7 +415,7 @@ impl Engine {
     pub(crate) fn legal_actions_for(&self, s: &State, seat: u8) -> Vec<Action> {
         let _decision = Decision::begin();
         let mut out = Vec::new();
-        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        let mut locals = self.locals();
         self.enumerate_for(
             s,
             seat,
@@ -485,7 +485,7 @@ impl Engine {
     /// Whether the decider has an action other than `done` or `skip`.
     pub(crate) fn has_real_choice(&self, s: &State) -> bool {
         let mut any = false;
-        let mut locals = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        let mut locals = self.locals();
         self.enumerate_step(
             s,
             &mut locals,
@@ -773,7 +773,7 @@ impl Engine {
             Some(Some(reason)) => reason.clone(),
             _ => format!("it fails `require {}`", def.require_texts[index as usize]),
         };
-        let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        let mut l = self.locals();
         let mut k = 0;
         for (i, c) in def.clauses.iter().enumerate() {
             match c {
@@ -846,11 +846,34 @@ impl Engine {
     /// Applies an action taken from `legal_actions` of this very state, without checking it
     /// again (the fast path for playouts).
     pub fn apply_listed(&self, s: &mut State, act: &Action) -> Result<(), EngineError> {
+        let mut l = self.locals();
+        self.apply_listed_with(s, act, &mut l)
+    }
+
+    /// How many local slots a query or an action takes (`Locals`).
+    pub(crate) fn locals_len(&self) -> usize {
+        self.game.max_locals as usize + 1
+    }
+
+    /// A set of local slots for a query or an action, from the pool.
+    pub(crate) fn locals(&self) -> super::pool::Locals {
+        super::pool::Locals::new(self.locals_len())
+    }
+
+    /// `apply_listed` with the caller's local slots, `locals_len` of them (a playout
+    /// keeps its own from one action to the next: every local is bound before it is
+    /// read, so the slots of one action serve the next).
+    pub(crate) fn apply_listed_with(
+        &self,
+        s: &mut State,
+        act: &Action,
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
         if s.outcome.is_some() {
             return Err(EngineError::Over);
         }
         let decision = Decision::begin();
-        let r = self.apply_within_budget(s, act);
+        let r = self.apply_within_budget(s, act, l);
         // Every rules error says which action it struck in.
         let doing = || self.applying_text(s, act);
         let r = r.map_err(|e| if budget::spent() { e } else { e.within(doing) });
@@ -860,7 +883,12 @@ impl Engine {
         decision.result().and(r)
     }
 
-    fn apply_within_budget(&self, s: &mut State, act: &Action) -> Result<(), EngineError> {
+    fn apply_within_budget(
+        &self,
+        s: &mut State,
+        act: &Action,
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
         let me = self.step_decider(s);
         let depth = s.reactions.len();
         if s.turn_actions >= MAX_ACTIONS_PER_TURN {
@@ -868,7 +896,6 @@ impl Engine {
                 "the rules make no progress: one turn went on for {MAX_ACTIONS_PER_TURN} actions without ending"
             )));
         }
-        let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
         let secret = self.is_secret_choice(s);
         s.actions += 1;
         s.turn_actions += 1;
@@ -876,13 +903,13 @@ impl Engine {
             // A secret choice is only recorded; when the last seat has chosen, all are
             // revealed and applied together.
             s.secret.push((me, act.clone()));
-            if self.settle_secret_chooser(s, &mut l).is_some() {
+            if self.settle_secret_chooser(s, l).is_some() {
                 return Ok(());
             }
-            return self.reveal(s, &mut l);
+            return self.reveal(s, l);
         }
-        self.run_action(s, me, act, &mut l)?;
-        self.after_action(s, act.action, depth, &mut l)
+        self.run_action(s, me, act, l)?;
+        self.after_action(s, act.action, depth, l)
     }
 
     /// Applies the secret choices of an `all` step, one after another in the order they

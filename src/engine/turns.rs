@@ -45,7 +45,7 @@ impl Engine {
         };
         match by {
             Some(by) => {
-                let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
+                let mut l = self.locals();
                 let ev = Eval {
                     eng: self,
                     s,
@@ -76,7 +76,7 @@ impl Engine {
     /// position before any of the choices, which nothing has changed). `None` when every
     /// seat that takes part has chosen.
     pub(crate) fn next_secret_chooser(&self, s: &State) -> Option<u8> {
-        let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        let mut l = self.locals();
         (0..s.players).find_map(|i| {
             let q = self.secret_candidate(s, i, &mut l)?;
             self.has_legal_action_in(s, q, &mut l).then_some(q)
@@ -417,7 +417,7 @@ impl Engine {
     /// The rules' `score` for a seat, if they declare one.
     pub fn score(&self, s: &State, seat: u8) -> Option<i64> {
         let e = self.game.end.score.as_ref()?;
-        let mut l = super::pool::Locals::new(self.game.max_locals as usize + 1);
+        let mut l = self.locals();
         l[0] = Value::Seat(seat);
         let ev = Eval {
             eng: self,
