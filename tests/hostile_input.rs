@@ -439,36 +439,41 @@ fn first_decision_error(rules: &str) -> String {
     }
 }
 
-#[test]
-fn two_huge_choices_go_past_the_legal_action_limit() {
-    let m = first_decision_error(
-        r#"
+const HUGE_CHOICES: &str = r#"
         game "Huge" { players 2 }
         phase p { turn { one of pick } }
         action pick { choose a in 1..100000 choose b in 1..100000 do { end turn } }
-    "#,
-    );
-    assert_eq!(
-        m,
-        "more than 1,000,000 legal actions (`MAX_LEGAL_ACTIONS`), in `choose b` of action \
-         `pick` (at hostile.muster:4:16), in listing the legal actions of P1 in phase `p` (turn 1)"
-    );
-}
+    "#;
+const HUGE_CHOICES_ERROR: &str = "more than 1,000,000 legal actions (`MAX_LEGAL_ACTIONS`), in \
+    `choose b` of action `pick` (at hostile.muster:4:16), in listing the legal actions of P1 in \
+    phase `p` (turn 1)";
 
-#[test]
-fn a_list_that_doubles_goes_past_the_list_limit() {
-    let m = first_decision_error(
-        r#"
+const DOUBLING_LIST: &str = r#"
         game "Grow" { players 2 }
         var big = [1]
         phase p { turn { one of grow } }
         action grow { do { big = big + big } }
-    "#,
-    );
-    assert_eq!(
-        m,
-        "a list grew past 1,000,000 items (`MAX_LIST`), in applying `grow` (at hostile.muster:5:16)"
-    );
+    "#;
+const DOUBLING_LIST_ERROR: &str =
+    "a list grew past 1,000,000 items (`MAX_LIST`), in applying `grow` (at hostile.muster:5:16)";
+
+#[test]
+fn two_huge_choices_go_past_the_legal_action_limit() {
+    assert_eq!(first_decision_error(HUGE_CHOICES), HUGE_CHOICES_ERROR);
+}
+
+#[test]
+fn a_list_that_doubles_goes_past_the_list_limit() {
+    assert_eq!(first_decision_error(DOUBLING_LIST), DOUBLING_LIST_ERROR);
+}
+
+/// Decisions one after another on one thread, each over its budget: each names what went
+/// over and where, and nothing of the decision before it.
+#[test]
+fn each_decision_over_its_budget_names_only_its_own_limit() {
+    assert_eq!(first_decision_error(HUGE_CHOICES), HUGE_CHOICES_ERROR);
+    assert_eq!(first_decision_error(DOUBLING_LIST), DOUBLING_LIST_ERROR);
+    assert_eq!(first_decision_error(HUGE_CHOICES), HUGE_CHOICES_ERROR);
 }
 
 #[test]

@@ -50,11 +50,9 @@ impl Decision {
         let outer = DEPTH.get() == 0;
         if outer {
             LEFT.set(MAX_WORK as i64);
-            // Reasons are written only once the budget is spent (`exceeded`, `locate`),
-            // and `apart` clears them where it gives a spent budget back.
-            if OVER.replace(false) {
-                REASON.with_borrow_mut(Vec::clear);
-            }
+            // What went over is written only once the budget is spent, and `exceeded`
+            // starts its list afresh: nothing of an earlier decision's is read.
+            OVER.set(false);
         }
         DEPTH.set(DEPTH.get() + 1);
         Decision { outer }
