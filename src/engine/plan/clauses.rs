@@ -896,6 +896,10 @@ pub(super) fn runs_dirs_shifts(
     }))
 }
 
+/// What a direction of `Dirs` costs before its distances: the direction's step, then the
+/// `shifts` node's three (the node and its two operands), as the tree walk charges them.
+const DIR_STEPS: i64 = 4;
+
 /// The directions of `choose d in DIRS` and the distances of the `choose k in shifts(run,
 /// d)` after it (`dirs_then_shifts`), for a run known before the directions are chosen.
 struct Dirs {
@@ -968,7 +972,7 @@ impl Dirs {
         let (Some(w), Some(cells)) = (&self.words, cells) else {
             return false;
         };
-        let steps = 1 + 4 * self.dirs.len() as i64;
+        let steps = 1 + DIR_STEPS * self.dirs.len() as i64;
         if self.dirs.iter().any(|&d| w.can_step(cells, occupied, d)) || budget::left() < steps {
             return false;
         }
@@ -1001,7 +1005,7 @@ impl Dirs {
             // that goes over, the second part is where the tree walk's would have, unless
             // not even the first fitted (then the caller names the directions' clause).
             let before = budget::left();
-            if !budget::charge(4) {
+            if !budget::charge(DIR_STEPS as u64) {
                 if before >= 1 {
                     budget::locate_innermost(|| ev.eng.clause_text(self.a, self.i + 1));
                 }

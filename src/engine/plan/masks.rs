@@ -1407,14 +1407,20 @@ struct Given<'o, const W: usize> {
 }
 
 /// Cells in the order a walk gives them: at most `MAX_ORDER` (a domain gives no more:
-/// `Domain::new`), never on the heap; or, for a group, the walk that gives them (`Flood`),
-/// walked again where the order is asked for.
+/// `Domain::new`), never on the heap; or the walk that gives them (`Later`), walked where
+/// the order is asked for.
 struct Order<'o> {
     cells: [u16; MAX_ORDER],
     len: usize,
-    flood: Option<Flood<'o>>,
-    rays: Option<RaysLater<'o>>,
-    around: Option<Around<'o>>,
+    later: Option<Later<'o>>,
+}
+
+/// A walk whose order is found only where it is asked for: a group's (`Flood`), a
+/// piece's attacks by rays that are words (`RaysLater`), a cell's neighbours (`Around`).
+enum Later<'o> {
+    Flood(Flood<'o>),
+    Rays(RaysLater<'o>),
+    Around(Around<'o>),
 }
 
 impl Order<'_> {
@@ -1422,9 +1428,7 @@ impl Order<'_> {
         Order {
             cells: [0; MAX_ORDER],
             len: 0,
-            flood: None,
-            rays: None,
-            around: None,
+            later: None,
         }
     }
 
@@ -1450,13 +1454,7 @@ impl Order<'_> {
     /// The cells in order (a group's walked again), while `f` says to go on.
     #[inline(always)]
     fn each(&self, mut f: impl FnMut(u16) -> bool) {
-        if let Some(rays) = &self.rays {
-            return rays.each(u64::MAX, f);
-        }
-        if let Some(around) = &self.around {
-            return around.each(f);
-        }
-        match &self.flood {
+        match &self.later {
             None => {
                 for &c in self.cells() {
                     if !f(c) {
@@ -1464,16 +1462,18 @@ impl Order<'_> {
                     }
                 }
             }
-            Some(flood) => flood.each(f),
+            Some(Later::Rays(rays)) => rays.each(u64::MAX, f),
+            Some(Later::Around(around)) => around.each(f),
+            Some(Later::Flood(flood)) => flood.each(f),
         }
     }
 
     /// The cells of `held` in order, while `f` says to go on.
     #[inline(always)]
     fn each_of<const W: usize>(&self, held: Mask<W>, mut f: impl FnMut(u16) -> bool) {
-        match &self.rays {
-            Some(rays) => rays.each(held.0.first().copied().unwrap_or(0), f),
-            None => self.each(|c| !held.contains(c) || f(c)),
+        match &self.later {
+            Some(Later::Rays(rays)) => rays.each(held.0.first().copied().unwrap_or(0), f),
+            _ => self.each(|c| !held.contains(c) || f(c)),
         }
     }
 }
@@ -1734,14 +1734,12 @@ impl Domain {
                 if budget::charge(1) {
                     if let Some(c) = cell.cell(ev, l) {
                         let board = &ev.eng.game.board;
-                        let width = board.cells.len().div_ceil(64);
-                        let row = c as usize * width;
-                        set = Mask::of(&around[row..row + width]);
-                        order.around = Some(Around {
+                        set = neighbours(around, board.cells.len().div_ceil(64), c);
+                        order.later = Some(Later::Around(Around {
                             board,
                             from: c,
                             dirs,
-                        });
+                        }));
                     }
                 }
                 return Given {
@@ -1792,11 +1790,11 @@ impl Domain {
                                 true
                             });
                             set = Mask::of(&[all]);
-                            order.rays = Some(RaysLater {
+                            order.later = Some(Later::Rays(RaysLater {
                                 rays,
                                 from: c,
                                 occupied,
-                            });
+                            }));
                         }
                         None => moves_into(ev, *attacks, c, moves, order, &mut set),
                     }
@@ -1860,8 +1858,7 @@ fn reach_into<const W: usize>(
         // The neighbours not reached yet: none, the commonest, ends the cell's turn; one
         // is reached at once; only two or more have the steps taken one at a time, for
         // their order, until each is reached.
-        let row = c as usize * width;
-        let mut open = Mask::<W>::of(&around[row..row + width]).minus(closed);
+        let mut open = neighbours::<W>(around, width, c).minus(closed);
         if let Some(n) = open.only() {
             closed.insert(n);
             order.push_cell(n);
@@ -1921,16 +1918,24 @@ fn group_given<'o, const W: usize>(
     if !budget::list(set.len() as usize) {
         return none;
     }
-    order.flood = Some(Flood {
+    order.later = Some(Later::Flood(Flood {
         board,
         start,
         dirs,
         member,
-    });
+    }));
     Given {
         set,
         order: Some(order),
     }
+}
+
+/// Cell `c`'s neighbours, its row of a table of each cell's (`neighbour_rows`: `words`
+/// words a cell).
+#[inline(always)]
+fn neighbours<const W: usize>(around: &[u64], words: usize, c: u16) -> Mask<W> {
+    let at = c as usize * words;
+    Mask::of(&around[at..at + words])
 }
 
 /// The cells of `member` reached from `start` by steps through cells of `member`, `start`
@@ -1944,8 +1949,7 @@ fn group_set<const W: usize>(around: &[u64], words: usize, start: u16, member: M
     loop {
         let mut next = Mask::NONE;
         ring.each(|c| {
-            let at = c as usize * words;
-            next = next.or(Mask::of(&around[at..at + words]));
+            next = next.or(neighbours(around, words, c));
             true
         });
         ring = next.and(member).minus(reached);
