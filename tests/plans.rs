@@ -441,6 +441,115 @@ fn the_loop_of_runs_runs_out_where_the_tree_walk_does() {
     assert_eq!(named.len(), 3, "{named:?}");
 }
 
+// A `let` of the cells along lines from a chosen cell that the action only searches
+// (`dest not in straight`) is never made (`plan/line_lets.rs`): searched as a set of cells
+// judged at once (`go`) and as a condition through `and`, `or` and `not` (`look`), each
+// listed as the tree walk lists it. One read another way (`keep`, which chooses from it)
+// is made as before; so is one on a board of more than 64 cells.
+#[test]
+fn plans_search_a_list_they_never_make_as_the_tree_walk_does() {
+    let rules = |size: &str| {
+        format!(
+            r#"game "Lines" {{ players 2 }}
+       board grid {size}
+       kind Man {{ label "M{{owner}}" }}
+       deck men of Man {{ for i in 1..16 {{ card {{ }} }} }}
+       zone box shared public {{ holds men }}
+       zone hand per seat public
+       setup {{ for p in seats {{ for i in 1..5 {{ move first(box) to hand(p) }} }} }}
+       phase p {{ turn {{ one of drop, go, look, keep }} }}
+       action drop {{
+         choose c in hand(me)
+         choose dest in cells
+         require dest.empty
+         do {{ move c to dest }}
+       }}
+       action go {{
+         choose from in cells_of(me)
+         let straight = slide(from, orthogonal)
+         choose dest in reach(from, orthogonal)
+         require dest not in straight
+         do {{ move from.piece to dest }}
+       }}
+       action look {{
+         choose from in cells_of(me)
+         let seen = sight(from, around)
+         choose t in cells
+         let k = 1
+         require t in seen and not (t in seen and k == 2) or t == from and k == 3
+         do {{ end turn }}
+       }}
+       action keep {{
+         choose from in cells_of(me)
+         let s = slide(from, diagonal)
+         choose dest in s
+         require size(s) > 1
+         do {{ move from.piece to dest }}
+       }}"#
+        )
+    };
+    for (size, never_made) in [("6 x 6", 2), ("9 x 9", 0)] {
+        let game = muster::check::compile_source("lines.muster", &rules(size), None)
+            .unwrap_or_else(|f| {
+                panic!(
+                    "the rules check:\n{}",
+                    muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+                )
+            })
+            .game;
+        let engine = Engine::new(game);
+        assert_eq!(engine.lists_never_made(), never_made, "{size}");
+        let (planned, decisions) = compare_engines("lines", None, engine, 60);
+        println!("lines {size}: {decisions} decisions compared");
+        assert_eq!(planned, 4);
+        assert!(decisions > 50, "only {decisions} decisions compared");
+    }
+    // Army Ants' move out: the straight line it may not take is never made.
+    let ants = common::compile_file_or_panic("games/army_ants.muster", None).game;
+    assert_eq!(Engine::new(ants).lists_never_made(), 1);
+}
+
+// A list never made is charged as making it would be, and its searches as searching it:
+// a budget run out in the `let`, or in the `require` that searches it as a condition,
+// names the clause the tree walk names. (A search judged with its `choose` as a set is
+// charged once the set is judged, after the choices that pass it have been handed on, as
+// every condition judged as sets is: see docs/ARCHITECTURE.md.)
+#[test]
+fn a_list_never_made_runs_out_where_the_tree_walk_does() {
+    let mut named = std::collections::BTreeSet::new();
+    for k in 0..8 {
+        let lets: String = (0..k).map(|i| format!("let z{i} = 0\n")).collect();
+        let rules = format!(
+            r#"game "Lines" {{ players 2 }}
+       board grid 8 x 8
+       phase p {{ turn {{ one of go }} }}
+       action go {{
+         choose a in cells
+         choose b in cells
+         choose c in cells
+         choose d in cells
+         {lets}
+         let s = slide(d, orthogonal)
+         require a in s and b not in s or c in s
+         do {{ end turn }}
+       }}"#
+        );
+        let game = muster::check::compile_source("lines.muster", &rules, None)
+            .expect("the rules check")
+            .game;
+        assert_eq!(Engine::new(game).lists_never_made(), 1);
+        let p = runaway_error(&rules);
+        // The action's only `let` is the list's where there are no others.
+        if k == 0 && p.contains("in a `let`") {
+            named.insert("a `let`");
+        }
+        if p.contains("in `require") {
+            named.insert("`require");
+        }
+    }
+    assert_eq!(named.len(), 2, "{named:?}");
+}
+
 /// The slots bound in `e` (by quantifiers, aggregates and comprehensions).
 fn slots_bound(e: &muster::ir::Expr, out: &mut Vec<u16>) {
     use muster::ir::Expr;

@@ -588,6 +588,87 @@ impl WordSteps {
     }
 }
 
+/// The straight lines from each cell of a board of at most 64 cells, all laid out, in
+/// directions written in the rules: each line's cells as a word, to the board's edge, and
+/// whether they go up the board's order (else down), where every line goes one way.
+/// `slide` and `sight` from a cell are then a few operations a direction, with no branch
+/// on each cell the walk would step onto.
+pub(crate) struct LineWords {
+    dirs: usize,
+    /// For cell `c` and the `i`th direction, at `c * dirs + i`.
+    lines: Vec<(u64, bool)>,
+}
+
+impl LineWords {
+    /// The lines of `board` in `dirs`, or `None` for a board that is not of that kind.
+    pub(crate) fn new(board: &Board, dirs: &[u8]) -> Option<LineWords> {
+        let n = board.cells.len();
+        if n > 64 || !board.areas.is_empty() {
+            return None;
+        }
+        let mut lines = Vec::with_capacity(n * dirs.len());
+        for c in 0..n as u16 {
+            for &d in dirs {
+                let (mut word, mut last, mut up) = (0u64, c, None);
+                let mut x = board.step(c, d);
+                while x != NO_CELL {
+                    // A line that turns back on itself, or goes both ways, is walked.
+                    if word >> x & 1 == 1 || x == c || *up.get_or_insert(x > last) != (x > last) {
+                        return None;
+                    }
+                    word |= 1 << x;
+                    last = x;
+                    x = board.step(x, d);
+                }
+                lines.push((word, up.unwrap_or(true)));
+            }
+        }
+        Some(LineWords {
+            dirs: dirs.len(),
+            lines,
+        })
+    }
+
+    /// For each direction in order, the cells `slide` (`sight`: false) or `sight` (true)
+    /// gives from `c` that way, `occupied` the occupied cells, as a word and whether it
+    /// goes up the board's order, while `f` says to go on.
+    #[inline(always)]
+    pub(crate) fn each(
+        &self,
+        c: u16,
+        occupied: u64,
+        sight: bool,
+        mut f: impl FnMut(u64, bool) -> bool,
+    ) -> bool {
+        let at = c as usize * self.dirs;
+        for &(line, up) in &self.lines[at..at + self.dirs] {
+            let reach = line_reach(line, up, occupied);
+            let cells = if sight {
+                reach & occupied
+            } else {
+                reach & !occupied
+            };
+            if !f(cells, up) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The cells of `cells` (a line, going up the board's order or down it) up to and with
+/// its first of `taken`: all of them where none is (a count of 64 zeros shifts by
+/// nothing). No branch on whether there is one.
+#[inline(always)]
+pub(crate) fn line_reach(cells: u64, up: bool, taken: u64) -> u64 {
+    let blockers = cells & taken;
+    if up {
+        cells & (u64::MAX >> (63 - blockers.trailing_zeros() as i32).max(0))
+    } else {
+        cells & (u64::MAX << (63 - blockers.leading_zeros() as i32).max(0))
+    }
+}
+
 /// `shifts` of the run `(start, direction, length)`; `first_free`: its first step in
 /// `dir` is known to be free (`first_step_blocked` said so), and is not looked at again.
 #[inline]
@@ -742,6 +823,18 @@ mod tests {
             .board
     }
 
+    /// A board of `n` cells with a stone on about two in five, at random: what stands on
+    /// each cell, and the occupied cells as a word.
+    fn stones(rng: &mut ChaCha8Rng, n: usize) -> (Vec<u16>, u64) {
+        let occ: Vec<u16> = (0..n)
+            .map(|_| if rng.gen_bool(0.4) { 0 } else { NONE })
+            .collect();
+        let occupied = (0..n)
+            .filter(|&c| occ[c] != NONE)
+            .fold(0u64, |w, c| w | 1 << c);
+        (occ, occupied)
+    }
+
     /// `WordSteps::farthest` goes as far as the walk a cell at a time (`shifts_of`), for
     /// every run of up to four cells and every direction, over seeded random boards of
     /// stones, on a grid and on hexagons; a board of more than 64 cells has no word steps.
@@ -754,12 +847,7 @@ mod tests {
             let words = WordSteps::new(&board).expect("a small grid or hex board is of words");
             let (n, k) = (board.cells.len(), board.dirs.len() as u8);
             for _ in 0..40 {
-                let occ: Vec<u16> = (0..n)
-                    .map(|_| if rng.gen_bool(0.4) { 0 } else { NONE })
-                    .collect();
-                let occupied = (0..n)
-                    .filter(|&c| occ[c] != NONE)
-                    .fold(0u64, |w, c| w | 1 << c);
+                let (occ, occupied) = stones(&mut rng, n);
                 for start in 0..n as u16 {
                     for ld in 0..k {
                         for len in 1..=4u8 {
@@ -783,5 +871,50 @@ mod tests {
         }
         assert!(compared > 10_000, "only {compared} shifts compared");
         assert!(WordSteps::new(&board_of(Some("wide"))).is_none());
+    }
+
+    /// `LineWords` gives what `slide` and `sight` give, in their order, from every cell
+    /// in every set of directions of one or two, over seeded random boards of stones, on a
+    /// grid and on hexagons; a board of more than 64 cells has no line words.
+    #[test]
+    fn line_words_give_what_the_walk_gives() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut compared = 0;
+        for variant in [None, Some("hexes")] {
+            let board = board_of(variant);
+            let (n, k) = (board.cells.len(), board.dirs.len() as u8);
+            let sets: Vec<Vec<u8>> = (0..k)
+                .map(|d| vec![d])
+                .chain(
+                    (0..k).flat_map(|a| (0..k).filter(move |&b| b != a).map(move |b| vec![a, b])),
+                )
+                .collect();
+            for dirs in &sets {
+                let lines = LineWords::new(&board, dirs).expect("a small board's lines are words");
+                for _ in 0..10 {
+                    let (occ, occupied) = stones(&mut rng, n);
+                    for c in 0..n as u16 {
+                        for b in [Builtin::Slide, Builtin::Sight] {
+                            let mut walked = Vec::new();
+                            from_cell(b, &board, &occ, c, dirs, &mut |x| {
+                                walked.push(x);
+                                true
+                            });
+                            let mut worded = Vec::new();
+                            lines.each(c, occupied, b == Builtin::Sight, |cells, up| {
+                                super::super::patterns::along(cells, up, &mut |x| {
+                                    worded.push(x);
+                                    true
+                                })
+                            });
+                            assert_eq!(worded, walked, "{b:?} from {c} in {dirs:?}");
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "only {compared} walks compared");
+        assert!(LineWords::new(&board_of(Some("wide")), &[0]).is_none());
     }
 }

@@ -312,6 +312,7 @@ impl Engine {
                 computers: Vec::new(),
                 memo_nodes: Vec::new(),
                 memo_roots: Vec::new(),
+                lists_never_made: 0,
             }),
             ..self.clone()
         }
@@ -321,6 +322,12 @@ impl Engine {
     /// one forward or more (`patterns::Rays`).
     pub fn patterns_with_rays(&self) -> usize {
         self.rays.iter().filter(|r| !r.is_empty()).count()
+    }
+
+    /// How many of the actions' `let`s hold lists of cells that the plans never make,
+    /// since the action only searches them (see `plan/line_lets.rs`).
+    pub fn lists_never_made(&self) -> usize {
+        self.plans.lists_never_made
     }
 
     /// How many of the game's actions are listed by a compiled plan (the rest by the

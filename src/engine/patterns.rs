@@ -1,6 +1,6 @@
 //! Move patterns on a grid: where a piece may go by a pattern, each destination once.
 
-use super::geometry::CellSet;
+use super::geometry::{self, CellSet};
 use super::state::NONE;
 use crate::ir::{Board, Lands, Leg, Pat, NO_CELL};
 use smallvec::SmallVec;
@@ -213,7 +213,7 @@ impl Rays {
             self.starts[from as usize + 1] as usize,
         );
         for (r, &(cells, up)) in self.rays[a..b].iter().zip(&self.words[a..b]) {
-            let mut reach = Rays::reach(cells, up, taken);
+            let mut reach = geometry::line_reach(cells, up, taken);
             if attacks {
                 if r.lands == Lands::Move {
                     continue;
@@ -231,19 +231,6 @@ impl Rays {
             }
         }
         true
-    }
-
-    /// The cells of a ray (a word, going up the board's order or down it) up to and with
-    /// its first of `taken`: all of them where none is (a count of 64 zeros shifts by
-    /// nothing). No branch on whether there is one.
-    #[inline(always)]
-    fn reach(cells: u64, up: bool, taken: u64) -> u64 {
-        let blockers = cells & taken;
-        if up {
-            cells & (u64::MAX >> (63 - blockers.trailing_zeros() as i32).max(0))
-        } else {
-            cells & (u64::MAX << (63 - blockers.leading_zeros() as i32).max(0))
-        }
     }
 
     /// Whether each ray's cells are a word (see `words`): `cells_word` walks them.
@@ -276,7 +263,7 @@ impl Rays {
             if r.lands == Lands::Move {
                 continue;
             }
-            let reach = Rays::reach(cells, up, occupied);
+            let reach = geometry::line_reach(cells, up, occupied);
             if !f(reach, up) {
                 return;
             }

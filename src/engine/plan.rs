@@ -52,7 +52,8 @@
 //! each kind of thing compiled has its own: an action's clauses (`clauses.rs`), walks of
 //! collections and cells (`walks.rs`), conditions (`conditions.rs`), values
 //! (`values.rs`), short reads (`reads.rs`), conditions judged for sets of cells
-//! (`masks.rs`), bodies judged on a walk's item in place (`item_tests.rs`) and effects
+//! (`masks.rs`), lists of cells a `let` keeps that are only searched, never made
+//! (`line_lets.rs`), bodies judged on a walk's item in place (`item_tests.rs`) and effects
 //! (`bodies.rs`).
 use super::budget;
 use super::eval::{emit, Dirs, Eval};
@@ -69,6 +70,7 @@ mod bodies;
 mod clauses;
 mod conditions;
 mod item_tests;
+mod line_lets;
 mod masks;
 mod numbers;
 mod reads;
@@ -269,6 +271,8 @@ pub(crate) struct Plans {
     pub memo_nodes: Vec<usize>,
     /// The same for the statements' expressions remembered within (`Engine::memo_roots`).
     pub memo_roots: Vec<usize>,
+    /// How many of the actions' `let`s hold lists that are never made (`line_lets.rs`).
+    pub lists_never_made: usize,
 }
 
 /// The parts `walk` finds in `rules`, each with the part it finds at the same place in
@@ -321,6 +325,11 @@ struct Cx<'a> {
     /// The statements a trial for `require afterwards` skips, by address in the rules
     /// (sorted; see `trials.rs`).
     trial_skips: &'a [usize],
+    /// The `let`s of the action being compiled whose lists are never made, by their
+    /// slots (`line_lets.rs`).
+    line_lets: Vec<(u16, std::sync::Arc<line_lets::LineLet>)>,
+    /// How many such `let`s the actions compiled so far hold.
+    lists_never_made: usize,
 }
 
 impl Cx<'_> {
@@ -337,6 +346,14 @@ impl Cx<'_> {
     }
 
     /// Whether `e` is a node remembered within a query.
+    /// The `let` in local `slot` of the action being compiled, if its list is never made
+    /// (`line_lets.rs`).
+    fn line_let(&self, slot: u16) -> Option<std::sync::Arc<line_lets::LineLet>> {
+        (self.line_lets.iter())
+            .find(|(s, _)| *s == slot)
+            .map(|(_, l)| l.clone())
+    }
+
     fn remembered(&self, e: &Expr) -> bool {
         self.memo
             .binary_search(&(e as *const Expr as usize))
@@ -410,6 +427,8 @@ impl Plans {
         let mut cx = Cx {
             count_clauses,
             trial_skips,
+            line_lets: Vec::new(),
+            lists_never_made: 0,
             board: &game.board,
             patterns: &game.patterns,
             seats: &game.seats,
@@ -464,6 +483,7 @@ impl Plans {
             computers,
             memo_nodes: cx.copies,
             memo_roots: cx.root_copies,
+            lists_never_made: cx.lists_never_made,
         }
     }
 }

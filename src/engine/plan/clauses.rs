@@ -31,6 +31,10 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
     if !chosen.iter().copied().eq(run.clone()) {
         return None;
     }
+    // The `let`s whose lists are never made, for this action's clauses alone.
+    let found = line_lets::find(cx, clauses, roles);
+    cx.lists_never_made += found.len();
+    let outer = std::mem::replace(&mut cx.line_lets, found);
     let record = Record { a, run };
     let mut next: Step = {
         let record = record.clone();
@@ -157,6 +161,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             next = counted(cx, (a, i), next);
         }
     }
+    cx.line_lets = outer;
     Some(next)
 }
 
@@ -245,7 +250,21 @@ pub(super) fn let_(cx: &mut Cx, at: (u16, usize), slot: u16, value: &Expr, next:
     let cells = (!cx.remembered(value))
         .then(|| values::CellsFrom::new(cx, value))
         .flatten();
+    // A list only ever searched: never made, charged as making it would be (the call's
+    // node, its cell's read, its length), the local left as it was (`line_lets.rs`).
+    let line = cells.as_ref().and(cx.line_let(slot as u16));
     if let Some(cells) = cells {
+        if let Some(line) = line {
+            return Box::new(move |ev, l, f| {
+                located(ev, at, || {
+                    if budget::charge(1) {
+                        cells.from(ev, l);
+                        budget::list(line.count(ev, l));
+                    }
+                    next(ev, l, f)
+                })
+            });
+        }
         return Box::new(move |ev, l, f| {
             located(ev, at, || {
                 if !budget::charge(1) {

@@ -427,6 +427,31 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
         }
         // As `eval` judges `in`: a step for the node, then the items until one is equal.
         Expr::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => {
+            // A search of a list a `let` never made: the cells on its lines, charged as the
+            // search of the list in place below (`line_lets.rs`).
+            let line = match **b {
+                Expr::Local(s) => cx.line_let(s),
+                _ => None,
+            };
+            if let Some(line) = line {
+                let (item, want) = (Arg::new(cx, a), *op == BinOp::In);
+                return Box::new(move |ev, l| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let (found, looked) = match &item {
+                        Arg::Get(g) => {
+                            let x = g(ev, l);
+                            let found = line.searched(ev, l, &x);
+                            pool::recycle(x);
+                            found
+                        }
+                        a => line.searched(ev, l, a.seen(l)),
+                    };
+                    let found = budget::charge(looked) && found;
+                    found == want
+                });
+            }
             // A cell among a piece's destinations or attacks: its operands read compiled,
             // the pattern asked as `Eval::find` asks it (`Eval::reaches`).
             if let Expr::Call(call @ (Builtin::Destinations | Builtin::Attacks), args) = &**b {

@@ -381,6 +381,9 @@ enum Pred {
     Among {
         other: usize,
         want: bool,
+        /// Where the local is a `let` whose list is never made, its lines
+        /// (`line_lets.rs`): searched in place of the list.
+        line: Option<std::sync::Arc<super::line_lets::LineLet>>,
     },
     /// `x in r` (`want`), or `x not in r`, for `r` a region written in the rules, of a seat
     /// as `Pred::Owner` takes one, or of none: the cells on the seat's list (`sets`, one for
@@ -915,6 +918,7 @@ fn pred_within(cx: &Cx, e: &Expr, slot: u16, bound: &[u16]) -> Option<Pred> {
             Expr::Local(other) if !bound.contains(&other) && !cx.remembered(b) => Pred::Among {
                 other: other as usize,
                 want: *op == BinOp::In,
+                line: cx.line_let(other),
             },
             Expr::Region(r, ref seat) if !cx.remembered(b) => {
                 let seat = match seat.as_deref() {
@@ -1249,8 +1253,11 @@ impl Pred {
                 k.discard();
                 held
             }
-            Pred::Among { other, want } => {
-                let (found, looked) = searched_for(j.ev, &j.l[*other], s);
+            Pred::Among { other, want, line } => {
+                let (found, looked) = match line {
+                    Some(line) => searched_on_lines(j.ev, j.l, line, s),
+                    None => searched_for(j.ev, &j.l[*other], s),
+                };
                 j.steps += looked;
                 if *want {
                     found
@@ -1344,6 +1351,28 @@ fn searched_for<const W: usize>(ev: &Eval, v: &Value, s: Mask<W>) -> (Mask<W>, u
     (found, looked + (s.len() - found.len()) * items)
 }
 
+/// `searched_for` of a list a `let` never made (`line_lets.rs`): the cells on its
+/// lines, in the list's order.
+fn searched_on_lines<const W: usize>(
+    ev: &Eval,
+    l: &[Value],
+    line: &super::line_lets::LineLet,
+    s: Mask<W>,
+) -> (Mask<W>, u64) {
+    let (mut found, mut looked, mut items) = (Mask::NONE, 0, 0u64);
+    line.each(ev, l, |cells, up| {
+        patterns::along(cells, up, &mut |c| {
+            items += 1;
+            if s.contains(c) && !found.contains(c) {
+                found.insert(c);
+                looked += items;
+            }
+            true
+        })
+    });
+    (found, looked + (s.len() - found.len()) * items)
+}
+
 /// The most directions a walk of a cell's neighbours may go in for its cells to be
 /// judged as a set (`Domain::From`).
 const MAX_AROUND: usize = 8;
@@ -1362,8 +1391,9 @@ enum Domain {
     Region(Vec<Vec<u64>>, Option<SeatArg>),
     /// `sight(x, dirs)` or `slide(x, dirs)`, the directions written in the rules: walked
     /// in their order, so given with it (`Given::order`); only where the lines from a cell
-    /// in them never meet (a slide gives at most `MAX_ORDER` cells).
-    From(Builtin, Arg, Vec<u8>),
+    /// in them never meet (a slide gives at most `MAX_ORDER` cells). On a board whose
+    /// lines are words (`LineWords`), each direction's cells are found as one.
+    From(Builtin, Arg, Vec<u8>, Option<geometry::LineWords>),
     /// `adjacent(x, dirs)`, the directions written in the rules, on a board where no two
     /// of them lead from one cell to one neighbour: the neighbours read as a set
     /// (`around`, as `Reach`'s), their order, the directions', walked only where it is
@@ -1646,7 +1676,8 @@ impl Domain {
                         dirs,
                     });
                 }
-                Domain::From(*b, Arg::new(cx, &args[0]), dirs)
+                let lines = geometry::LineWords::new(board, &dirs);
+                Domain::From(*b, Arg::new(cx, &args[0]), dirs, lines)
             }
             Expr::Call(Builtin::Reach, args) => {
                 let dirs = written_dirs(cx.board, &args[1])?;
@@ -1711,15 +1742,24 @@ impl Domain {
                 sets.get(at).map_or(Mask::NONE, |w| Mask::of(w))
             }
             // The call's step, then its cell's, as the walk charges them.
-            Domain::From(b, cell, dirs) => {
+            Domain::From(b, cell, dirs, lines) => {
                 let mut set = Mask::NONE;
                 if budget::charge(1) {
                     if let Some(c) = cell.cell(ev, l) {
-                        let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
-                        geometry::from_cell(*b, board, occ, c, dirs, &mut |n| {
+                        let mut push = |n| {
                             order.push(n, &mut set);
                             true
-                        });
+                        };
+                        if let Some(lines) = lines {
+                            let (occupied, sight) =
+                                (ev.s.occupied_word(None), *b == Builtin::Sight);
+                            lines.each(c, occupied, sight, |cells, up| {
+                                patterns::along(cells, up, &mut push)
+                            });
+                        } else {
+                            let (board, occ) = (&ev.eng.game.board, &ev.s.cells);
+                            geometry::from_cell(*b, board, occ, c, dirs, &mut push);
+                        }
                     }
                 }
                 return Given {
