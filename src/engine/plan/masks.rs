@@ -1361,6 +1361,16 @@ fn searched_on_lines<const W: usize>(
 ) -> (Mask<W>, u64) {
     let (mut found, mut looked, mut items) = (Mask::NONE, 0, 0u64);
     line.each(ev, l, |cells, up| {
+        let line = Mask::<W>::of(std::slice::from_ref(&cells));
+        let n = line.len();
+        // Every cell of the line found here (a slide within the cells reached, the common
+        // case): the items up to each, added at once.
+        if s.and(line).minus(found) == line {
+            looked += n * items + n * (n + 1) / 2;
+            found = found.or(line);
+            items += n;
+            return true;
+        }
         patterns::along(cells, up, &mut |c| {
             items += 1;
             if s.contains(c) && !found.contains(c) {
