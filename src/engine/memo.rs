@@ -266,16 +266,13 @@ pub(crate) fn nodes(game: &Game, roles: &[Box<[Role]>]) -> Vec<usize> {
 /// change while an expression is evaluated, though it does between a body's statements.
 pub(crate) fn effect_nodes(game: &Game) -> (Vec<usize>, Vec<usize>) {
     fn body(stmts: &[Stmt], nodes: &mut Vec<usize>, roots: &mut Vec<usize>) {
-        for st in stmts {
-            st.each_expr(&mut |e| {
-                let before = nodes.len();
-                scan(e, false, nodes);
-                if nodes.len() > before {
-                    roots.push(e as *const Expr as usize);
-                }
-            });
-            st.each_body(&mut |b| body(b, nodes, roots));
-        }
+        Stmt::each_expr_within(stmts, &mut |e| {
+            let before = nodes.len();
+            scan(e, false, nodes);
+            if nodes.len() > before {
+                roots.push(e as *const Expr as usize);
+            }
+        });
     }
     let (mut nodes, mut roots) = (Vec::new(), Vec::new());
     for b in game.bodies() {

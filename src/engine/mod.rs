@@ -215,12 +215,6 @@ fn lets_applied(clauses: &[Clause]) -> Box<[bool]> {
         }
         e.each_child(&mut |c| expr(c, read));
     }
-    fn body(stmts: &[Stmt], read: &mut Vec<bool>) {
-        for st in stmts {
-            st.each_expr(&mut |e| expr(e, read));
-            st.each_body(&mut |b| body(b, read));
-        }
-    }
     let slots = clauses
         .iter()
         .filter_map(|c| match c {
@@ -233,7 +227,7 @@ fn lets_applied(clauses: &[Clause]) -> Box<[bool]> {
     let mut applied = vec![false; clauses.len()];
     for (i, c) in clauses.iter().enumerate().rev() {
         match c {
-            Clause::Do(stmts) => body(stmts, &mut read),
+            Clause::Do(stmts) => Stmt::each_expr_within(stmts, &mut |e| expr(e, &mut read)),
             Clause::Let { slot, value } if read.get(*slot as usize) == Some(&true) => {
                 applied[i] = true;
                 expr(value, &mut read);

@@ -45,10 +45,7 @@ impl Read {
 
     /// Every expression of `stmts`, at any depth.
     fn stmts(&mut self, stmts: &[Stmt]) {
-        for st in stmts {
-            st.each_expr(&mut |e| self.expr(e));
-            st.each_body(&mut |b| self.stmts(b));
-        }
+        Stmt::each_expr_within(stmts, &mut |e| self.expr(e));
     }
 
     fn len(&self) -> usize {

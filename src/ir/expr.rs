@@ -352,6 +352,15 @@ pub enum Stmt {
 }
 
 impl Stmt {
+    /// Calls `f` on each expression of `stmts` and of the statements they hold, at any
+    /// depth, in order.
+    pub fn each_expr_within<'s>(stmts: &'s [Stmt], f: &mut dyn FnMut(&'s Expr)) {
+        for st in stmts {
+            st.each_expr(f);
+            st.each_body(&mut |b| Stmt::each_expr_within(b, f));
+        }
+    }
+
     /// Calls `f` on each list of statements this statement holds (an `if`'s two
     /// branches, a `for`'s body, a block), in order.
     pub fn each_body<'s>(&'s self, f: &mut dyn FnMut(&'s [Stmt])) {

@@ -134,10 +134,7 @@ fn searches_only(cx: &Cx, e: &Expr, slot: u16) -> bool {
 
 /// Whether any statement of `body` (or of those it holds) reads local `slot`.
 fn body_reads(body: &[Stmt], slot: u16) -> bool {
-    body.iter().any(|st| {
-        let mut reads = false;
-        st.each_expr(&mut |e| reads = reads || e.reads_local(slot));
-        st.each_body(&mut |b| reads = reads || body_reads(b, slot));
-        reads
-    })
+    let mut reads = false;
+    Stmt::each_expr_within(body, &mut |e| reads = reads || e.reads_local(slot));
+    reads
 }
