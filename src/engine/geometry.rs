@@ -597,6 +597,9 @@ pub(crate) struct LineWords {
     dirs: usize,
     /// For cell `c` and the `i`th direction, at `c * dirs + i`.
     lines: Vec<(u64, bool)>,
+    /// For cell `c`, the first cell of each of its lines: where all of them are occupied,
+    /// a slide from `c` gives no cell (`slides_nowhere`).
+    firsts: Vec<u64>,
 }
 
 impl LineWords {
@@ -607,6 +610,7 @@ impl LineWords {
             return None;
         }
         let mut lines = Vec::with_capacity(n * dirs.len());
+        let mut firsts = vec![0u64; n];
         for c in 0..n as u16 {
             for &d in dirs {
                 let (mut word, mut last, mut up) = (0u64, c, None);
@@ -615,6 +619,9 @@ impl LineWords {
                     // A line that turns back on itself, or goes both ways, is walked.
                     if word >> x & 1 == 1 || x == c || *up.get_or_insert(x > last) != (x > last) {
                         return None;
+                    }
+                    if word == 0 {
+                        firsts[c as usize] |= 1 << x;
                     }
                     word |= 1 << x;
                     last = x;
@@ -626,7 +633,15 @@ impl LineWords {
         Some(LineWords {
             dirs: dirs.len(),
             lines,
+            firsts,
         })
+    }
+
+    /// Whether a slide from `c` gives no cell, `occupied` the occupied cells: the first
+    /// cell of each of its lines is occupied (or it has none).
+    #[inline(always)]
+    pub(crate) fn slides_nowhere(&self, c: u16, occupied: u64) -> bool {
+        self.firsts[c as usize] & !occupied == 0
     }
 
     /// For each direction in order, the cells `slide` (`sight`: false) or `sight` (true)
@@ -908,6 +923,9 @@ mod tests {
                                 })
                             });
                             assert_eq!(worded, walked, "{b:?} from {c} in {dirs:?}");
+                            if b == Builtin::Slide {
+                                assert_eq!(lines.slides_nowhere(c, occupied), walked.is_empty());
+                            }
                             compared += 1;
                         }
                     }

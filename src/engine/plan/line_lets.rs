@@ -38,6 +38,13 @@ impl LineLet {
 
     /// How many cells the list would hold.
     pub(super) fn count(&self, ev: &Eval, l: &[Value]) -> usize {
+        // A slide blocked in every direction at its first step (as often as not, among
+        // packed pieces): none, found from the first cells of the lines alone.
+        if let (false, Value::Cell(c)) = (self.sight, &l[self.from]) {
+            if self.lines.slides_nowhere(*c, ev.s.occupied_word(None)) {
+                return 0;
+            }
+        }
         let mut n = 0;
         self.each(ev, l, |cells, _| {
             n += cells.count_ones() as usize;

@@ -1359,6 +1359,10 @@ fn searched_on_lines<const W: usize>(
     line: &super::line_lets::LineLet,
     s: Mask<W>,
 ) -> (Mask<W>, u64) {
+    // No cell to look for (a piece that can go nowhere): nothing found, nothing looked at.
+    if s.is_empty() {
+        return (Mask::NONE, 0);
+    }
     let (mut found, mut looked, mut items) = (Mask::NONE, 0, 0u64);
     line.each(ev, l, |cells, up| {
         let line = Mask::<W>::of(std::slice::from_ref(&cells));
