@@ -518,26 +518,71 @@ impl WordSteps {
         (self.ways.get(dir as usize)).is_some_and(|way| way.free(run, occupied & !run).is_some())
     }
 
-    /// `runs_along` of the cells of the word `cells`: the same runs in the same order,
-    /// each handed on with its cells as a word, found by shifts rather than cell by cell.
+    /// The cells a step in `dir` is open to: those with a neighbour that way, not one of
+    /// `occupied` (a run of one cell can take a step that way).
     #[inline(always)]
-    pub(crate) fn runs<F: FnMut((u16, u8, u8), u64) -> bool + ?Sized>(
+    fn open(&self, dir: u8, occupied: u64) -> u64 {
+        // Cell `c`'s neighbour is occupied where `occupied` shifted back has `c`.
+        (self.ways.get(dir as usize)).map_or(0, |w| w.has & !(occupied << w.down >> w.up))
+    }
+
+    /// `runs_along` of the cells of the word `cells`: the same runs in the same order,
+    /// each handed on with its cells as a word, found by shifts rather than cell by cell,
+    /// and with whether it is stuck: can take a step in none of `dirs` as a block
+    /// (`can_step`, `occupied` the occupied cells, the runs' among them). That is found
+    /// from what each cell of a run can do (`Parts`), not a run at a time; stuck runs one
+    /// after another (single cells, or every part of a longer run) are offered to `skip`
+    /// as how many they are, and handed on one at a time where it says no. With more than
+    /// `MAX_JUDGED_DIRS` directions, whether a run is stuck is left to the caller (`None`).
+    #[inline(always)]
+    pub(crate) fn runs<F, S>(
         &self,
         cells: u64,
         axes: &[(u8, Option<u8>)],
+        (occupied, dirs): (u64, &[u8]),
         f: &mut F,
-    ) {
+        skip: &mut S,
+    ) where
+        F: FnMut((u16, u8, u8), u64, Option<bool>) -> bool + ?Sized,
+        S: FnMut(u64) -> bool + ?Sized,
+    {
+        let judged = dirs.len() <= MAX_JUDGED_DIRS;
+        let mut open = [0u64; MAX_JUDGED_DIRS];
+        if judged {
+            for (o, &d) in open.iter_mut().zip(dirs) {
+                *o = self.open(d, occupied);
+            }
+        }
+        let open = &open[..dirs.len().min(MAX_JUDGED_DIRS)];
+        // Single cells, stuck where no step is open to them: those waiting to be handed on
+        // go before the next that is not.
+        let moves = open.iter().fold(0, |m, o| m | o);
+        let mut waiting = 0u64;
         let mut left = cells;
         while left != 0 {
-            let c = left.trailing_zeros();
+            let at = left & left.wrapping_neg();
             left &= left - 1;
-            if !f((c as u16, 0, 1), 1 << c) {
+            if judged && at & moves == 0 {
+                waiting |= at;
+                continue;
+            }
+            if !hand_on_stuck(std::mem::take(&mut waiting), f, skip) {
+                return;
+            }
+            if !f(
+                (at.trailing_zeros() as u16, 0, 1),
+                at,
+                judged.then_some(false),
+            ) {
                 return;
             }
         }
-        for &(a, back) in axes {
+        if !hand_on_stuck(waiting, f, skip) {
+            return;
+        }
+        for &(a, back_dir) in axes {
             let way = self.ways.get(a as usize).copied().unwrap_or_default();
-            let back = back.and_then(|b| self.ways.get(b as usize).copied());
+            let back = back_dir.and_then(|b| self.ways.get(b as usize).copied());
             let mut starts = cells;
             while starts != 0 {
                 let at = starts & starts.wrapping_neg();
@@ -546,20 +591,39 @@ impl WordSteps {
                 if back.is_some_and(|b| at & b.has != 0 && b.of(at) & cells != 0) {
                     continue;
                 }
-                let (mut end, mut len) = (at, 1usize);
+                let (mut end, mut len, mut whole) = (at, 1usize, at);
                 while end & way.has != 0 && way.of(end) & cells != 0 {
                     end = way.of(end);
                     len += 1;
+                    whole |= end;
+                }
+                if len < 2 {
+                    continue;
+                }
+                let run = Run {
+                    whole,
+                    first: at,
+                    last: end,
+                    axis: (a, back_dir),
+                };
+                let parts = judged.then(|| Parts::new(self, run, dirs, open));
+                // Every part of two cells or more stuck: offered at once.
+                let all = (len * (len - 1) / 2) as u64;
+                if parts.as_ref().is_some_and(|p| p.none_move(way)) && skip(all) {
+                    continue;
                 }
                 // Each part of two cells or more, by its first cell and then its last.
                 let mut first = at;
-                for i in 0..len.saturating_sub(1) {
-                    let (mut last, mut run) = (first, first);
+                for i in 0..len - 1 {
+                    let (mut last, mut cells) = (first, first);
                     for j in i + 1..len {
                         last = way.of(last);
-                        run |= last;
+                        cells |= last;
                         let n = (j - i + 1).min(255) as u8;
-                        if !f((first.trailing_zeros() as u16, a, n), run) {
+                        let stuck = (parts.as_ref()).map(|p| {
+                            p.stuck(self, cells, (i == 0, j == len - 1), (occupied, dirs))
+                        });
+                        if !f((first.trailing_zeros() as u16, a, n), cells, stuck) {
                             return;
                         }
                     }
@@ -585,6 +649,119 @@ impl WordSteps {
             k += 1;
         }
         k
+    }
+}
+
+/// The most directions `WordSteps::runs` judges runs stuck for itself.
+const MAX_JUDGED_DIRS: usize = 8;
+
+/// The stuck runs `waiting` (single cells), offered to `skip` as how many they are, else
+/// handed on to `f` one at a time; false if `f` says to stop.
+fn hand_on_stuck<F, S>(waiting: u64, f: &mut F, skip: &mut S) -> bool
+where
+    F: FnMut((u16, u8, u8), u64, Option<bool>) -> bool + ?Sized,
+    S: FnMut(u64) -> bool + ?Sized,
+{
+    if waiting == 0 || skip(u64::from(waiting.count_ones())) {
+        return true;
+    }
+    let mut left = waiting;
+    while left != 0 {
+        let at = left & left.wrapping_neg();
+        left &= left - 1;
+        if !f((at.trailing_zeros() as u16, 0, 1), at, Some(true)) {
+            return false;
+        }
+    }
+    true
+}
+
+/// A run as long as it goes along an axis (`WordSteps::runs`): its cells, its first and
+/// last cell, and the axis (its direction and the one back along it, if any).
+#[derive(Clone, Copy)]
+struct Run {
+    whole: u64,
+    first: u64,
+    last: u64,
+    axis: (u8, Option<u8>),
+}
+
+/// What the directions can do for the parts of a `Run` (two cells or more, one after
+/// another): a step along the axis is open only to a part that ends at the run's last
+/// cell (`ahead`), one back only to a part that starts at its first (`behind`), each at
+/// that cell; a step in a direction that leads off the run's line (`across`) to a part
+/// whose every cell it is open to. A direction that leads from one cell of the run to
+/// another, other than those two, has each part judged whole (`whole`).
+struct Parts {
+    ahead: bool,
+    behind: bool,
+    across: [u64; MAX_JUDGED_DIRS],
+    crossing: usize,
+    whole: bool,
+}
+
+impl Parts {
+    #[inline(always)]
+    fn new(words: &WordSteps, run: Run, dirs: &[u8], open: &[u64]) -> Parts {
+        let (a, back) = run.axis;
+        let way = words.ways.get(a as usize).copied().unwrap_or_default();
+        let mut p = Parts {
+            ahead: false,
+            behind: false,
+            across: [0; MAX_JUDGED_DIRS],
+            crossing: 0,
+            whole: false,
+        };
+        for (&d, &o) in dirs.iter().zip(open) {
+            let Some(w) = words.ways.get(d as usize).copied() else {
+                continue;
+            };
+            if d == a {
+                p.ahead |= o & run.last != 0;
+            } else if Some(d) == back
+                && (w.up, w.down) == (way.down, way.up)
+                && run.whole & !run.first & !w.has == 0
+            {
+                // Back along the axis, from every cell but the first to the one before it.
+                p.behind |= o & run.first != 0;
+            } else if w.of(run.whole & w.has) & run.whole == 0 {
+                p.across[p.crossing] = run.whole & o;
+                p.crossing += 1;
+            } else {
+                p.whole = true;
+            }
+        }
+        p
+    }
+
+    /// Whether the part `cells` (starting at the run's first cell, ending at its last) is
+    /// stuck.
+    #[inline(always)]
+    fn stuck(
+        &self,
+        words: &WordSteps,
+        cells: u64,
+        (starts, ends): (bool, bool),
+        (occupied, dirs): (u64, &[u8]),
+    ) -> bool {
+        if self.whole {
+            return !dirs.iter().any(|&d| words.can_step(cells, occupied, d));
+        }
+        !((ends && self.ahead)
+            || (starts && self.behind)
+            || self.across[..self.crossing]
+                .iter()
+                .any(|&o| cells & !o == 0))
+    }
+
+    /// Whether every part is stuck: no step along the axis, and no two cells one after
+    /// another that a step across is open to both of.
+    #[inline(always)]
+    fn none_move(&self, way: WordStep) -> bool {
+        !self.whole
+            && !self.ahead
+            && !self.behind
+            && (self.across[..self.crossing].iter()).all(|&o| o & way.of(o & way.has) == 0)
     }
 }
 
@@ -886,6 +1063,89 @@ mod tests {
         }
         assert!(compared > 10_000, "only {compared} shifts compared");
         assert!(WordSteps::new(&board_of(Some("wide"))).is_none());
+    }
+
+    /// `WordSteps::runs` gives the runs `runs_along` gives, in its order, each judged stuck
+    /// exactly where no direction's `can_step` is open to it; offered as stuck in groups
+    /// (`skip`), the stuck and the other runs come in the same order. Over seeded random
+    /// boards of stones, a random part of them the runs' cells, on a grid and on hexagons,
+    /// for runs along one direction or two and steps in every set of one or two directions
+    /// and in all of them.
+    #[test]
+    fn runs_are_stuck_where_no_step_is_open() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        let mut judged = 0;
+        for variant in [None, Some("hexes")] {
+            let board = board_of(variant);
+            let words = WordSteps::new(&board).expect("a small grid or hex board is of words");
+            let (n, k) = (board.cells.len(), board.dirs.len() as u8);
+            let sets: Vec<Vec<u8>> = (0..k)
+                .map(|d| vec![d])
+                .chain((0..k).flat_map(|a| (a + 1..k).map(move |b| vec![a, b])))
+                .chain([(0..k).collect()])
+                .collect();
+            for _ in 0..6 {
+                let (_, occupied) = stones(&mut rng, n);
+                let mine = occupied & rng.gen::<u64>();
+                let cells: Vec<u16> = (0..n as u16).filter(|&c| mine >> c & 1 == 1).collect();
+                for along in sets.iter().filter(|s| s.len() <= 2) {
+                    let axes = run_axes(&board, along);
+                    let mut walked = Vec::new();
+                    runs_along(&board, &cells, &axes, &mut |r| {
+                        walked.push(r);
+                        true
+                    });
+                    for dirs in &sets {
+                        // Each run handed on: the runs' order, and whether each is stuck.
+                        let mut each = Vec::new();
+                        let mut never = |_| false;
+                        words.runs(
+                            mine,
+                            &axes,
+                            (occupied, dirs),
+                            &mut |r, w, stuck| {
+                                let open = dirs.iter().any(|&d| words.can_step(w, occupied, d));
+                                assert_eq!(stuck, Some(!open), "run {r:?} in {dirs:?}");
+                                each.push(r);
+                                true
+                            },
+                            &mut never,
+                        );
+                        assert_eq!(each, walked, "runs along {along:?}");
+                        // Stuck runs offered in groups: the same stuck and other runs, in
+                        // the same order.
+                        let flags: Vec<bool> = walked
+                            .iter()
+                            .map(|&r| {
+                                let w = words.run(r).expect("a run's cells are on the board");
+                                !dirs.iter().any(|&d| words.can_step(w, occupied, d))
+                            })
+                            .collect();
+                        let grouped = std::cell::RefCell::new(Vec::new());
+                        words.runs(
+                            mine,
+                            &axes,
+                            (occupied, dirs),
+                            &mut |_, _, stuck| {
+                                grouped.borrow_mut().push(stuck == Some(true));
+                                true
+                            },
+                            &mut |n| {
+                                grouped.borrow_mut().extend((0..n).map(|_| true));
+                                true
+                            },
+                        );
+                        assert_eq!(
+                            grouped.into_inner(),
+                            flags,
+                            "runs along {along:?}, steps in {dirs:?}"
+                        );
+                        judged += walked.len();
+                    }
+                }
+            }
+        }
+        assert!(judged > 10_000, "only {judged} runs judged");
     }
 
     /// `LineWords` gives what `slide` and `sight` give, in their order, from every cell

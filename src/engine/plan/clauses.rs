@@ -884,11 +884,18 @@ pub(super) fn runs_dirs_shifts(
             located(ev, (a, i), || {
                 let occupied = ev.s.occupied_word(None);
                 let mut go_on = true;
-                let mut one = |run: (u16, u8, u8), cells: Option<u64>, l: &mut [Value]| {
+                let mut one = |run: (u16, u8, u8),
+                               cells: Option<u64>,
+                               stuck: Option<bool>,
+                               l: &mut [Value]| {
                     // A run that cannot take a step in any of the directions (most of
                     // a packed block's) lists nothing: its own step and its directions'
                     // are charged at once, where the budget has room for them all.
-                    if dirs.stuck(cells, occupied) {
+                    let stuck = match stuck {
+                        Some(stuck) => stuck && dirs.charge_stuck(1),
+                        None => dirs.stuck(cells, occupied),
+                    };
+                    if stuck {
                         return true;
                     }
                     // The run's step, as `each` charges it.
@@ -903,11 +910,19 @@ pub(super) fn runs_dirs_shifts(
                     go_on
                 };
                 // On a board whose steps are shifts of a word, each run is found with
-                // its cells.
-                let by_words = (dirs.words.as_ref())
-                    .is_some_and(|w| runs.each_word(ev, l, w, &mut |v, c, l| one(v, Some(c), l)));
+                // its cells and whether it is stuck, and stuck runs one after another
+                // are charged at once where the budget has room for them all.
+                let by_words = (dirs.words.as_ref()).is_some_and(|w| {
+                    runs.each_word(
+                        ev,
+                        l,
+                        (w, &dirs.dirs),
+                        &mut |v, c, stuck, l| one(v, Some(c), stuck, l),
+                        &mut |n| dirs.charge_stuck(n),
+                    )
+                });
                 if !by_words {
-                    runs.each(ev, l, &mut |v, l| one(v, None, l));
+                    runs.each(ev, l, &mut |v, l| one(v, None, None, l));
                 }
                 go_on
             })
@@ -991,11 +1006,15 @@ impl Dirs {
         let (Some(w), Some(cells)) = (&self.words, cells) else {
             return false;
         };
-        let steps = 1 + DIR_STEPS * self.dirs.len() as i64;
-        if self.dirs.iter().any(|&d| w.can_step(cells, occupied, d)) || budget::left() < steps {
-            return false;
-        }
-        budget::charge(steps as u64)
+        !self.dirs.iter().any(|&d| w.can_step(cells, occupied, d)) && self.charge_stuck(1)
+    }
+
+    /// Charges `n` stuck runs (see `stuck`): each one's step and its directions', at once,
+    /// where the budget has room for them all; false (nothing charged) where it has not.
+    #[inline(always)]
+    fn charge_stuck(&self, n: u64) -> bool {
+        let steps = n as i64 * (1 + DIR_STEPS * self.dirs.len() as i64);
+        budget::left() >= steps && budget::charge(steps as u64)
     }
 
     /// Each direction, then each distance `run` can shift by in it, the rest of the action

@@ -705,22 +705,32 @@ impl Runs {
     }
 
     /// `each` on a board whose steps are shifts of a word (`words`), each run handed on
-    /// with its cells as a word; false (nothing walked) where the cells are not a row of
-    /// the state's index of occupied cells, read as a word.
+    /// with its cells as a word and whether it is stuck for a step in `dirs`, stuck runs
+    /// one after another offered to `skip` (see `WordSteps::runs`); false (nothing walked)
+    /// where the cells are not a row of the state's index of occupied cells, read as a
+    /// word.
     #[inline(always)]
     pub(super) fn each_word(
         &self,
         ev: &Eval,
         l: &mut [Value],
-        words: &geometry::WordSteps,
-        f: &mut impl FnMut((u16, u8, u8), u64, &mut [Value]) -> bool,
+        (words, dirs): (&geometry::WordSteps, &[u8]),
+        f: &mut impl FnMut((u16, u8, u8), u64, Option<bool>, &mut [Value]) -> bool,
+        skip: &mut impl FnMut(u64) -> bool,
     ) -> bool {
         let Ok(seat) = &self.cells else {
             return false;
         };
         let seat = whose_read_whole(seat, ev, l);
         let cells = ev.s.occupied_word(seat);
-        words.runs(cells, &self.axes, &mut |v, run| f(v, run, l));
+        let occupied = ev.s.occupied_word(None);
+        words.runs(
+            cells,
+            &self.axes,
+            (occupied, dirs),
+            &mut |v, run, stuck| f(v, run, stuck, l),
+            skip,
+        );
         true
     }
 }
