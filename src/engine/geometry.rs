@@ -701,6 +701,8 @@ struct Parts {
 }
 
 impl Parts {
+    /// What the directions `dirs` can do for the parts of `run`, `open` the cells each
+    /// one's step is open to.
     #[inline(always)]
     fn new(words: &WordSteps, run: Run, dirs: &[u8], open: &[u64]) -> Parts {
         let (a, back) = run.axis;
