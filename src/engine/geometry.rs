@@ -533,7 +533,7 @@ impl WordSteps {
     /// from what each cell of a run can do (`Parts`), not a run at a time; stuck runs one
     /// after another (single cells, or every part of a longer run) are offered to `skip`
     /// as how many they are, and handed on one at a time where it says no. With more than
-    /// `MAX_JUDGED_DIRS` directions, whether a run is stuck is left to the caller (`None`).
+    /// `MAX_JUDGED_DIRS` directions, each run is judged whole (`can_step`).
     #[inline(always)]
     pub(crate) fn runs<F, S>(
         &self,
@@ -543,10 +543,12 @@ impl WordSteps {
         f: &mut F,
         skip: &mut S,
     ) where
-        F: FnMut((u16, u8, u8), u64, Option<bool>) -> bool + ?Sized,
+        F: FnMut((u16, u8, u8), u64, bool) -> bool + ?Sized,
         S: FnMut(u64) -> bool + ?Sized,
     {
         let judged = dirs.len() <= MAX_JUDGED_DIRS;
+        // A run judged whole: stuck where it can take a step in none of the directions.
+        let walled = |cells| !dirs.iter().any(|&d| self.can_step(cells, occupied, d));
         let mut open = [0u64; MAX_JUDGED_DIRS];
         if judged {
             for (o, &d) in open.iter_mut().zip(dirs) {
@@ -562,18 +564,15 @@ impl WordSteps {
         while left != 0 {
             let at = left & left.wrapping_neg();
             left &= left - 1;
-            if judged && at & moves == 0 {
+            let stuck = if judged { at & moves == 0 } else { walled(at) };
+            if stuck {
                 waiting |= at;
                 continue;
             }
             if !hand_on_stuck(std::mem::take(&mut waiting), f, skip) {
                 return;
             }
-            if !f(
-                (at.trailing_zeros() as u16, 0, 1),
-                at,
-                judged.then_some(false),
-            ) {
+            if !f((at.trailing_zeros() as u16, 0, 1), at, false) {
                 return;
             }
         }
@@ -606,10 +605,9 @@ impl WordSteps {
                     last: end,
                     axis: (a, back_dir),
                 };
-                let parts = judged.then(|| Parts::new(self, run, dirs, open));
+                let parts = Parts::new(self, run, dirs, judged.then_some(open));
                 // Every part of two cells or more stuck: offered at once.
-                let all = (len * (len - 1) / 2) as u64;
-                if parts.as_ref().is_some_and(|p| p.none_move(way)) && skip(all) {
+                if parts.none_move(way) && skip((len * (len - 1) / 2) as u64) {
                     continue;
                 }
                 // Each part of two cells or more, by its first cell and then its last.
@@ -620,9 +618,10 @@ impl WordSteps {
                         last = way.of(last);
                         cells |= last;
                         let n = (j - i + 1).min(255) as u8;
-                        let stuck = (parts.as_ref()).map(|p| {
-                            p.stuck(self, cells, (i == 0, j == len - 1), (occupied, dirs))
-                        });
+                        let stuck = match parts.whole {
+                            true => walled(cells),
+                            false => parts.stuck(cells, (i == 0, j == len - 1)),
+                        };
                         if !f((first.trailing_zeros() as u16, a, n), cells, stuck) {
                             return;
                         }
@@ -659,7 +658,7 @@ const MAX_JUDGED_DIRS: usize = 8;
 /// handed on to `f` one at a time; false if `f` says to stop.
 fn hand_on_stuck<F, S>(waiting: u64, f: &mut F, skip: &mut S) -> bool
 where
-    F: FnMut((u16, u8, u8), u64, Option<bool>) -> bool + ?Sized,
+    F: FnMut((u16, u8, u8), u64, bool) -> bool + ?Sized,
     S: FnMut(u64) -> bool + ?Sized,
 {
     if waiting == 0 || skip(u64::from(waiting.count_ones())) {
@@ -669,7 +668,7 @@ where
     while left != 0 {
         let at = left & left.wrapping_neg();
         left &= left - 1;
-        if !f((at.trailing_zeros() as u16, 0, 1), at, Some(true)) {
+        if !f((at.trailing_zeros() as u16, 0, 1), at, true) {
             return false;
         }
     }
@@ -691,7 +690,8 @@ struct Run {
 /// cell (`ahead`), one back only to a part that starts at its first (`behind`), each at
 /// that cell; a step in a direction that leads off the run's line (`across`) to a part
 /// whose every cell it is open to. A direction that leads from one cell of the run to
-/// another, other than those two, has each part judged whole (`whole`).
+/// another, other than those two, or more directions than `MAX_JUDGED_DIRS`, has each part
+/// judged whole (`whole`: by the caller, with `can_step`).
 struct Parts {
     ahead: bool,
     behind: bool,
@@ -702,9 +702,9 @@ struct Parts {
 
 impl Parts {
     /// What the directions `dirs` can do for the parts of `run`, `open` the cells each
-    /// one's step is open to.
+    /// one's step is open to (`None` where there are too many directions to judge).
     #[inline(always)]
-    fn new(words: &WordSteps, run: Run, dirs: &[u8], open: &[u64]) -> Parts {
+    fn new(words: &WordSteps, run: Run, dirs: &[u8], open: Option<&[u64]>) -> Parts {
         let (a, back) = run.axis;
         let way = words.ways.get(a as usize).copied().unwrap_or_default();
         let mut p = Parts {
@@ -712,9 +712,9 @@ impl Parts {
             behind: false,
             across: [0; MAX_JUDGED_DIRS],
             crossing: 0,
-            whole: false,
+            whole: open.is_none(),
         };
-        for (&d, &o) in dirs.iter().zip(open) {
+        for (&d, &o) in dirs.iter().zip(open.unwrap_or_default()) {
             let Some(w) = words.ways.get(d as usize).copied() else {
                 continue;
             };
@@ -737,18 +737,9 @@ impl Parts {
     }
 
     /// Whether the part `cells` (starting at the run's first cell, ending at its last) is
-    /// stuck.
+    /// stuck, where the parts are not judged whole.
     #[inline(always)]
-    fn stuck(
-        &self,
-        words: &WordSteps,
-        cells: u64,
-        (starts, ends): (bool, bool),
-        (occupied, dirs): (u64, &[u8]),
-    ) -> bool {
-        if self.whole {
-            return !dirs.iter().any(|&d| words.can_step(cells, occupied, d));
-        }
+    fn stuck(&self, cells: u64, (starts, ends): (bool, bool)) -> bool {
         !((ends && self.ahead)
             || (starts && self.behind)
             || self.across[..self.crossing]
@@ -1071,8 +1062,8 @@ mod tests {
     /// exactly where no direction's `can_step` is open to it; offered as stuck in groups
     /// (`skip`), the stuck and the other runs come in the same order. Over seeded random
     /// boards of stones, a random part of them the runs' cells, on a grid and on hexagons,
-    /// for runs along one direction or two and steps in every set of one or two directions
-    /// and in all of them.
+    /// for runs along one direction or two and steps in every set of one or two directions,
+    /// in all of them, and in more than `MAX_JUDGED_DIRS`.
     #[test]
     fn runs_are_stuck_where_no_step_is_open() {
         let mut rng = ChaCha8Rng::seed_from_u64(13);
@@ -1085,6 +1076,8 @@ mod tests {
                 .map(|d| vec![d])
                 .chain((0..k).flat_map(|a| (a + 1..k).map(move |b| vec![a, b])))
                 .chain([(0..k).collect()])
+                // More directions than are judged a cell at a time: each run judged whole.
+                .chain([(0..k).cycle().take(MAX_JUDGED_DIRS + 1).collect()])
                 .collect();
             for _ in 0..6 {
                 let (_, occupied) = stones(&mut rng, n);
@@ -1107,7 +1100,7 @@ mod tests {
                             (occupied, dirs),
                             &mut |r, w, stuck| {
                                 let open = dirs.iter().any(|&d| words.can_step(w, occupied, d));
-                                assert_eq!(stuck, Some(!open), "run {r:?} in {dirs:?}");
+                                assert_eq!(stuck, !open, "run {r:?} in {dirs:?}");
                                 each.push(r);
                                 true
                             },
@@ -1129,7 +1122,7 @@ mod tests {
                             &axes,
                             (occupied, dirs),
                             &mut |_, _, stuck| {
-                                grouped.borrow_mut().push(stuck == Some(true));
+                                grouped.borrow_mut().push(stuck);
                                 true
                             },
                             &mut |n| {

@@ -884,31 +884,25 @@ pub(super) fn runs_dirs_shifts(
             located(ev, (a, i), || {
                 let occupied = ev.s.occupied_word(None);
                 let mut go_on = true;
-                let mut one = |run: (u16, u8, u8),
-                               cells: Option<u64>,
-                               stuck: Option<bool>,
-                               l: &mut [Value]| {
-                    // A run that cannot take a step in any of the directions (most of
-                    // a packed block's) lists nothing: its own step and its directions'
-                    // are charged at once, where the budget has room for them all.
-                    let stuck = match stuck {
-                        Some(stuck) => stuck && dirs.charge_stuck(1),
-                        None => dirs.stuck(cells, occupied),
+                let mut one =
+                    |run: (u16, u8, u8), cells: Option<u64>, stuck: bool, l: &mut [Value]| {
+                        // A run that cannot take a step in any of the directions (most of
+                        // a packed block's) lists nothing: its own step and its directions'
+                        // are charged at once, where the budget has room for them all.
+                        if stuck && dirs.charge_stuck(1) {
+                            return true;
+                        }
+                        // The run's step, as `each` charges it.
+                        if !budget::charge(1) {
+                            return false;
+                        }
+                        let (start, dir, len) = run;
+                        pool::set(&mut l[rslot], Value::Line { start, dir, len });
+                        go_on = located(ev, (a, i + 1), || {
+                            dirs.each(ev, l, f, (run, cells), occupied, &next)
+                        });
+                        go_on
                     };
-                    if stuck {
-                        return true;
-                    }
-                    // The run's step, as `each` charges it.
-                    if !budget::charge(1) {
-                        return false;
-                    }
-                    let (start, dir, len) = run;
-                    pool::set(&mut l[rslot], Value::Line { start, dir, len });
-                    go_on = located(ev, (a, i + 1), || {
-                        dirs.each(ev, l, f, (run, cells), occupied, &next)
-                    });
-                    go_on
-                };
                 // On a board whose steps are shifts of a word, each run is found with
                 // its cells and whether it is stuck, and stuck runs one after another
                 // are charged at once where the budget has room for them all.
@@ -922,7 +916,8 @@ pub(super) fn runs_dirs_shifts(
                     )
                 });
                 if !by_words {
-                    runs.each(ev, l, &mut |v, l| one(v, None, None, l));
+                    // Not judged stuck here: each direction is walked and charged.
+                    runs.each(ev, l, &mut |v, l| one(v, None, false, l));
                 }
                 go_on
             })
@@ -994,23 +989,11 @@ impl Dirs {
         Some((dirs, sargs))
     }
 
-    /// Whether the run whose cells are `cells` (a word, on a board whose steps are shifts
-    /// of one; `occupied`: its occupied cells) can take a step in none of the directions:
-    /// then the run's own step and each direction's, as the caller and `each` charge
-    /// them, are charged here at once. False (nothing charged) where it can take one,
-    /// where the board is of another kind, or where the budget has no room for all the
-    /// steps (`each` then charges them one direction at a time, and names the clause
-    /// where they run out).
-    #[inline(always)]
-    fn stuck(&self, cells: Option<u64>, occupied: u64) -> bool {
-        let (Some(w), Some(cells)) = (&self.words, cells) else {
-            return false;
-        };
-        !self.dirs.iter().any(|&d| w.can_step(cells, occupied, d)) && self.charge_stuck(1)
-    }
-
-    /// Charges `n` stuck runs (see `stuck`): each one's step and its directions', at once,
-    /// where the budget has room for them all; false (nothing charged) where it has not.
+    /// Charges `n` runs stuck (that can take a step in none of the directions: see
+    /// `WordSteps::runs`): each one's step and its directions', as the caller and `each`
+    /// would charge them, at once, where the budget has room for them all; false (nothing
+    /// charged) where it has not: `each` then charges them a direction at a time, and
+    /// names the clause where they run out.
     #[inline(always)]
     fn charge_stuck(&self, n: u64) -> bool {
         let steps = n as i64 * (1 + DIR_STEPS * self.dirs.len() as i64);

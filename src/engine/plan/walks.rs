@@ -715,7 +715,7 @@ impl Runs {
         ev: &Eval,
         l: &mut [Value],
         (words, dirs): (&geometry::WordSteps, &[u8]),
-        f: &mut impl FnMut((u16, u8, u8), u64, Option<bool>, &mut [Value]) -> bool,
+        f: &mut impl FnMut((u16, u8, u8), u64, bool, &mut [Value]) -> bool,
         skip: &mut impl FnMut(u64) -> bool,
     ) -> bool {
         let Ok(seat) = &self.cells else {
