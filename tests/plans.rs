@@ -254,14 +254,7 @@ fn plans_walk_joins_as_the_tree_walk_does() {
          choose dest in slide(from, orthogonal) + [x in adjacent(from, diagonal) where x.empty]
          do { move from.piece to dest }
        }"#;
-    let game = muster::check::compile_source("joins.muster", rules, None)
-        .unwrap_or_else(|f| {
-            panic!(
-                "the rules check:\n{}",
-                muster::diagnostic::render(&f.sources, &f.diagnostics, false)
-            )
-        })
-        .game;
+    let game = common::compile_source_or_panic("joins.muster", rules).game;
     let (planned, decisions) = compare_engines("joins", None, Engine::new(game), 40);
     println!("joins: {decisions} decisions compared");
     assert_eq!(planned, 2);
@@ -489,14 +482,7 @@ fn plans_search_a_list_they_never_make_as_the_tree_walk_does() {
         )
     };
     for (size, never_made) in [("6 x 6", 2), ("9 x 9", 0)] {
-        let game = muster::check::compile_source("lines.muster", &rules(size), None)
-            .unwrap_or_else(|f| {
-                panic!(
-                    "the rules check:\n{}",
-                    muster::diagnostic::render(&f.sources, &f.diagnostics, false)
-                )
-            })
-            .game;
+        let game = common::compile_source_or_panic("lines.muster", &rules(size)).game;
         let engine = Engine::new(game);
         assert_eq!(engine.lists_never_made(), never_made, "{size}");
         let (planned, decisions) = compare_engines("lines", None, engine, 60);
@@ -507,6 +493,76 @@ fn plans_search_a_list_they_never_make_as_the_tree_walk_does() {
     // Army Ants' move out: the straight line it may not take is never made.
     let ants = common::compile_file_or_panic("games/army_ants.muster", None).game;
     assert_eq!(Engine::new(ants).lists_never_made(), 1);
+}
+
+// A `choose` of a cell's neighbour straight after the `choose` of the cell, with the
+// `require` after it, is judged a direction at a time for the whole board where the board
+// is one word and each direction a shift of it (`plan/masks/pairs.rs`): the neighbour
+// compared with the cell either way (`a < b`, `b > a`, `b != a`), the parts joined by
+// `and`, `or` and `not`, a seat's pieces, emptiness and ranks, each listed and played as
+// the tree walk lists and plays them, with the same steps charged (for the whole listing,
+// and up to the first action). A condition that reads the cell otherwise (`distance`), or
+// a board of more than 64 cells, is judged for each cell as before.
+#[test]
+fn plans_judge_pairs_of_neighbours_a_direction_at_a_time_as_the_tree_walk_does() {
+    let rules = |size: &str| {
+        format!(
+            r#"game "Neighbours" {{ players 2 }}
+       board grid {size}
+       kind Man {{ label "M{{owner}}" }}
+       deck men of Man {{ for i in 1..24 {{ card {{ }} }} }}
+       zone box shared public {{ holds men }}
+       zone hand per seat public
+       zone taken shared public
+       setup {{ for p in seats {{ for i in 1..8 {{ move first(box) to hand(p) }} }} }}
+       phase p {{ turn {{ one of drop, swap, step, hit, near }} }}
+       action drop {{
+         choose c in hand(me)
+         choose dest in cells
+         require dest.empty and rank(dest) <= 3
+         do {{ move c to dest }}
+       }}
+       action swap {{
+         choose a in cells_of(me)
+         choose b in adjacent(a, orthogonal)
+         require b.piece.owner == me and a < b
+         do {{ swap a b }}
+       }}
+       action step {{
+         choose a in cells_of(me)
+         choose b in adjacent(a, around)
+         require b.empty and (rank(b) > 2 or not (b < a))
+         do {{ move a.piece to b }}
+       }}
+       action hit {{
+         choose a in cells_of(me)
+         choose b in adjacent(a, diagonal)
+         require b.piece.owner == next(me) or b != a and b.empty and a > b
+         do {{
+           if not b.empty {{ move b.piece to taken }}
+           move a.piece to b
+         }}
+       }}
+       action near {{
+         choose a in cells_of(me)
+         choose b in adjacent(a, orthogonal)
+         require b.empty and distance(b, a) == 1
+         do {{ move a.piece to b }}
+       }}"#
+        )
+    };
+    for (size, by_direction) in [("8 x 8", 3), ("9 x 9", 0)] {
+        let game = common::compile_source_or_panic("neighbours.muster", &rules(size)).game;
+        let engine = Engine::new(game);
+        assert_eq!(engine.pairs_by_direction(), by_direction, "{size}");
+        let (planned, decisions) = compare_engines("neighbours", None, engine, 120);
+        println!("neighbours {size}: {decisions} decisions compared");
+        assert_eq!(planned, 5);
+        assert!(decisions > 100, "only {decisions} decisions compared");
+    }
+    // Army Ants' swap.
+    let ants = common::compile_file_or_panic("games/army_ants.muster", None).game;
+    assert_eq!(Engine::new(ants).pairs_by_direction(), 1);
 }
 
 // A list never made is charged as making it would be, and its searches as searching it:

@@ -307,6 +307,7 @@ impl Engine {
                 memo_nodes: Vec::new(),
                 memo_roots: Vec::new(),
                 lists_never_made: 0,
+                pairs_by_direction: 0,
             }),
             ..self.clone()
         }
@@ -322,6 +323,13 @@ impl Engine {
     /// since the action only searches them (see `plan/line_lets.rs`).
     pub fn lists_never_made(&self) -> usize {
         self.plans.lists_never_made
+    }
+
+    /// How many of the actions' `choose`s of a cell's neighbour, with the `require` after
+    /// it, the plans judge a direction at a time for the whole board (see
+    /// `plan/masks/pairs.rs`).
+    pub fn pairs_by_direction(&self) -> usize {
+        self.plans.pairs_by_direction
     }
 
     /// How many of the game's actions are listed by a compiled plan (the rest by the

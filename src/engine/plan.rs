@@ -14,7 +14,10 @@
 //!   region) hand their items on one at a time, with constant directions read once; a
 //!   choice of a written direction straight followed by a choice over `shifts` in that
 //!   direction is one step for both (`dirs_then_shifts`), and one loop with a choice of
-//!   the run over `runs` straight before them (`runs_dirs_shifts`); a `require` straight
+//!   the run over `runs` straight before them (`runs_dirs_shifts`); a choice of a cell's
+//!   neighbour straight after the choice of the cell, with the `require` after it, is one
+//!   step for the three, its condition judged a direction at a time for the whole board
+//!   once a listing (`pairs`, `masks/pairs.rs`); a `require` straight
 //!   after a `choose` is judged in the choice's loop (`Guarded`); a `choose` or `require` that is
 //!   the action's last clause before a plain `do` records the action itself (`Record`),
 //!   where it called the step that records it; a `choose` or a quantifier over a list
@@ -273,6 +276,9 @@ pub(crate) struct Plans {
     pub memo_roots: Vec<usize>,
     /// How many of the actions' `let`s hold lists that are never made (`line_lets.rs`).
     pub lists_never_made: usize,
+    /// How many of the actions' pairs of neighbours are judged a direction at a time
+    /// (`masks/pairs.rs`).
+    pub pairs_by_direction: usize,
 }
 
 /// The parts `walk` finds in `rules`, each with the part it finds at the same place in
@@ -330,6 +336,9 @@ struct Cx<'a> {
     line_lets: Vec<(u16, std::sync::Arc<line_lets::LineLet>)>,
     /// How many such `let`s the actions compiled so far hold.
     lists_never_made: usize,
+    /// How many pairs of neighbours the actions compiled so far judge a direction at a
+    /// time.
+    pairs_by_direction: usize,
 }
 
 impl Cx<'_> {
@@ -429,6 +438,7 @@ impl Plans {
             trial_skips,
             line_lets: Vec::new(),
             lists_never_made: 0,
+            pairs_by_direction: 0,
             board: &game.board,
             patterns: &game.patterns,
             seats: &game.seats,
@@ -484,6 +494,7 @@ impl Plans {
             memo_nodes: cx.copies,
             memo_roots: cx.root_copies,
             lists_never_made: cx.lists_never_made,
+            pairs_by_direction: cx.pairs_by_direction,
         }
     }
 }

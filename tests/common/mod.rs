@@ -87,6 +87,17 @@ pub fn compile_file_or_panic(rel: &str, variant: Option<&str>) -> Compiled {
     }
 }
 
+/// Compiles rules written in a test (`name` for the messages), panicking with the rendered
+/// diagnostics if they fail.
+pub fn compile_source_or_panic(name: &str, rules: &str) -> Compiled {
+    muster::check::compile_source(name, rules, None).unwrap_or_else(|f| {
+        panic!(
+            "{name} does not compile:\n{}",
+            muster::diagnostic::render(&f.sources, &f.diagnostics, false)
+        )
+    })
+}
+
 /// Compiles `games/army_ants.muster`, panicking with the rendered diagnostics if it fails.
 pub fn compile_army_ants() -> Compiled {
     compile_file_or_panic("games/army_ants.muster", None)

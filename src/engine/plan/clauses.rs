@@ -61,9 +61,14 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             bare = false;
             continue;
         }
-        // The last clause of a fusion, the three of `runs_dirs_shifts` looked for first.
+        // The last clause of a fusion, the three of `runs_dirs_shifts` and `pairs` looked
+        // for first.
         let fusion = (i.checked_sub(2))
             .and_then(|p| Some((p, runs_dirs_shifts(cx, a, p, clauses)?)))
+            .or_else(|| {
+                let p = i.checked_sub(2)?;
+                Some((p, pairs(cx, a, p, clauses, roles)?))
+            })
             .or_else(|| {
                 let p = i.checked_sub(1)?;
                 Some((p, dirs_then_shifts(cx, a, p, clauses)?))
@@ -796,6 +801,77 @@ fn distances(
         }
     }
     true
+}
+
+/// `choose a in CELLS`, `choose b in adjacent(a, DIRS)` and the `require` after it, where
+/// its condition is judged a direction at a time for the whole board (`masks::Pairs`): one
+/// step for the three, the condition judged once a listing rather than once for each `a`.
+/// Each clause is charged and located as its own step is. `None` if the clauses are not of
+/// that shape.
+pub(super) fn pairs(
+    cx: &mut Cx,
+    a: u16,
+    p: usize,
+    clauses: &[Clause],
+    roles: &[Role],
+) -> Option<Fusion> {
+    let (
+        Clause::Choose {
+            slot: aslot,
+            domain: outer,
+            ..
+        },
+        Clause::Choose {
+            slot: bslot,
+            domain: inner @ Expr::Call(Builtin::Adjacent, args),
+            ..
+        },
+        Clause::Require {
+            cond,
+            afterwards: false,
+            ..
+        },
+    ) = (clauses.get(p)?, clauses.get(p + 1)?, clauses.get(p + 2)?)
+    else {
+        return None;
+    };
+    if cx.count_clauses
+        || roles[p] == Role::Choose
+        || roles[p + 1] == Role::Choose
+        || !matches!(args[0], Expr::Local(s) if s == *aslot)
+    {
+        return None;
+    }
+    let outer = CellWalk::new(cx, outer)?;
+    let pairs = masks::Filter::new(cx, inner, *bslot, cond)?.pairs(*aslot as usize, cx.board)?;
+    let (aslot, bslot) = (*aslot as usize, *bslot as usize);
+    cx.pairs_by_direction += 1;
+    Some(Box::new(move |next: Step| -> Step {
+        let next = Passed {
+            at: (a, p + 2),
+            next: Plain(next),
+        };
+        Box::new(move |ev, l, f| {
+            located(ev, (a, p), || {
+                let table = pairs.table(ev, l);
+                let mut go_on = true;
+                outer.each(ev, l, &mut |c, l: &mut [Value]| {
+                    pool::set(&mut l[aslot], Value::Cell(c));
+                    go_on = located(ev, (a, p + 1), || {
+                        let mut go_on = true;
+                        pairs.walk(l, &table, c, &mut |b, l: &mut [Value]| {
+                            pool::set(&mut l[bslot], Value::Cell(b));
+                            go_on = next.go(ev, l, f);
+                            go_on
+                        });
+                        go_on
+                    });
+                    go_on
+                });
+                go_on
+            })
+        })
+    }))
 }
 
 /// `choose d in DIRS` (directions written in the rules) straight followed by `choose k in

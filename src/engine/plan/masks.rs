@@ -55,6 +55,8 @@
 //! (`engine/ahead.rs`) goes on past its first action; counted exactly, the walk in whose
 //! cell's turn it was found owes what stopping there would have charged (`budget::owe`).
 
+mod pairs;
+
 use super::{
     budget, compared, const_dirs, emit_cell, move_reads, occupied_row, ops, pool, seat_or_first,
     truth, whose, whose_read_whole, Arg, Cond, Cx, Eval, SeatArg, NO_SEAT,
