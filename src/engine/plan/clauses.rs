@@ -843,7 +843,7 @@ pub(super) fn pairs(
         return None;
     }
     let outer = CellWalk::new(cx, outer)?;
-    let pairs = masks::Filter::new(cx, inner, *bslot, cond)?.pairs(*aslot as usize, cx.board)?;
+    let pairs = masks::Pairs::new(cx, inner, (*aslot as usize, *bslot), cond)?;
     let (aslot, bslot) = (*aslot as usize, *bslot as usize);
     cx.pairs_by_direction += 1;
     Some(Box::new(move |next: Step| -> Step {

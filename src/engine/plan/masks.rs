@@ -57,6 +57,8 @@
 
 mod pairs;
 
+pub(super) use pairs::Pairs;
+
 use super::{
     budget, compared, const_dirs, emit_cell, move_reads, occupied_row, ops, pool, seat_or_first,
     truth, whose, whose_read_whole, Arg, Cond, Cx, Eval, SeatArg, NO_SEAT,
@@ -2239,6 +2241,13 @@ macro_rules! on_sets {
 impl Filter {
     /// The filter, if `cond` and `coll` allow (see the module).
     pub(super) fn new(cx: &mut Cx, coll: &Expr, slot: u16, cond: &Expr) -> Option<Filter> {
+        Filter::made(cx, coll, slot, cond, true)
+    }
+
+    /// `new`, with the `rest` of a condition only where `rest` is allowed (else the whole
+    /// condition judged as a set, or no filter: nothing compiled for a part it would not
+    /// use).
+    fn made(cx: &mut Cx, coll: &Expr, slot: u16, cond: &Expr, rest: bool) -> Option<Filter> {
         // On a board of at most `MAX_CELLS` cells, every one always laid out (no area's
         // shape comes and goes: see `Engine::present`).
         let cells = cx.board.cells.len();
@@ -2249,6 +2258,7 @@ impl Filter {
         // alone (see `Rest`).
         let (pred, rest) = match pred(cx, cond, slot) {
             Some(p) => (p, None),
+            None if !rest => return None,
             None => match cond {
                 Expr::Binary(op @ (BinOp::And | BinOp::Or), p, rest) if !cx.remembered(cond) => {
                     (pred(cx, p, slot)?, Some((*op == BinOp::And, &**rest)))

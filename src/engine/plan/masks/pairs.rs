@@ -18,9 +18,11 @@
 //! parts whose steps are their own alone are allowed (not a piece test, a search, a
 //! region, a distance or a quantifier, whose steps depend on more than the cell's sets).
 
-use super::{Arg, Domain, Eval, Filter, Judging, Mask, OwnerOf, Pred, Sets, Step, Value, Width};
+use super::{
+    Arg, Cx, Domain, Eval, Filter, Judging, Mask, OwnerOf, Pred, Sets, Step, Value, Width,
+};
 use crate::engine::budget;
-use crate::ir::Board;
+use crate::ir::Expr;
 
 /// The most parts a condition of `Pairs` may have.
 const MAX_PARTS: usize = 8;
@@ -51,19 +53,25 @@ pub(in crate::engine::plan) struct Table {
     len: [usize; MAX_DIRS],
 }
 
-impl Filter {
-    /// This filter of the inner `choose` of a pair (`choose b in adjacent(a, dirs)` and its
-    /// `require`), `a` in local `slot`, judged a direction at a time, where it can be (see
-    /// the module).
-    pub(in crate::engine::plan) fn pairs(self, slot: usize, board: &Board) -> Option<Pairs> {
+impl Pairs {
+    /// The filter of the inner `choose` of a pair (`choose b in adjacent(a, dirs)` over
+    /// `coll`, `b` in local `bslot`, and its `require`'s `cond`), `a` in local `slot`,
+    /// judged a direction at a time, where it can be (see the module).
+    pub(in crate::engine::plan) fn new(
+        cx: &mut Cx,
+        coll: &Expr,
+        (slot, bslot): (usize, u16),
+        cond: &Expr,
+    ) -> Option<Pairs> {
         let Width::One(Sets {
             pred,
             domain: Domain::Around { cell, dirs, .. },
             rest: None,
-        }) = self.0
+        }) = Filter::made(cx, coll, bslot, cond, false)?.0
         else {
             return None;
         };
+        let board = cx.board;
         if !matches!(cell, Arg::Local(s) if s == slot) || dirs.len() > MAX_DIRS {
             return None;
         }
@@ -84,9 +92,7 @@ impl Filter {
             own,
         })
     }
-}
 
-impl Pairs {
     /// The condition judged for every cell's neighbour one way, each direction in turn,
     /// nothing charged (each pair's steps are charged as it is walked: `walk`).
     pub(in crate::engine::plan) fn table(&self, ev: &Eval, l: &[Value]) -> Table {
