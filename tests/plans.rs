@@ -481,18 +481,16 @@ fn plans_search_a_list_they_never_make_as_the_tree_walk_does() {
        }}"#
         )
     };
-    for (size, never_made) in [("6 x 6", 2), ("9 x 9", 0)] {
-        let game = common::compile_source_or_panic("lines.muster", &rules(size)).game;
-        let engine = Engine::new(game);
-        assert_eq!(engine.lists_never_made(), never_made, "{size}");
-        let (planned, decisions) = compare_engines("lines", None, engine, 60);
-        println!("lines {size}: {decisions} decisions compared");
-        assert_eq!(planned, 4);
-        assert!(decisions > 50, "only {decisions} decisions compared");
-    }
     // Army Ants' move out: the straight line it may not take is never made.
-    let ants = common::compile_file_or_panic("games/army_ants.muster", None).game;
-    assert_eq!(Engine::new(ants).lists_never_made(), 1);
+    let sizes = [("6 x 6", 2), ("9 x 9", 0)];
+    compare_sizes(
+        "lines",
+        rules,
+        sizes,
+        Engine::lists_never_made,
+        (60, 4, 50),
+        1,
+    );
 }
 
 // A `choose` of a cell's neighbour straight after the `choose` of the cell, with the
@@ -551,18 +549,41 @@ fn plans_judge_pairs_of_neighbours_a_direction_at_a_time_as_the_tree_walk_does()
        }}"#
         )
     };
-    for (size, by_direction) in [("8 x 8", 3), ("9 x 9", 0)] {
-        let game = common::compile_source_or_panic("neighbours.muster", &rules(size)).game;
-        let engine = Engine::new(game);
-        assert_eq!(engine.pairs_by_direction(), by_direction, "{size}");
-        let (planned, decisions) = compare_engines("neighbours", None, engine, 120);
-        println!("neighbours {size}: {decisions} decisions compared");
-        assert_eq!(planned, 5);
-        assert!(decisions > 100, "only {decisions} decisions compared");
+    // Army Ants' swap is one.
+    let sizes = [("8 x 8", 3), ("9 x 9", 0)];
+    compare_sizes(
+        "neighbours",
+        rules,
+        sizes,
+        Engine::pairs_by_direction,
+        (120, 5, 100),
+        1,
+    );
+}
+
+/// Rules written for a board's size (`rules`), each size with what `count` gives its
+/// engine: each compiled, counted, and listed and played both ways (`compare_engines`, at
+/// most `cap` actions a playout), its `planned` actions each with a plan and more than
+/// `least` decisions compared; then Army Ants, whose engine `count` gives `ants`.
+fn compare_sizes(
+    name: &str,
+    rules: impl Fn(&str) -> String,
+    sizes: [(&str, usize); 2],
+    count: fn(&Engine) -> usize,
+    (cap, planned, least): (usize, usize, usize),
+    ants: usize,
+) {
+    for (size, counted) in sizes {
+        let game = common::compile_source_or_panic(&format!("{name}.muster"), &rules(size));
+        let engine = Engine::new(game.game);
+        assert_eq!(count(&engine), counted, "{size}");
+        let (with_plans, decisions) = compare_engines(name, None, engine, cap);
+        println!("{name} {size}: {decisions} decisions compared");
+        assert_eq!(with_plans, planned);
+        assert!(decisions > least, "only {decisions} decisions compared");
     }
-    // Army Ants' swap.
-    let ants = common::compile_file_or_panic("games/army_ants.muster", None).game;
-    assert_eq!(Engine::new(ants).pairs_by_direction(), 1);
+    let army_ants = common::compile_file_or_panic("games/army_ants.muster", None).game;
+    assert_eq!(count(&Engine::new(army_ants)), ants);
 }
 
 // A list never made is charged as making it would be, and its searches as searching it:

@@ -67,7 +67,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             .and_then(|p| Some((p, runs_dirs_shifts(cx, a, p, clauses)?)))
             .or_else(|| {
                 let p = i.checked_sub(2)?;
-                Some((p, pairs(cx, a, p, clauses, roles)?))
+                Some((p, pairs(cx, a, p, clauses)?))
             })
             .or_else(|| {
                 let p = i.checked_sub(1)?;
@@ -808,13 +808,7 @@ fn distances(
 /// step for the three, the condition judged once a listing rather than once for each `a`.
 /// Each clause is charged and located as its own step is. `None` if the clauses are not of
 /// that shape.
-pub(super) fn pairs(
-    cx: &mut Cx,
-    a: u16,
-    p: usize,
-    clauses: &[Clause],
-    roles: &[Role],
-) -> Option<Fusion> {
+pub(super) fn pairs(cx: &mut Cx, a: u16, p: usize, clauses: &[Clause]) -> Option<Fusion> {
     let (
         Clause::Choose {
             slot: aslot,
@@ -835,11 +829,9 @@ pub(super) fn pairs(
     else {
         return None;
     };
-    if cx.count_clauses
-        || roles[p] == Role::Choose
-        || roles[p + 1] == Role::Choose
-        || !matches!(args[0], Expr::Local(s) if s == *aslot)
-    {
+    // Neither choice is a walk of subsets (`Role::Choose`): the outer one is a walk of
+    // cells, the inner one `adjacent`.
+    if cx.count_clauses || !matches!(args[0], Expr::Local(s) if s == *aslot) {
         return None;
     }
     let outer = CellWalk::new(cx, outer)?;

@@ -139,9 +139,8 @@ impl Pairs {
         f: &mut F,
     ) {
         // The call's step, then its cell's (a local holding a cell, as `Arg::cell` reads
-        // it).
+        // it); where the budget runs out there, nothing more is charged.
         if !(budget::charge(1) && budget::charge(1)) {
-            budget::charge(0);
             return;
         }
         // Each direction's neighbour's steps (none where there is none that way), and the
