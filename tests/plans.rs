@@ -493,14 +493,15 @@ fn plans_search_a_list_they_never_make_as_the_tree_walk_does() {
     );
 }
 
-// A `choose` of a cell's neighbour straight after the `choose` of the cell, with the
-// `require` after it, is judged a direction at a time for the whole board where the board
-// is one word and each direction a shift of it (`plan/masks/pairs.rs`): the neighbour
-// compared with the cell either way (`a < b`, `b > a`, `b != a`), the parts joined by
-// `and`, `or` and `not`, a seat's pieces, emptiness and ranks, each listed and played as
-// the tree walk lists and plays them, with the same steps charged (for the whole listing,
-// and up to the first action). A condition that reads the cell otherwise (`distance`), or
-// a board of more than 64 cells, is judged for each cell as before.
+// A `choose` of a cell's neighbour, or of the first occupied cell in sight of it, after
+// the `choose` of the cell (and that choice's own `require`, if any), with the `require`
+// after it, is judged a direction at a time for the whole board where the board is one
+// word and each direction a shift of it (`plan/masks/pairs.rs`): the cell paired compared
+// with the cell either way (`a < b`, `b > a`, `b != a`), the parts joined by `and`, `or`
+// and `not`, a seat's pieces, emptiness and ranks, each listed and played as the tree
+// walk lists and plays them, with the same steps charged (for the whole listing, and up
+// to the first action). A condition that reads the cell otherwise (`distance`), or a
+// board of more than 64 cells, is judged for each cell as before.
 #[test]
 fn plans_judge_pairs_of_neighbours_a_direction_at_a_time_as_the_tree_walk_does() {
     let rules = |size: &str| {
@@ -513,7 +514,7 @@ fn plans_judge_pairs_of_neighbours_a_direction_at_a_time_as_the_tree_walk_does()
        zone hand per seat public
        zone taken shared public
        setup {{ for p in seats {{ for i in 1..8 {{ move first(box) to hand(p) }} }} }}
-       phase p {{ turn {{ one of drop, swap, step, hit, near }} }}
+       phase p {{ turn {{ one of drop, swap, step, hit, near, shoot, look }} }}
        action drop {{
          choose c in hand(me)
          choose dest in cells
@@ -546,18 +547,34 @@ fn plans_judge_pairs_of_neighbours_a_direction_at_a_time_as_the_tree_walk_does()
          choose b in adjacent(a, orthogonal)
          require b.empty and distance(b, a) == 1
          do {{ move a.piece to b }}
+       }}
+       action shoot {{
+         choose a in cells_of(me)
+         require rank(a) > 1
+         choose b in sight(a, orthogonal)
+         require b.piece.owner != me and b > a or b.piece.owner == next(me) and rank(b) < 6
+         do {{
+           move b.piece to taken
+           move a.piece to b
+         }}
+       }}
+       action look {{
+         choose a in cells_of(me)
+         choose b in sight(a, diagonal)
+         require b.piece.owner == me
+         do {{ swap a b }}
        }}"#
         )
     };
-    // Army Ants' swap is one.
-    let sizes = [("8 x 8", 3), ("9 x 9", 0)];
+    // Army Ants' swap and attack are two.
+    let sizes = [("8 x 8", 5), ("9 x 9", 0)];
     compare_sizes(
         "neighbours",
         rules,
         sizes,
         Engine::pairs_by_direction,
-        (120, 5, 100),
-        1,
+        (120, 7, 100),
+        2,
     );
 }
 

@@ -814,6 +814,15 @@ impl LineWords {
         self.firsts[c as usize] & !occupied == 0
     }
 
+    /// The cell `sight` gives from `c` in the `i`th direction, `occupied` the occupied
+    /// cells: the first occupied cell that way, as a word of it alone (none where there
+    /// is none).
+    #[inline(always)]
+    pub(crate) fn first_taken(&self, c: u16, i: usize, occupied: u64) -> u64 {
+        let (line, up) = self.lines[c as usize * self.dirs + i];
+        line_reach(line, up, occupied) & occupied
+    }
+
     /// For each direction in order, the cells `slide` (`sight`: false) or `sight` (true)
     /// gives from `c` that way, `occupied` the occupied cells, as a word and whether it
     /// goes up the board's order, while `f` says to go on.

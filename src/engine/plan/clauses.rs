@@ -65,10 +65,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
         // for first.
         let fusion = (i.checked_sub(2))
             .and_then(|p| Some((p, runs_dirs_shifts(cx, a, p, clauses)?)))
-            .or_else(|| {
-                let p = i.checked_sub(2)?;
-                Some((p, pairs(cx, a, p, clauses)?))
-            })
+            .or_else(|| pairs(cx, a, i, clauses))
             .or_else(|| {
                 let p = i.checked_sub(1)?;
                 Some((p, dirs_then_shifts(cx, a, p, clauses)?))
@@ -803,21 +800,23 @@ fn distances(
     true
 }
 
-/// `choose a in CELLS`, `choose b in adjacent(a, DIRS)` and the `require` after it, where
-/// its condition is judged a direction at a time for the whole board (`masks::Pairs`): one
-/// step for the three, the condition judged once a listing rather than once for each `a`.
-/// Each clause is charged and located as its own step is. `None` if the clauses are not of
-/// that shape.
-pub(super) fn pairs(cx: &mut Cx, a: u16, p: usize, clauses: &[Clause]) -> Option<Fusion> {
+/// `choose a in CELLS`, `choose b in adjacent(a, DIRS)` (or `sight(a, DIRS)`) and the
+/// `require` after it, ending at clause `last`, where its condition is judged a direction
+/// at a time for the whole board (`masks::Pairs`): one step for the three, the condition
+/// judged once a listing rather than once for each `a`. A `require` straight after the
+/// outer `choose` is judged with it, as a set (`masks::Filter`). Each clause is charged
+/// and located as its own step is. The fusion's first clause, or `None` if the clauses
+/// are not of that shape.
+pub(super) fn pairs(
+    cx: &mut Cx,
+    a: u16,
+    last: usize,
+    clauses: &[Clause],
+) -> Option<(usize, Fusion)> {
     let (
         Clause::Choose {
-            slot: aslot,
-            domain: outer,
-            ..
-        },
-        Clause::Choose {
             slot: bslot,
-            domain: inner @ Expr::Call(Builtin::Adjacent, args),
+            domain: inner @ Expr::Call(Builtin::Adjacent | Builtin::Sight, args),
             ..
         },
         Clause::Require {
@@ -825,45 +824,131 @@ pub(super) fn pairs(cx: &mut Cx, a: u16, p: usize, clauses: &[Clause]) -> Option
             afterwards: false,
             ..
         },
-    ) = (clauses.get(p)?, clauses.get(p + 1)?, clauses.get(p + 2)?)
+    ) = (clauses.get(last.checked_sub(1)?)?, clauses.get(last)?)
+    else {
+        return None;
+    };
+    // The outer `choose`, with its own `require` between the two if there is one.
+    let (p, outer_require) = match clauses.get(last.checked_sub(2)?)? {
+        Clause::Require {
+            cond,
+            afterwards: false,
+            ..
+        } => (last.checked_sub(3)?, Some(cond)),
+        _ => (last - 2, None),
+    };
+    let Clause::Choose {
+        slot: aslot,
+        domain: outer,
+        ..
+    } = &clauses[p]
     else {
         return None;
     };
     // Neither choice is a walk of subsets (`Role::Choose`): the outer one is a walk of
-    // cells, the inner one `adjacent`.
+    // cells, the inner one `adjacent` or `sight`.
     if cx.count_clauses || !matches!(args[0], Expr::Local(s) if s == *aslot) {
         return None;
     }
-    let outer = CellWalk::new(cx, outer)?;
     let pairs = masks::Pairs::new(cx, inner, (*aslot as usize, *bslot), cond)?;
-    let (aslot, bslot) = (*aslot as usize, *bslot as usize);
+    let at = (a, p, last);
+    let fusion = match outer_require {
+        None => pair_steps::<_, false>(at, CellWalk::new(cx, outer)?, pairs, *bslot),
+        Some(q) => {
+            let filter = masks::Filter::new(cx, outer, *aslot, q)?;
+            pair_steps::<_, true>(at, Passing(filter), pairs, *bslot)
+        }
+    };
     cx.pairs_by_direction += 1;
-    Some(Box::new(move |next: Step| -> Step {
+    Some((p, fusion))
+}
+
+/// The step of `pairs`' clauses (those of action `a` from `p` to `last`), the outer cells
+/// walked by `outer` (after the outer `require` where there is one: `GUARDED`, `Passing`).
+fn pair_steps<C: Cells, const GUARDED: bool>(
+    (a, p, last): (u16, usize, usize),
+    outer: C,
+    pairs: masks::Pairs,
+    bslot: u16,
+) -> Fusion {
+    Box::new(move |next: Step| -> Step {
         let next = Passed {
-            at: (a, p + 2),
+            at: (a, last),
             next: Plain(next),
+        };
+        let walk = PairWalk {
+            at: (a, p, last),
+            outer,
+            pairs,
+            bslot: bslot as usize,
+            next,
         };
         Box::new(move |ev, l, f| {
             located(ev, (a, p), || {
-                let table = pairs.table(ev, l);
-                let mut go_on = true;
-                outer.each(ev, l, &mut |c, l: &mut [Value]| {
-                    pool::set(&mut l[aslot], Value::Cell(c));
-                    go_on = located(ev, (a, p + 1), || {
-                        let mut go_on = true;
-                        pairs.walk(l, &table, c, &mut |b, l: &mut [Value]| {
-                            pool::set(&mut l[bslot], Value::Cell(b));
-                            go_on = next.go(ev, l, f);
-                            go_on
-                        });
-                        go_on
-                    });
-                    go_on
-                });
-                go_on
+                let table = walk.pairs.table(ev, l);
+                // The cells paired, a neighbour or the first occupied cell each way, told
+                // apart once a listing.
+                match walk.pairs.lines() {
+                    None => walk.each::<GUARDED>(ev, l, f, &table, |a, _, step| {
+                        masks::adjacent_to(a, step)
+                    }),
+                    Some(lines) => walk.each::<GUARDED>(ev, l, f, &table, |a, d, _| {
+                        masks::sight_to(lines, &table, a, d)
+                    }),
+                }
             })
         })
-    }))
+    })
+}
+
+/// What `pair_steps` walks: the clauses' places (see `pairs`), the outer cells, the pairs,
+/// the inner choice's local, and what follows the inner `require`.
+struct PairWalk<C, N> {
+    at: (u16, usize, usize),
+    outer: C,
+    pairs: masks::Pairs,
+    bslot: usize,
+    next: N,
+}
+
+impl<C: Cells, N: Then> PairWalk<C, N> {
+    /// Each outer cell, then each cell paired with it that passes (`to`: see
+    /// `masks::Pairs::walk`), the rest listed for each, while the listing goes on.
+    #[inline(always)]
+    fn each<const GUARDED: bool>(
+        &self,
+        ev: &Eval,
+        l: &mut [Value],
+        f: &mut OnAction<'_>,
+        table: &masks::Table,
+        to: impl Fn(u16, usize, (u64, i32)) -> (u64, u32) + Copy,
+    ) -> bool {
+        let (a, p, last) = self.at;
+        let aslot = self.pairs.slot();
+        let mut go_on = true;
+        self.outer.walk(ev, l, &mut |c, l: &mut [Value]| {
+            pool::set(&mut l[aslot], Value::Cell(c));
+            let mut inner = |l: &mut [Value]| {
+                located(ev, (a, last - 1), || {
+                    let mut go_on = true;
+                    let hand_on = &mut |b, l: &mut [Value]| {
+                        pool::set(&mut l[self.bslot], Value::Cell(b));
+                        go_on = self.next.go(ev, l, f);
+                        go_on
+                    };
+                    self.pairs.walk(l, table, c, hand_on, to);
+                    go_on
+                })
+            };
+            // The outer `require`'s step names it, as `Passed` does.
+            go_on = match GUARDED {
+                true => located(ev, (a, p + 1), || inner(l)),
+                false => inner(l),
+            };
+            go_on
+        });
+        go_on
+    }
 }
 
 /// `choose d in DIRS` (directions written in the rules) straight followed by `choose k in

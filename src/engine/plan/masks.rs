@@ -57,7 +57,7 @@
 
 mod pairs;
 
-pub(super) use pairs::Pairs;
+pub(super) use pairs::{adjacent_to, sight_to, Pairs, Table};
 
 use super::{
     budget, compared, const_dirs, emit_cell, move_reads, occupied_row, ops, pool, seat_or_first,

@@ -1,4 +1,5 @@
-//! Pairs of neighbouring cells judged a direction at a time.
+//! Pairs of cells, a cell and its neighbour or the first occupied cell in sight, judged a
+//! direction at a time.
 //!
 //! `choose a in cells_of(me)`, `choose b in adjacent(a, orthogonal)`, `require
 //! b.piece.owner == me and a < b`: judged as the filter of the inner `choose` judges it
@@ -6,9 +7,11 @@
 //! of one word whose directions are each one shift of the word (`Step`), the neighbours
 //! one way of every cell are one set: the condition is judged once a direction for the
 //! whole board when the listing starts, and each `a` reads its neighbours' answers from
-//! those sets. A comparison of `b` with `a` (`a < b`: cells compare by their order on the
-//! board) is the same for every pair one way (the step's sign), and no other part of the
-//! condition may read `a`.
+//! those sets. The same holds for `choose b in sight(a, orthogonal)`: the first occupied
+//! cell each way is further on, but still a cell with a cell behind it that way, and each
+//! `a` finds it from its lines (`LineWords`). A comparison of `b` with `a` (`a < b`: cells
+//! compare by their order on the board) is the same for every pair one way (the step's
+//! sign), and no other part of the condition may read `a`.
 //!
 //! Invariant: each `a` is charged what the filter charges it, at the same points: the
 //! call's step and its cell's, then, once its choices are handed on, each neighbour's item
@@ -21,8 +24,8 @@
 use super::{
     Arg, Cx, Domain, Eval, Filter, Judging, Mask, OwnerOf, Pred, Sets, Step, Value, Width,
 };
-use crate::engine::budget;
-use crate::ir::Expr;
+use crate::engine::{budget, geometry};
+use crate::ir::{Builtin, Expr};
 
 /// The most parts a condition of `Pairs` may have.
 const MAX_PARTS: usize = 8;
@@ -37,6 +40,9 @@ pub(in crate::engine::plan) struct Pairs {
     /// Each direction, in the written order: the cells with a neighbour that way, and how
     /// many cells on it is.
     steps: Vec<(u64, i32)>,
+    /// For `sight`, the lines from each cell the first occupied cell is found on; none for
+    /// `adjacent`.
+    lines: Option<geometry::LineWords>,
     pred: Pred,
     /// Each part's own steps for a cell, in the order `trace` judges them.
     own: Vec<u64>,
@@ -51,12 +57,14 @@ pub(in crate::engine::plan) struct Table {
     base: [u64; MAX_DIRS],
     some: [[(u64, u64); MAX_PARTS]; MAX_DIRS],
     len: [usize; MAX_DIRS],
+    /// The occupied cells (the state does not change while actions are listed).
+    occupied: u64,
 }
 
 impl Pairs {
-    /// The filter of the inner `choose` of a pair (`choose b in adjacent(a, dirs)` over
-    /// `coll`, `b` in local `bslot`, and its `require`'s `cond`), `a` in local `slot`,
-    /// judged a direction at a time, where it can be (see the module).
+    /// The filter of the inner `choose` of a pair (`choose b in adjacent(a, dirs)` or
+    /// `sight(a, dirs)` over `coll`, `b` in local `bslot`, and its `require`'s `cond`), `a`
+    /// in local `slot`, judged a direction at a time, where it can be (see the module).
     pub(in crate::engine::plan) fn new(
         cx: &mut Cx,
         coll: &Expr,
@@ -65,11 +73,16 @@ impl Pairs {
     ) -> Option<Pairs> {
         let Width::One(Sets {
             pred,
-            domain: Domain::Around { cell, dirs, .. },
+            domain,
             rest: None,
         }) = Filter::made(cx, coll, bslot, cond, false)?.0
         else {
             return None;
+        };
+        let (cell, dirs, lines) = match domain {
+            Domain::Around { cell, dirs, .. } => (cell, dirs, None),
+            Domain::From(Builtin::Sight, cell, dirs, Some(lines)) => (cell, dirs, Some(lines)),
+            _ => return None,
         };
         let board = cx.board;
         if !matches!(cell, Arg::Local(s) if s == slot) || dirs.len() > MAX_DIRS {
@@ -88,9 +101,15 @@ impl Pairs {
         Some(Pairs {
             slot,
             steps,
+            lines,
             pred,
             own,
         })
+    }
+
+    /// The local of the cell whose neighbours are walked.
+    pub(in crate::engine::plan) fn slot(&self) -> usize {
+        self.slot
     }
 
     /// The condition judged for every cell's neighbour one way, each direction in turn,
@@ -101,6 +120,7 @@ impl Pairs {
             base: [0; MAX_DIRS],
             some: [[(0, 0); MAX_PARTS]; MAX_DIRS],
             len: [0; MAX_DIRS],
+            occupied: ev.s.occupied_word(None),
         };
         let mut j = Judging { ev, l, steps: 0 };
         let mut judged = [0; MAX_PARTS];
@@ -124,12 +144,18 @@ impl Pairs {
         t
     }
 
-    /// Hands each neighbour of cell `a` (the one the outer choice just wrote into its
+    /// The lines `sight` finds its cells on; none for `adjacent`.
+    pub(in crate::engine::plan) fn lines(&self) -> Option<&geometry::LineWords> {
+        self.lines.as_ref()
+    }
+
+    /// Hands each cell paired with cell `a` (the one the outer choice just wrote into its
     /// local) that passes to `f`, in the directions' order, while it says to go on;
     /// charged as `Sets::each` charges a filter's choices (the call's step and its cell's
-    /// first; each neighbour's item and judgement once the walk ends, up to the cell it
+    /// first; each cell's item and judgement once the walk ends, up to the cell it
     /// stopped at; in a listing made ahead, what stopping at the first action would have
-    /// charged owed).
+    /// charged owed). `to`: the cell paired with `a` in the `d`th direction (`adjacent_to`
+    /// or `sight_to`).
     #[inline(always)]
     pub(in crate::engine::plan) fn walk<F: FnMut(u16, &mut [Value]) -> bool>(
         &self,
@@ -137,36 +163,52 @@ impl Pairs {
         t: &Table,
         a: u16,
         f: &mut F,
+        to: impl Fn(u16, usize, (u64, i32)) -> (u64, u32),
     ) {
         // The call's step, then its cell's (a local holding a cell, as `Arg::cell` reads
         // it); where the budget runs out there, nothing more is charged.
         if !(budget::charge(1) && budget::charge(1)) {
             return;
         }
-        // Each direction's neighbour's steps (none where there is none that way), and the
-        // directions whose neighbour passes, found without a branch on either.
+        self.walk_to(l, t, f, |d, step| to(a, d, step))
+    }
+
+    /// `walk`, past its first two steps, the cell paired with `a` in the `d`th direction
+    /// (`step`: that direction's) given by `to(d, step)`: whether there is one (1 or 0),
+    /// and the cell (anything below 64 where there is none).
+    #[inline(always)]
+    fn walk_to<F: FnMut(u16, &mut [Value]) -> bool>(
+        &self,
+        l: &mut [Value],
+        t: &Table,
+        f: &mut F,
+        to: impl Fn(usize, (u64, i32)) -> (u64, u32),
+    ) {
+        // Each direction's cell's steps (none where there is none that way), and the
+        // directions whose cell passes, found without a branch on either.
         let mut cost = [0u64; MAX_DIRS];
+        let mut cells = [0u16; MAX_DIRS];
         let mut pass = 0u32;
-        for (d, &(from, by)) in self.steps.iter().enumerate() {
-            let there = from >> a & 1;
-            let b = (i32::from(a) + by) as u32 & 63;
-            // The neighbour's item and the parts that judged every neighbour this way, then
-            // each other part it was judged in.
+        for (d, &step) in self.steps.iter().enumerate() {
+            let (there, b) = to(d, step);
+            cells[d] = b as u16;
+            // The cell's item and the parts that judged every cell this way, then each
+            // other part it was judged in.
             let mut c = t.base[d];
-            for &(own, cells) in &t.some[d][..t.len[d]] {
-                c += own * (cells >> b & 1);
+            for &(own, judged) in &t.some[d][..t.len[d]] {
+                c += own * (judged >> b & 1);
             }
             cost[d] = c * there;
             pass |= ((t.held[d] >> b & there) as u32) << d;
         }
-        // What walking the neighbours up to the one direction `d` gives costs.
+        // What walking the cells up to the one direction `d` gives costs.
         let upto = |d: usize| cost[..=d].iter().sum::<u64>();
         let seek = budget::seeking_first();
         let mut first = None;
         while pass != 0 {
             let d = pass.trailing_zeros() as usize;
             pass &= pass - 1;
-            let go_on = f((i32::from(a) + self.steps[d].1) as u16, l);
+            let go_on = f(cells[d], l);
             if seek && first.is_none() && budget::first_found() {
                 first = Some(upto(d));
             }
@@ -183,6 +225,26 @@ impl Pairs {
         }
         budget::charge(cost.iter().sum());
     }
+}
+
+/// The neighbour of `a` one way (`step`: the cells with a neighbour that way, and how
+/// many cells on it is), where there is one: whether there is (1 or 0), and the cell.
+#[inline(always)]
+pub(in crate::engine::plan) fn adjacent_to(a: u16, (from, by): (u64, i32)) -> (u64, u32) {
+    (from >> a & 1, (i32::from(a) + by) as u32 & 63)
+}
+
+/// The first occupied cell from `a` in the `d`th direction of `lines`, where there is one:
+/// whether there is (1 or 0), and the cell (0 where there is none).
+#[inline(always)]
+pub(in crate::engine::plan) fn sight_to(
+    lines: &geometry::LineWords,
+    t: &Table,
+    a: u16,
+    d: usize,
+) -> (u64, u32) {
+    let cell = lines.first_taken(a, d, t.occupied);
+    (u64::from(cell != 0), cell.trailing_zeros() & 63)
 }
 
 impl Pred {
