@@ -929,10 +929,19 @@ pub(super) fn chain(cx: &mut Cx, and: bool, e: &Expr) -> Cond {
     let mut rest = truth(cx, parts[0]);
     for (i, part) in parts.iter().enumerate().skip(1) {
         let charge = if i == parts.len() - 1 { nodes } else { 0 };
-        rest = match reads::judged(cx, part) {
-            Some(j) => j.then(and, charge, rest),
-            None if and => joined::<true>(charge, truth(cx, part), rest),
-            None => joined::<false>(charge, truth(cx, part), rest),
+        let phase = match part {
+            Expr::Binary(op, a, b) => phase_against(cx, *op, a, b),
+            _ => None,
+        };
+        rest = match (reads::judged(cx, part), phase) {
+            (Some(j), _) => j.then(and, charge, rest),
+            // The phase against a phase written in the rules (`phase != main or ...`),
+            // judged in the closure of the rest of the chain, charged as `truth_node`
+            // charges it.
+            (None, Some((phase, eq))) if and => phase_then::<true>(charge, (phase, eq), rest),
+            (None, Some((phase, eq))) => phase_then::<false>(charge, (phase, eq), rest),
+            (None, None) if and => joined::<true>(charge, truth(cx, part), rest),
+            (None, None) => joined::<false>(charge, truth(cx, part), rest),
         };
     }
     rest
@@ -942,6 +951,19 @@ pub(super) fn chain(cx: &mut Cx, and: bool, e: &Expr) -> Cond {
 /// charged first (see `chain`).
 pub(super) fn joined<const AND: bool>(charge: u64, first: Cond, rest: Cond) -> Cond {
     Box::new(move |ev, l| chained::<AND>(charge, l, |l| first(ev, l), |l| rest(ev, l)))
+}
+
+/// `phase == p` (`eq`) or `phase != p` judged before `rest` in a chain of `and`s (`AND`)
+/// or `or`s, `charge` steps charged first (see `chain`).
+fn phase_then<const AND: bool>(charge: u64, (phase, eq): (u16, bool), rest: Cond) -> Cond {
+    Box::new(move |ev, l| {
+        chained::<AND>(
+            charge,
+            l,
+            |_| budget::charge(3) && (ev.s.phase == phase) == eq,
+            |l| rest(ev, l),
+        )
+    })
 }
 
 /// One link of a chain of `and`s (`AND`) or `or`s: `charge` steps (none but for the
