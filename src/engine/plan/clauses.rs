@@ -4,9 +4,27 @@
 
 use super::*;
 
-/// Clauses fused into one step (see `dirs_then_shifts`): the step, made once the step
-/// after them is.
-pub(super) type Fusion = Box<dyn FnOnce(Step) -> Step>;
+/// Clauses fused into one step (see `dirs_then_shifts`): the step, made once what follows
+/// them is.
+pub(super) type Fusion = Box<dyn FnOnce(After) -> Step>;
+
+/// What follows fused clauses: the next step, or a `require` after which the action is
+/// complete, judged in the fusion's loop (as `Guarded` judges a `require` in a choice's),
+/// without a call to a step of its own.
+pub(super) enum After {
+    Step(Step),
+    Require(Guarded<Record>),
+}
+
+impl Then for After {
+    #[inline(always)]
+    fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
+        match self {
+            After::Step(step) => step(ev, l, f),
+            After::Require(guarded) => guarded.go(ev, l, f),
+        }
+    }
+}
 
 pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) -> Option<Step> {
     // After the `do` stand only `require afterwards` clauses, judged at the `do` on a copy
@@ -45,6 +63,9 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
     // (not where clauses count their own steps: the `do` is counted as a step of its own).
     let mut bare = !cx.count_clauses;
     let mut fused: Option<(usize, Fusion)> = None;
+    // A `require` after a fusion, the action complete after it: judged in the fusion's
+    // loop (`After::Require`).
+    let mut last_require: Option<Guarded<Record>> = None;
     // A `require` straight after a `choose`, compiled, waiting for the choice: judged in
     // its loop (see `Guarded`) rather than behind a step of its own.
     let mut guard: Option<((u16, usize), &Expr)> = None;
@@ -57,7 +78,11 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
                 fused = Some((first, make));
                 continue;
             }
-            next = counted(cx, (a, i), make(next));
+            let after = match last_require.take() {
+                Some(guarded) => After::Require(guarded),
+                None => After::Step(next),
+            };
+            next = counted(cx, (a, i), make(after));
             bare = false;
             continue;
         }
@@ -72,8 +97,14 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             });
         if let Some(fusion) = fusion {
             if let Some((at, cond)) = guard.take() {
-                let step = require_then(cx, at, cond, next, bare.then(|| record.clone()));
-                next = counted(cx, at, step);
+                if bare && !cx.count_clauses {
+                    let cond = truth(cx, cond);
+                    let next = record.clone();
+                    last_require = Some(Guarded { at, cond, next });
+                } else {
+                    let step = require_then(cx, at, cond, next, bare.then(|| record.clone()));
+                    next = counted(cx, at, step);
+                }
                 bare = false;
             }
             fused = Some(fusion);
@@ -871,10 +902,10 @@ fn pair_steps<C: Cells, const GUARDED: bool>(
     pairs: masks::Pairs,
     bslot: u16,
 ) -> Fusion {
-    Box::new(move |next: Step| -> Step {
+    Box::new(move |next: After| -> Step {
         let next = Passed {
             at: (a, last),
-            next: Plain(next),
+            next,
         };
         let walk = PairWalk {
             at: (a, p, last),
@@ -967,8 +998,7 @@ pub(super) fn dirs_then_shifts(
         line: Arg::new(cx, &sargs[0]),
         dir: Arg::Local(dslot),
     };
-    Some(Box::new(move |next: Step| -> Step {
-        let next = Plain(next);
+    Some(Box::new(move |next: After| -> Step {
         Box::new(move |ev, l, f| {
             located(ev, (a, i), || {
                 // A run where it stands (a local: the common case): read once for every
@@ -1031,8 +1061,7 @@ pub(super) fn runs_dirs_shifts(
         return None;
     }
     let (rslot, runs) = (*rslot as usize, Runs::new(cx, rargs));
-    Some(Box::new(move |next: Step| -> Step {
-        let next = Plain(next);
+    Some(Box::new(move |next: After| -> Step {
         Box::new(move |ev, l, f| {
             located(ev, (a, i), || {
                 let occupied = ev.s.occupied_word(None);
