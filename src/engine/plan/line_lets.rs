@@ -38,15 +38,17 @@ impl LineLet {
 
     /// How many cells the list would hold.
     pub(super) fn count(&self, ev: &Eval, l: &[Value]) -> usize {
+        let Value::Cell(c) = l[self.from] else {
+            return 0;
+        };
+        let occupied = ev.s.occupied_word(None);
         // A slide blocked in every direction at its first step (as often as not, among
         // packed pieces): none, found from the first cells of the lines alone.
-        if let (false, Value::Cell(c)) = (self.sight, &l[self.from]) {
-            if self.lines.slides_nowhere(*c, ev.s.occupied_word(None)) {
-                return 0;
-            }
+        if !self.sight && self.lines.slides_nowhere(c, occupied) {
+            return 0;
         }
         let mut n = 0;
-        self.each(ev, l, |cells, _| {
+        self.lines.each(c, occupied, self.sight, |cells, _| {
             n += cells.count_ones() as usize;
             true
         });
