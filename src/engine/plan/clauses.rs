@@ -97,7 +97,8 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             });
         if let Some(fusion) = fusion {
             if let Some((at, cond)) = guard.take() {
-                if bare && !cx.count_clauses {
+                // (Never where clauses count their own steps: `bare` is false there.)
+                if bare {
                     let cond = truth(cx, cond);
                     let next = record.clone();
                     last_require = Some(Guarded { at, cond, next });

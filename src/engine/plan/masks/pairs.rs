@@ -170,27 +170,13 @@ impl Pairs {
         if !(budget::charge(1) && budget::charge(1)) {
             return;
         }
-        self.walk_to(l, t, f, |d, step| to(a, d, step))
-    }
-
-    /// `walk`, past its first two steps, the cell paired with `a` in the `d`th direction
-    /// (`step`: that direction's) given by `to(d, step)`: whether there is one (1 or 0),
-    /// and the cell (anything below 64 where there is none).
-    #[inline(always)]
-    fn walk_to<F: FnMut(u16, &mut [Value]) -> bool>(
-        &self,
-        l: &mut [Value],
-        t: &Table,
-        f: &mut F,
-        to: impl Fn(usize, (u64, i32)) -> (u64, u32),
-    ) {
         // Each direction's cell's steps (none where there is none that way), and the
         // directions whose cell passes, found without a branch on either.
         let mut cost = [0u64; MAX_DIRS];
         let mut cells = [0u16; MAX_DIRS];
         let mut pass = 0u32;
         for (d, &step) in self.steps.iter().enumerate() {
-            let (there, b) = to(d, step);
+            let (there, b) = to(a, d, step);
             cells[d] = b as u16;
             // The cell's item and the parts that judged every cell this way, then each
             // other part it was judged in.
