@@ -325,9 +325,9 @@ impl Engine {
         self.plans.lists_never_made
     }
 
-    /// How many of the actions' `choose`s of a cell's neighbour, with the `require` after
-    /// it, the plans judge a direction at a time for the whole board (see
-    /// `plan/masks/pairs.rs`).
+    /// How many of the actions' `choose`s of a cell's neighbour or of the first occupied
+    /// cell in sight of it, with the `require` after it, the plans judge a direction at a
+    /// time for the whole board (see `plan/masks/pairs.rs`).
     pub fn pairs_by_direction(&self) -> usize {
         self.plans.pairs_by_direction
     }

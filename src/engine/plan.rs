@@ -15,9 +15,10 @@
 //!   choice of a written direction straight followed by a choice over `shifts` in that
 //!   direction is one step for both (`dirs_then_shifts`), and one loop with a choice of
 //!   the run over `runs` straight before them (`runs_dirs_shifts`); a choice of a cell's
-//!   neighbour straight after the choice of the cell, with the `require` after it, is one
-//!   step for the three, its condition judged a direction at a time for the whole board
-//!   once a listing (`pairs`, `masks/pairs.rs`); a `require` straight
+//!   neighbour, or of the first occupied cell in sight of it, after the choice of the cell
+//!   (and that choice's own `require`, if any), with the `require` after it, is one step,
+//!   its condition judged a direction at a time for the whole board once a listing
+//!   (`pairs`, `masks/pairs.rs`); a `require` straight
 //!   after a `choose` is judged in the choice's loop (`Guarded`); a `choose` or `require` that is
 //!   the action's last clause before a plain `do` records the action itself (`Record`),
 //!   where it called the step that records it; a `choose` or a quantifier over a list
@@ -276,8 +277,8 @@ pub(crate) struct Plans {
     pub memo_roots: Vec<usize>,
     /// How many of the actions' `let`s hold lists that are never made (`line_lets.rs`).
     pub lists_never_made: usize,
-    /// How many of the actions' pairs of neighbours are judged a direction at a time
-    /// (`masks/pairs.rs`).
+    /// How many of the actions' pairs of cells (a neighbour, or the first occupied cell in
+    /// sight) are judged a direction at a time (`masks/pairs.rs`).
     pub pairs_by_direction: usize,
 }
 
@@ -336,8 +337,7 @@ struct Cx<'a> {
     line_lets: Vec<(u16, std::sync::Arc<line_lets::LineLet>)>,
     /// How many such `let`s the actions compiled so far hold.
     lists_never_made: usize,
-    /// How many pairs of neighbours the actions compiled so far judge a direction at a
-    /// time.
+    /// How many pairs of cells the actions compiled so far judge a direction at a time.
     pairs_by_direction: usize,
 }
 
