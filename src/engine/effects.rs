@@ -41,6 +41,24 @@ pub(crate) struct Runner<'a> {
 pub(crate) struct Trial {
     pub written: Vec<(Vars, u32)>,
     pub touched: Touched,
+    /// The components its `move`s moved (or turned), while `touched` is `Moved`.
+    pub moved: Vec<u16>,
+}
+
+/// The most components a trial notes as moved (`Touched::Moved`): past them, where
+/// components stand is put back whole (`Touched::Moves`).
+const MOVED_NOTED: usize = 16;
+
+impl Trial {
+    /// Notes the components a `move` is about to move (or turn).
+    fn moving(&mut self, comps: &[u16]) {
+        if self.touched <= Touched::Moved && self.moved.len() + comps.len() <= MOVED_NOTED {
+            self.moved.extend_from_slice(comps);
+            self.touched = Touched::Moved;
+        } else {
+            self.touched = self.touched.max(Touched::Moves);
+        }
+    }
 }
 
 /// What of a state a runner's statements may have changed, besides its variables (which
@@ -49,6 +67,10 @@ pub(crate) struct Trial {
 pub(crate) enum Touched {
     #[default]
     Nothing,
+    /// What `Moves` names, but only for the components `Trial::moved` lists: where each
+    /// stands and stood (its cell or its zone), its owner and face, and the index of
+    /// occupied cells.
+    Moved,
     /// `cells`, `zones`, `locs`, `owners`, `face_up` and the index of occupied cells.
     Moves,
     All,
@@ -385,10 +407,8 @@ impl<'a> Runner<'a> {
                     }
                 }
             }
+            // A trial notes what it moves in `move_to`.
             Op::Move(what, to, face) => {
-                if let Some(t) = &mut self.trial {
-                    t.touched = t.touched.max(Touched::Moves);
-                }
                 let what = what(&ev(eng, s, me), l);
                 let to = to(&ev(eng, s, me), l);
                 self.move_to(s, what, to, *face)?;
@@ -423,7 +443,8 @@ impl<'a> Runner<'a> {
                 Stmt::Assign(Target::Global(_) | Target::Seat(..) | Target::Piece(..), ..) => {
                     Touched::Nothing
                 }
-                Stmt::Move(..) => Touched::Moves,
+                // Noted in `move_to`.
+                Stmt::Move(..) => Touched::Nothing,
                 _ => Touched::All,
             };
             t.touched = t.touched.max(touches);
@@ -655,6 +676,9 @@ impl<'a> Runner<'a> {
     ) -> Result<(), EngineError> {
         let comps = self.comps_of(s, &what);
         pool::recycle(what);
+        if let Some(t) = &mut self.trial {
+            t.moving(&comps);
+        }
         if let Some(up) = face {
             for &c in comps.iter() {
                 s.face_up[c as usize] = up;

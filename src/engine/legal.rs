@@ -703,6 +703,7 @@ impl Engine {
         if listing != 0 && after.synced == Some(here) {
             match after.last.touched {
                 Touched::Nothing => {}
+                Touched::Moved => after.state.copy_moved_from(ev.s, &after.last.moved),
                 Touched::Moves => after.state.copy_moves_from(ev.s),
                 Touched::All => after.state.copy_from(ev.s, false),
             }
@@ -714,6 +715,7 @@ impl Engine {
             after.state.clone_from(ev.s);
         }
         after.last.written.clear();
+        after.last.moved.clear();
         after.last.touched = Touched::Nothing;
         after.synced = (listing != 0).then_some(here);
         let mut runner = Runner::new(self, ev.me);

@@ -355,6 +355,28 @@ impl State {
         self.occupancy.clone_from(&source.occupancy);
     }
 
+    /// `copy_moves_from` for a state that differs from `source` at most where the
+    /// components `moved` stand or stood (`Touched::Moved`): the cell or zone each stands
+    /// at here and the one it stood at in `source`, its owner and face, and the index of
+    /// occupied cells. A cell or zone whose contents changed had a component arrive or
+    /// leave, which either stands there here or stood there in `source`: one in between
+    /// left it again, and what it passed by is as it was.
+    pub(crate) fn copy_moved_from(&mut self, source: &State, moved: &[u16]) {
+        for &comp in moved {
+            let c = comp as usize;
+            for at in [self.locs[c], source.locs[c]] {
+                match at {
+                    Loc::Cell(x) => self.cells[x as usize] = source.cells[x as usize],
+                    Loc::Zone(z) => self.zones[z as usize].clone_from(&source.zones[z as usize]),
+                }
+            }
+            self.locs[c] = source.locs[c];
+            self.owners[c] = source.owners[c];
+            self.face_up[c] = source.face_up[c];
+        }
+        self.occupancy.clone_from(&source.occupancy);
+    }
+
     /// `clone_from`, or (`all` false) without the variables and the positions seen: for
     /// a state that already holds `source`'s variables but for a few, which the caller
     /// copies itself, and its history, which effects never write (see
