@@ -578,6 +578,93 @@ fn plans_judge_pairs_of_neighbours_a_direction_at_a_time_as_the_tree_walk_does()
     );
 }
 
+// A choice of a seat's pieces straight followed by the choice of their destinations or
+// attacks by a pattern written in the rules is one step, the mover and its rays found once
+// a listing (`plan/own_moves.rs`): forward-bound, sliding and leaping patterns, the seat
+// `me` or another, with a `require` after the moves or none, each listed and played as the
+// tree walk lists and plays them, with the same steps charged. A pattern read from the
+// piece, or the cells of every seat, are walked clause by clause as before; a board of more
+// than 64 cells walks each cell's moves without words, in the same one step.
+#[test]
+fn plans_walk_a_seats_pieces_and_their_moves_as_one_step_as_the_tree_walk_does() {
+    let rules = |size: &str| {
+        format!(
+            r#"game "Moves" {{ players 2 }}
+       seat White {{ forward: n }}
+       seat Black {{ forward: s }}
+       pattern pawn = mfW | cfF
+       pattern rook = R
+       pattern knight = N
+       kind Man {{
+         moves: pattern
+         label "M{{owner}}"
+       }}
+       deck men of Man {{
+         for i in 1..6 {{ card {{ moves: pawn }} }}
+         for i in 1..3 {{ card {{ moves: rook }} }}
+         for i in 1..3 {{ card {{ moves: knight }} }}
+       }}
+       board grid {size} {{
+         region home(White) = a1..f2
+         region home(Black) = a7..f8
+       }}
+       zone box shared public {{ holds men }}
+       zone hand per seat public
+       zone taken shared public
+       setup {{
+         for p in seats {{
+           for i in 1..6 {{ move first(box) to hand(p) }}
+           place hand(p) onto home(p)
+         }}
+       }}
+       phase p {{ turn {{ one of step, slide, jump, hunt, own, any }} }}
+       action step {{
+         choose from in cells_of(me)
+         choose dest in destinations(from, pawn)
+         do {{
+           if not dest.empty {{ move dest.piece to taken }}
+           move from.piece to dest
+         }}
+       }}
+       action slide {{
+         choose a in cells_of(me)
+         choose b in destinations(a, rook)
+         require b.empty and rank(b) != rank(a)
+         do {{ move a.piece to b }}
+       }}
+       action jump {{
+         choose a in cells_of(me)
+         choose b in attacks(a, knight)
+         require b.piece.owner == next(me)
+         do {{
+           move b.piece to taken
+           move a.piece to b
+         }}
+       }}
+       action hunt {{
+         choose a in cells_of(next(me))
+         choose b in attacks(a, knight)
+         require b.piece.owner == me and file(a) < 3
+         do {{ move b.piece to taken }}
+       }}
+       action own {{
+         choose a in cells_of(me)
+         choose b in destinations(a, a.piece.moves)
+         require b.empty and file(b) > 4
+         do {{ move a.piece to b }}
+       }}
+       action any {{
+         choose a in occupied
+         choose b in destinations(a, knight)
+         require b.empty and a.piece.owner == me and rank(b) == 4
+         do {{ move a.piece to b }}
+       }}"#
+        )
+    };
+    let sizes = [("8 x 8", 4), ("9 x 9", 4)];
+    compare_sizes("moves", rules, sizes, Engine::own_moves, (120, 6, 100), 0);
+}
+
 /// Rules written for a board's size (`rules`), each size with what `count` gives its
 /// engine: each compiled, counted, and listed and played both ways (`compare_engines`, at
 /// most `cap` actions a playout), its `planned` actions each with a plan and more than

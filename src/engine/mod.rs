@@ -308,6 +308,7 @@ impl Engine {
                 memo_roots: Vec::new(),
                 lists_never_made: 0,
                 pairs_by_direction: 0,
+                own_moves: 0,
             }),
             ..self.clone()
         }
@@ -330,6 +331,14 @@ impl Engine {
     /// time for the whole board (see `plan/masks/pairs.rs`).
     pub fn pairs_by_direction(&self) -> usize {
         self.plans.pairs_by_direction
+    }
+
+    /// How many of the actions' choices of a seat's pieces, straight followed by the
+    /// choice of their destinations or attacks by a pattern written in the rules, the
+    /// plans walk as one step, the mover and its rays found once a listing (see
+    /// `plan/own_moves.rs`).
+    pub fn own_moves(&self) -> usize {
+        self.plans.own_moves
     }
 
     /// How many of the game's actions are listed by a compiled plan (the rest by the

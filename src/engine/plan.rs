@@ -77,12 +77,14 @@ mod item_tests;
 mod line_lets;
 mod masks;
 mod numbers;
+mod own_moves;
 mod reads;
 mod values;
 mod walks;
 pub(crate) use bodies::{Body, Lets, Op};
 use clauses::*;
 use conditions::*;
+use own_moves::own_moves;
 use values::*;
 use walks::*;
 
@@ -280,6 +282,10 @@ pub(crate) struct Plans {
     /// How many of the actions' pairs of cells (a neighbour, or the first occupied cell in
     /// sight) are judged a direction at a time (`masks/pairs.rs`).
     pub pairs_by_direction: usize,
+    /// How many of the actions' choices of a seat's pieces, straight followed by the
+    /// choice of their moves by a pattern written in the rules, are one step whose mover
+    /// and rays are found once a listing (`own_moves.rs`).
+    pub own_moves: usize,
 }
 
 /// The parts `walk` finds in `rules`, each with the part it finds at the same place in
@@ -339,6 +345,9 @@ struct Cx<'a> {
     lists_never_made: usize,
     /// How many pairs of cells the actions compiled so far judge a direction at a time.
     pairs_by_direction: usize,
+    /// How many choices of a seat's pieces and their moves the actions compiled so far
+    /// fuse (`own_moves.rs`).
+    own_moves: usize,
 }
 
 impl Cx<'_> {
@@ -439,6 +448,7 @@ impl Plans {
             line_lets: Vec::new(),
             lists_never_made: 0,
             pairs_by_direction: 0,
+            own_moves: 0,
             board: &game.board,
             patterns: &game.patterns,
             seats: &game.seats,
@@ -495,6 +505,7 @@ impl Plans {
             memo_roots: cx.root_copies,
             lists_never_made: cx.lists_never_made,
             pairs_by_direction: cx.pairs_by_direction,
+            own_moves: cx.own_moves,
         }
     }
 }

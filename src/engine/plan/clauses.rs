@@ -91,6 +91,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
         let fusion = (i.checked_sub(2))
             .and_then(|p| Some((p, runs_dirs_shifts(cx, a, p, clauses)?)))
             .or_else(|| pairs(cx, a, i, clauses))
+            .or_else(|| own_moves(cx, a, i, clauses))
             .or_else(|| {
                 let p = i.checked_sub(1)?;
                 Some((p, dirs_then_shifts(cx, a, p, clauses)?))
