@@ -175,17 +175,20 @@ impl Pairs {
         let mut cost = [0u64; MAX_DIRS];
         let mut cells = [0u16; MAX_DIRS];
         let mut pass = 0u32;
-        for (d, &step) in self.steps.iter().enumerate() {
+        // Each direction's arrays walked side by side: no bounds to check.
+        let each = (self.steps.iter().zip(cells.iter_mut()).zip(cost.iter_mut()))
+            .zip(t.base.iter().zip(&t.held).zip(t.some.iter().zip(&t.len)));
+        for (d, (((&step, cell), cost), ((&base, &held), (some, &len)))) in each.enumerate() {
             let (there, b) = to(a, d, step);
-            cells[d] = b as u16;
+            *cell = b as u16;
             // The cell's item and the parts that judged every cell this way, then each
             // other part it was judged in.
-            let mut c = t.base[d];
-            for &(own, judged) in &t.some[d][..t.len[d]] {
+            let mut c = base;
+            for &(own, judged) in some.iter().take(len) {
                 c += own * (judged >> b & 1);
             }
-            cost[d] = c * there;
-            pass |= ((t.held[d] >> b & there) as u32) << d;
+            *cost = c * there;
+            pass |= ((held >> b & there) as u32) << d;
         }
         // What walking the cells up to the one direction `d` gives costs.
         let upto = |d: usize| cost[..=d].iter().sum::<u64>();
