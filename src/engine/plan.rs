@@ -18,7 +18,9 @@
 //!   neighbour, or of the first occupied cell in sight of it, after the choice of the cell
 //!   (and that choice's own `require`, if any), with the `require` after it, is one step,
 //!   its condition judged a direction at a time for the whole board once a listing
-//!   (`pairs`, `masks/pairs.rs`); a `require` straight
+//!   (`pairs`, `masks/pairs.rs`); a choice of a seat's pieces straight followed by the
+//!   choice of their destinations or attacks by a pattern written in the rules is one
+//!   step, the mover and its rays found once a listing (`own_moves.rs`); a `require` straight
 //!   after a `choose` is judged in the choice's loop (`Guarded`); a `choose` or `require` that is
 //!   the action's last clause before a plain `do` records the action itself (`Record`),
 //!   where it called the step that records it; a `choose` or a quantifier over a list
@@ -57,8 +59,8 @@
 //! collections and cells (`walks.rs`), conditions (`conditions.rs`), values
 //! (`values.rs`), short reads (`reads.rs`), conditions judged for sets of cells
 //! (`masks.rs`), lists of cells a `let` keeps that are only searched, never made
-//! (`line_lets.rs`), bodies judged on a walk's item in place (`item_tests.rs`) and effects
-//! (`bodies.rs`).
+//! (`line_lets.rs`), bodies judged on a walk's item in place (`item_tests.rs`), a seat's
+//! pieces and their moves walked as one step (`own_moves.rs`) and effects (`bodies.rs`).
 use super::budget;
 use super::eval::{emit, Dirs, Eval};
 use super::geometry;

@@ -73,8 +73,8 @@ pub(super) fn own_moves(
                             if !budget::charge(1) {
                                 return true;
                             }
-                            let (cell, pattern) = (budget::charge(1), budget::charge(1));
-                            if !(cell && pattern) {
+                            let (cell_read, pattern_read) = (budget::charge(1), budget::charge(1));
+                            if !(cell_read && pattern_read) {
                                 return true;
                             }
                             let hand_on = &mut |x: u16| {
