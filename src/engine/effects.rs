@@ -247,6 +247,10 @@ impl<'a> Runner<'a> {
         stmts: &[Stmt],
         l: &mut [Value],
     ) -> Result<(), EngineError> {
+        // No statements (a phase's hook, the commonest): nothing to look up or run.
+        if stmts.is_empty() {
+            return Ok(());
+        }
         if let Some(ops) = self.eng.plans.body(stmts) {
             return self.run_ops(s, ops, l);
         }

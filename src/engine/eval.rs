@@ -1160,8 +1160,31 @@ impl<'a> Eval<'a> {
         } else {
             self.s.owners[piece as usize]
         };
-        let forward = (self.eng.forwards.get(mover as usize).copied()).unwrap_or((0, 1));
-        (mover, forward)
+        (mover, self.forward_of(mover))
+    }
+
+    /// Seat `mover`'s forward (north for a seat with none, or no seat).
+    #[inline(always)]
+    pub(crate) fn forward_of(&self, mover: u8) -> (i8, i8) {
+        (self.eng.forwards.get(mover as usize).copied()).unwrap_or((0, 1))
+    }
+
+    /// The rays of `moves` for `mover`, whose forward is `forward`, where they are words
+    /// (a board of at most 64 cells), with the occupied cells and the mover's: all a
+    /// move of the mover's walks its rays by (`Rays::cells_word`).
+    #[inline(always)]
+    pub(crate) fn move_words<'m>(
+        &self,
+        mover: u8,
+        forward: (i8, i8),
+        moves: super::patterns::Moves<'m>,
+    ) -> Option<(&'m super::patterns::Rays, u64, u64)> {
+        let rays = moves.rays_for(forward).filter(|rays| rays.in_words())?;
+        Some((
+            rays,
+            self.s.occupied_word(None),
+            self.s.occupied_word(Some(mover)),
+        ))
     }
 
     /// The rays of `moves` worked out for the mover from `c` (see `mover_at`), if they were.
@@ -1186,15 +1209,9 @@ impl<'a> Eval<'a> {
         f: &mut F,
     ) -> bool {
         let (mover, forward) = self.mover_at(c);
-        match moves.rays_for(forward) {
-            Some(rays) if rays.in_words() => {
-                let (taken, held) = (
-                    self.s.occupied_word(None),
-                    self.s.occupied_word(Some(mover)),
-                );
-                rays.cells_word(attacks, c, taken, held, f)
-            }
-            _ => self.walk_by(mover, forward).each_cell(attacks, c, moves, f),
+        match self.move_words(mover, forward, moves) {
+            Some((rays, taken, held)) => rays.cells_word(attacks, c, taken, held, f),
+            None => self.walk_by(mover, forward).each_cell(attacks, c, moves, f),
         }
     }
 

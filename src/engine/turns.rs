@@ -240,10 +240,7 @@ impl Engine {
             s.step = 0;
             s.turn_actions = 0;
             let p = &self.game.phases[s.phase as usize];
-            // A phase with no `before turn` (the commonest) runs nothing.
-            if !p.before_turn.is_empty() {
-                Runner::new(self, seat).run(s, &p.before_turn, l)?;
-            }
+            Runner::new(self, seat).run(s, &p.before_turn, l)?;
             if s.outcome.is_some() {
                 return Ok(());
             }
@@ -349,9 +346,7 @@ impl Engine {
         // Nothing changed since the end rules judged the position, so far.
         let unchanged = judged && p.after_turn.is_empty();
         let judged = unchanged && !self.end_reads_turns;
-        if !p.after_turn.is_empty() {
-            Runner::new(self, s.turn_seat).run(s, &p.after_turn, l)?;
-        }
+        Runner::new(self, s.turn_seat).run(s, &p.after_turn, l)?;
         s.turns += 1;
         s.phase_turns += 1;
         if self.game.history {

@@ -104,7 +104,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
                     let next = record.clone();
                     last_require = Some(Guarded { at, cond, next });
                 } else {
-                    let step = require_then(cx, at, cond, next, bare.then(|| record.clone()));
+                    let step = require_then(cx, at, cond, next, None);
                     next = counted(cx, at, step);
                 }
                 bare = false;

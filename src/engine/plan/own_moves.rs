@@ -54,13 +54,7 @@ pub(super) fn own_moves(
                     let moves = ev.eng.moves(pattern);
                     // Where the rays are words (a board of at most 64 cells), the seat's
                     // rays and the occupied cells; any other walk is found cell by cell.
-                    let forward = ev.eng.forwards.get(only as usize).copied();
-                    let words = (moves.rays_for(forward.unwrap_or((0, 1))))
-                        .filter(|rays| rays.in_words())
-                        .map(|rays| {
-                            let s = ev.s;
-                            (rays, s.occupied_word(None), s.occupied_word(Some(only)))
-                        });
+                    let words = ev.move_words(only, ev.forward_of(only), moves);
                     let mut go_on = true;
                     ev.s.each_occupied_by(Some(only), |c, _| {
                         if !budget::charge(1) {
