@@ -8,23 +8,38 @@ use super::*;
 /// them is.
 pub(super) type Fusion = Box<dyn FnOnce(After) -> Step>;
 
-/// What follows fused clauses: the next step, or a `require` after which the action is
-/// complete, judged in the fusion's loop (as `Guarded` judges a `require` in a choice's),
-/// without a call to a step of its own.
+/// What follows fused clauses: the next step; a `require` after which the action is
+/// complete, judged in the fusion's loop (as `Guarded` judges a `require` in a choice's);
+/// or nothing, the action complete and recorded there. The last two without a call to a
+/// step of their own.
 pub(super) enum After {
     Step(Step),
     Require(Guarded<Record>),
+    Record(Record),
 }
 
-impl Then for After {
-    #[inline(always)]
-    fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
-        match self {
-            After::Step(step) => step(ev, l, f),
-            After::Require(guarded) => guarded.go(ev, l, f),
+/// A fusion's step made for what follows it (`After`), for each kind apart: `$next` is
+/// bound to the rest as a `Then` of that kind's own type, so that the walk calls what
+/// follows in place, with no choice among the kinds for each choice it hands on.
+macro_rules! for_after {
+    ($after:expr, |$next:ident| $step:expr) => {
+        match $after {
+            After::Step(step) => {
+                let $next = Plain(step);
+                $step
+            }
+            After::Require(guarded) => {
+                let $next = guarded;
+                $step
+            }
+            After::Record(record) => {
+                let $next = record;
+                $step
+            }
         }
-    }
+    };
 }
+pub(super) use for_after;
 
 pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) -> Option<Step> {
     // After the `do` stand only `require afterwards` clauses, judged at the `do` on a copy
@@ -59,7 +74,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
         Box::new(move |ev, l, f| record.go(ev, l, f))
     };
     // Whether `next` is still the step that records the action and nothing more: a
-    // `require` or `choose` before it then records it itself, without a call to that step
+    // `require`, `choose` or fusion before it then records it itself, without a call to that step
     // (not where clauses count their own steps: the `do` is counted as a step of its own).
     let mut bare = !cx.count_clauses;
     let mut fused: Option<(usize, Fusion)> = None;
@@ -80,6 +95,7 @@ pub(super) fn action(cx: &mut Cx, a: u16, clauses: &[Clause], roles: &[Role]) ->
             }
             let after = match last_require.take() {
                 Some(guarded) => After::Require(guarded),
+                None if bare => After::Record(record.clone()),
                 None => After::Step(next),
             };
             next = counted(cx, (a, i), make(after));
@@ -371,7 +387,7 @@ pub(super) trait Then: Send + Sync + 'static {
 }
 
 /// The rest of the action's step.
-pub(super) struct Plain(Step);
+pub(super) struct Plain(pub(super) Step);
 
 impl Then for Plain {
     #[inline(always)]
@@ -497,9 +513,18 @@ pub(super) struct Passed<N> {
 }
 
 impl<N: Then> Then for Passed<N> {
+    /// `located`, written out: handed a closure, the compiler left the closure's body
+    /// apart, a call for each choice (Army Ants +1.3% instructions).
     #[inline(always)]
     fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
-        located(ev, self.at, || self.next.go(ev, l, f))
+        if budget::spent() {
+            return false;
+        }
+        let go_on = self.next.go(ev, l, f);
+        if budget::spent() {
+            budget::locate_innermost(|| ev.eng.clause_text(self.at.0, self.at.1));
+        }
+        go_on
     }
 }
 
@@ -904,31 +929,33 @@ fn pair_steps<C: Cells, const GUARDED: bool>(
     pairs: masks::Pairs,
     bslot: u16,
 ) -> Fusion {
-    Box::new(move |next: After| -> Step {
-        let next = Passed {
-            at: (a, last),
-            next,
-        };
-        let walk = PairWalk {
-            at: (a, p, last),
-            outer,
-            pairs,
-            bslot: bslot as usize,
-            next,
-        };
-        Box::new(move |ev, l, f| {
-            located(ev, (a, p), || {
-                let table = walk.pairs.table(ev, l);
-                // The cells paired, a neighbour or the first occupied cell each way, told
-                // apart once a listing.
-                match walk.pairs.lines() {
-                    None => walk.each::<GUARDED>(ev, l, f, &table, |a, _, step| {
-                        masks::adjacent_to(a, step)
-                    }),
-                    Some(lines) => walk.each::<GUARDED>(ev, l, f, &table, |a, d, _| {
-                        masks::sight_to(lines, &table, a, d)
-                    }),
-                }
+    Box::new(move |after: After| -> Step {
+        for_after!(after, |next| {
+            let next = Passed {
+                at: (a, last),
+                next,
+            };
+            let walk = PairWalk {
+                at: (a, p, last),
+                outer,
+                pairs,
+                bslot: bslot as usize,
+                next,
+            };
+            Box::new(move |ev, l, f| {
+                located(ev, (a, p), || {
+                    let table = walk.pairs.table(ev, l);
+                    // The cells paired, a neighbour or the first occupied cell each way,
+                    // told apart once a listing.
+                    match walk.pairs.lines() {
+                        None => walk.each::<GUARDED>(ev, l, f, &table, |a, _, step| {
+                            masks::adjacent_to(a, step)
+                        }),
+                        Some(lines) => walk.each::<GUARDED>(ev, l, f, &table, |a, d, _| {
+                            masks::sight_to(lines, &table, a, d)
+                        }),
+                    }
+                })
             })
         })
     })
@@ -1000,8 +1027,8 @@ pub(super) fn dirs_then_shifts(
         line: Arg::new(cx, &sargs[0]),
         dir: Arg::Local(dslot),
     };
-    Some(Box::new(move |next: After| -> Step {
-        Box::new(move |ev, l, f| {
+    Some(Box::new(move |after: After| -> Step {
+        for_after!(after, |next| Box::new(move |ev, l, f| {
             located(ev, (a, i), || {
                 // A run where it stands (a local: the common case): read once for every
                 // direction (`Dirs::each`). A computed run, which may read the direction,
@@ -1030,7 +1057,7 @@ pub(super) fn dirs_then_shifts(
                 }
                 go_on
             })
-        })
+        }))
     }))
 }
 
@@ -1063,8 +1090,8 @@ pub(super) fn runs_dirs_shifts(
         return None;
     }
     let (rslot, runs) = (*rslot as usize, Runs::new(cx, rargs));
-    Some(Box::new(move |next: After| -> Step {
-        Box::new(move |ev, l, f| {
+    Some(Box::new(move |after: After| -> Step {
+        for_after!(after, |next| Box::new(move |ev, l, f| {
             located(ev, (a, i), || {
                 let occupied = ev.s.occupied_word(None);
                 let mut go_on = true;
@@ -1105,7 +1132,7 @@ pub(super) fn runs_dirs_shifts(
                 }
                 go_on
             })
-        })
+        }))
     }))
 }
 

@@ -47,8 +47,8 @@ pub(super) fn own_moves(
     cx.own_moves += 1;
     Some((
         p,
-        Box::new(move |next: After| -> Step {
-            Box::new(move |ev, l, f| {
+        Box::new(move |after: After| -> Step {
+            for_after!(after, |next| Box::new(move |ev, l, f| {
                 located(ev, (a, p), || {
                     let only = seat.seat(ev, l).unwrap_or(NO_SEAT);
                     let moves = ev.eng.moves(pattern);
@@ -90,7 +90,7 @@ pub(super) fn own_moves(
                     });
                     go_on
                 })
-            })
+            }))
         }),
     ))
 }
