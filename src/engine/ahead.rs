@@ -124,6 +124,7 @@ impl Playout {
     /// Applies the `i`th of the actions `legal` gave (`apply_listed`), listing the next
     /// ones ahead where the engine can; with `took`, the time listing them took is added
     /// to it.
+    #[inline(always)]
     pub fn apply(
         &mut self,
         engine: &Engine,
@@ -196,6 +197,7 @@ impl Engine {
         (r, budget::work())
     }
 
+    #[inline(always)]
     fn apply_ahead(
         &self,
         s: &mut State,
@@ -238,6 +240,7 @@ impl Engine {
     /// `has_legal_action` for a caller of `apply_and_list`: every legal action listed into
     /// its buffer (see the module). `None` where there is no such caller or nothing may
     /// be listed ahead: the caller looks for the first action as ever.
+    #[inline(always)]
     pub(crate) fn list_ahead(&self, s: &State, l: &mut [Value]) -> Option<bool> {
         // The buffer is taken out while it is listed into, so that nothing inside asks.
         let (mut listed, exact, timed) = AHEAD.with_borrow_mut(|a| {
@@ -264,6 +267,7 @@ impl Engine {
         found
     }
 
+    #[inline(always)]
     fn list_into_ahead(
         &self,
         s: &State,

@@ -377,6 +377,7 @@ impl Engine {
     /// `has_legal_action`, with the caller's local slots (an `apply` moving play on: every
     /// local is bound before it is read, so the slots of one query or effect serve the
     /// next).
+    #[inline(always)]
     pub(crate) fn has_legal_action_with(&self, s: &State, l: &mut [Value]) -> bool {
         let _decision = Decision::begin();
         // In a secret choice the next chooser is the first seat found with a legal action
@@ -431,11 +432,13 @@ impl Engine {
         out
     }
 
+    #[inline(always)]
     fn enumerate_step(&self, s: &State, locals: &mut [Value], f: &mut OnAction<'_>) {
         let me = self.step_decider(s);
         self.enumerate_for(s, me, locals, f)
     }
 
+    #[inline(always)]
     fn enumerate_for(&self, s: &State, me: u8, locals: &mut [Value], f: &mut OnAction<'_>) {
         let Some((actions, mode)) = self.current_choice(s) else {
             return;
@@ -865,6 +868,7 @@ impl Engine {
     /// `apply_listed` with the caller's local slots, `locals_len` of them (a playout
     /// keeps its own from one action to the next: every local is bound before it is
     /// read, so the slots of one action serve the next).
+    #[inline(always)]
     pub(crate) fn apply_listed_with(
         &self,
         s: &mut State,
@@ -885,6 +889,7 @@ impl Engine {
         decision.result().and(r)
     }
 
+    #[inline(always)]
     fn apply_within_budget(
         &self,
         s: &mut State,
@@ -946,6 +951,7 @@ impl Engine {
 
     /// Runs an action's clauses with `me` standing for `me`: its choices into their
     /// slots, its `let`s, its effects.
+    #[inline(always)]
     fn run_action(
         &self,
         s: &mut State,

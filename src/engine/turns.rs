@@ -1,4 +1,11 @@
 //! The turn machine: phases, turns and steps; who decides; end rules and the length cap.
+//!
+//! The functions a playout passes through from one decision to the next (here, in
+//! `legal.rs` and in `ahead.rs`: applying the action, ending the turn, beginning the next
+//! and listing its actions ahead) are inlined into one another (`#[inline(always)]`): each
+//! runs once or twice a turn, and their ways in and out were a tenth of what a turn of a
+//! game with one small action costs (9.6% of its instructions; 3.4%, 1.7% and 1.3% of
+//! the three lightest shipped games').
 
 use super::effects::Runner;
 use super::eval::Eval;
@@ -28,6 +35,7 @@ impl Engine {
 
     /// The seat that decides now: the innermost pending reaction's, or the step's (in an
     /// `all` step, the next seat to choose in secret).
+    #[inline(always)]
     pub(crate) fn step_decider(&self, s: &State) -> u8 {
         // The step looked up once: whether its choice is secret (`is_secret_choice`), and
         // who makes it.
@@ -61,6 +69,7 @@ impl Engine {
     }
 
     /// Whether the decision now is a secret choice of an `all` step (no reaction pending).
+    #[inline(always)]
     pub fn is_secret_choice(&self, s: &State) -> bool {
         s.outcome.is_none()
             && s.reactions.is_empty()
@@ -131,6 +140,7 @@ impl Engine {
     }
 
     /// Whether the phase's `skip p when COND` passes over seat `q`.
+    #[inline(always)]
     fn passed_over(&self, s: &State, q: u8, l: &mut [Value]) -> bool {
         let Some(skip) = &self.game.phases[s.phase as usize].skip else {
             return false;
@@ -214,6 +224,7 @@ impl Engine {
     }
 
     /// The seat after `from` in seat order that is neither out nor skipped by the phase.
+    #[inline(always)]
     fn next_turn_seat(&self, s: &State, from: u8, l: &mut [Value]) -> Option<u8> {
         let p = &self.game.phases[s.phase as usize];
         for i in 1..=s.players {
@@ -232,6 +243,7 @@ impl Engine {
 
     /// Starts `seat`'s turn, and goes on to the following turns while a turn has nothing to
     /// decide or its decider is stuck and must pass.
+    #[inline(always)]
     fn begin_turn(&self, s: &mut State, seat: u8, l: &mut [Value]) -> Result<(), EngineError> {
         let mut seat = seat;
         let mut passes = 0u32;
@@ -302,6 +314,7 @@ impl Engine {
     }
 
     /// Moves past steps whose condition is false; true if a step is left to decide.
+    #[inline(always)]
     fn settle_step(&self, s: &mut State, l: &mut [Value]) -> bool {
         let p = &self.game.phases[s.phase as usize];
         while let Some(st) = p.steps.get(s.step as usize) {
@@ -336,6 +349,7 @@ impl Engine {
     /// `judged`: the end rules were judged on this position after the turn's last action,
     /// and nothing happened since. With no `after turn` effects, and end rules that do not
     /// read the turn counters or the history, they would judge it the same again.
+    #[inline(always)]
     fn end_turn(
         &self,
         s: &mut State,
@@ -428,6 +442,7 @@ impl Engine {
     }
 
     /// The declared end rules; true if the game is now over.
+    #[inline(always)]
     fn check_end(&self, s: &mut State, l: &mut [Value]) -> bool {
         if s.outcome.is_some() {
             return true;
@@ -467,6 +482,7 @@ impl Engine {
 
     /// Moves play on after an action. `depth` is how many reactions were pending before
     /// it, so reactions the action started can be told from the one it answered.
+    #[inline(always)]
     pub(crate) fn after_action(
         &self,
         s: &mut State,
@@ -553,6 +569,7 @@ impl Engine {
     }
 
     /// After an action of the turn's current step: the next step, or the next turn.
+    #[inline(always)]
     fn advance(&self, s: &mut State, action: u16, l: &mut [Value]) -> Result<(), EngineError> {
         let p = &self.game.phases[s.phase as usize];
         let mode = p
