@@ -316,7 +316,12 @@ impl<'a> Runner<'a> {
 
     /// Runs a compiled body (see `plan/bodies.rs`) as `run` runs the statements it was
     /// compiled from.
-    fn run_ops(&mut self, s: &mut State, ops: &[Op], l: &mut [Value]) -> Result<(), EngineError> {
+    pub(crate) fn run_ops(
+        &mut self,
+        s: &mut State,
+        ops: &[Op],
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
         let trial = self.trial.is_some();
         self.each_step(
             s,

@@ -4,6 +4,7 @@
 use super::budget::{self, Decision};
 use super::effects::{Runner, Touched, Trial};
 use super::eval::Eval;
+use super::plan::Applied;
 use super::state::State;
 use super::subsets::Role;
 use super::{code, Engine, EngineError};
@@ -962,8 +963,27 @@ impl Engine {
         if act.action >= SKIP {
             return Ok(());
         }
-        let def = &self.game.actions[act.action as usize];
         let mut runner = Runner::new(self, me);
+        // The clauses applying runs, found when the engine was built (see
+        // `plan::Applied`); the tree walk walks them as written, below.
+        if let Some(Some(applied)) = self.plans.applied.get(act.action as usize) {
+            let mut args = act.args.iter();
+            for step in applied.iter() {
+                match step {
+                    Applied::Arg(slot) => {
+                        let v = args.next().map_or(Value::None, super::pool::dup);
+                        super::pool::set(&mut l[*slot], v);
+                    }
+                    Applied::Let(slot, value) => {
+                        let v = value(&Eval { eng: self, s, me }, l);
+                        super::pool::set(&mut l[*slot], v);
+                    }
+                    Applied::Do(body) => runner.run_ops(s, &self.plans.bodies[*body].1, l)?,
+                }
+            }
+            return Ok(());
+        }
+        let def = &self.game.actions[act.action as usize];
         let mut k = 0;
         for (i, c) in def.clauses.iter().enumerate() {
             match c {
@@ -975,9 +995,7 @@ impl Engine {
                 // A `let` its `do` does not read only served its `require`s.
                 Clause::Let { .. } if !self.lets_applied[act.action as usize][i] => {}
                 Clause::Let { slot, value } => {
-                    let ev = Eval { eng: self, s, me };
-                    let v =
-                        super::plan::valued_by(self.plans.let_value(act.action, i), &ev, value, l);
+                    let v = Eval { eng: self, s, me }.eval(value, l);
                     super::pool::set(&mut l[*slot as usize], v);
                 }
                 Clause::Require { .. } => {}

@@ -201,43 +201,6 @@ pub(crate) const ENTERED: u8 = 1;
 /// `Engine::triggered`: a trigger runs when a component leaves the zone instance.
 pub(crate) const LEFT: u8 = 2;
 
-/// Per clause of an action: whether applying it must compute that `let`, because its `do`
-/// or a later `let` that must be computed reads the local (each slot of an action is
-/// bound once, so a read of the slot is a read of that `let`, or of a local its `do`
-/// binds in the same slot, which only errs towards computing). The others only served
-/// its `require`s; skipping them changes nothing but the work.
-fn lets_applied(clauses: &[Clause]) -> Box<[bool]> {
-    fn expr(e: &Expr, read: &mut Vec<bool>) {
-        if let Expr::Local(s) = e {
-            if let Some(r) = read.get_mut(*s as usize) {
-                *r = true;
-            }
-        }
-        e.each_child(&mut |c| expr(c, read));
-    }
-    let slots = clauses
-        .iter()
-        .filter_map(|c| match c {
-            Clause::Let { slot, .. } => Some(*slot as usize + 1),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0);
-    let mut read = vec![false; slots];
-    let mut applied = vec![false; clauses.len()];
-    for (i, c) in clauses.iter().enumerate().rev() {
-        match c {
-            Clause::Do(stmts) => Stmt::each_expr_within(stmts, &mut |e| expr(e, &mut read)),
-            Clause::Let { slot, value } if read.get(*slot as usize) == Some(&true) => {
-                applied[i] = true;
-                expr(value, &mut read);
-            }
-            _ => {}
-        }
-    }
-    applied.into_boxed_slice()
-}
-
 /// Something worked out once for each player count up to 8 (`homes`, `starts`), when
 /// first needed; a larger count has none kept.
 fn per_player_count<T>() -> Vec<std::sync::OnceLock<T>> {
@@ -300,7 +263,7 @@ impl Engine {
                 score: None,
                 links: Vec::new(),
                 bodies: Vec::new(),
-                lets: Vec::new(),
+                applied: Vec::new(),
                 conds: Vec::new(),
                 values: Vec::new(),
                 computers: Vec::new(),
@@ -405,7 +368,7 @@ impl Engine {
         let lets_applied = game
             .actions
             .iter()
-            .map(|a| lets_applied(&a.clauses))
+            .map(|a| plan::lets_applied(&a.clauses))
             .collect();
         let prune_roles: Vec<Box<[subsets::Role]>> = game
             .actions

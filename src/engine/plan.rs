@@ -83,7 +83,7 @@ mod own_moves;
 mod reads;
 mod values;
 mod walks;
-pub(crate) use bodies::{Body, Lets, Op};
+pub(crate) use bodies::{lets_applied, Applied, Applies, Body, Op};
 use clauses::*;
 use conditions::*;
 use own_moves::own_moves;
@@ -263,9 +263,9 @@ pub(crate) struct Plans {
     /// trigger's or a reaction's), compiled (see `bodies.rs`), by the address of its first
     /// statement in the rules, sorted.
     pub bodies: ByAddress<Body>,
-    /// Each action's `let`s, compiled, by clause (`None` for the other clauses): what its
-    /// `do` reads, computed again when the action is applied.
-    pub lets: Vec<Lets>,
+    /// What applying each action runs of its clauses (see `bodies::Applied`); empty
+    /// where the tree walk is asked for (the clauses are then walked as written).
+    pub applied: Vec<Option<Applies>>,
     /// The conditions and the values that move play on, compiled, by address in the rules,
     /// sorted (see `turn_exprs`): judged by `Engine::judged` and `Engine::valued`.
     pub conds: ByAddress<Cond>,
@@ -488,7 +488,7 @@ impl Plans {
         let links = (link_terms.iter())
             .map(|t| [&t.first, &t.second, &t.both].map(|c| c.as_ref().map(|c| truth(&mut cx, c))))
             .collect();
-        let (bodies, lets) = bodies::build(&mut cx, game);
+        let (bodies, applied) = bodies::build(&mut cx, game);
         let (conds, values) = turn_exprs(&mut cx, game);
         let mut computers = std::mem::take(&mut cx.computers);
         computers.sort_unstable_by_key(|(at, _)| *at);
@@ -499,7 +499,7 @@ impl Plans {
             score,
             links,
             bodies,
-            lets,
+            applied,
             conds,
             values,
             computers,
@@ -546,12 +546,6 @@ impl Plans {
     #[inline]
     pub(crate) fn computer(&self, e: &Expr) -> Option<&Get> {
         found(&self.computers, e as *const Expr as usize)
-    }
-
-    /// The compiled value of the `let` that is clause `clause` of action `action`.
-    #[inline]
-    pub(crate) fn let_value(&self, action: u16, clause: usize) -> Option<&Get> {
-        self.lets.get(action as usize)?.get(clause)?.as_ref()
     }
 }
 

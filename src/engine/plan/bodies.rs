@@ -17,8 +17,22 @@ use crate::ir::{AssignOp, BinOp, Clause, Expr, Game, Stmt, Target};
 
 /// A list of statements, compiled.
 pub(crate) type Body = Box<[Op]>;
-/// An action's `let`s compiled, by clause (`None` for its other clauses).
-pub(crate) type Lets = Box<[Option<Get>]>;
+
+/// What applying an action runs (see `Applied`).
+pub(crate) type Applies = Box<[Applied]>;
+
+/// What applying an action runs of its clauses, in their order, each found when the
+/// engine is built (`Engine::run_action` runs it): its chosen values into their locals,
+/// the `let`s its `do` reads (`lets_applied`), and its `do`. Its `require`s, and the
+/// `let`s that only served them, are not there at all.
+pub(crate) enum Applied {
+    /// The action's next argument, into this local.
+    Arg(usize),
+    /// A `let` the `do` reads, compiled, into its local.
+    Let(usize, Get),
+    /// The `do` (not empty), by its place in `Plans::bodies`.
+    Do(usize),
+}
 
 /// One statement, compiled.
 pub(crate) enum Op {
@@ -42,6 +56,7 @@ pub(crate) enum Op {
     /// The variable, the seat or piece whose it is (none for a global), the change, the
     /// value.
     Assign(VarTarget, Option<Get>, AssignOp, Get),
+
     /// Any other statement, run as written.
     Stmt(Box<Stmt>),
     /// A statement that a trial of the `do` for `require afterwards` skips, and anything
@@ -49,9 +64,9 @@ pub(crate) enum Op {
     Skipped(Box<Op>),
 }
 
-/// The compiled bodies of a game (see `Plans::bodies`) and the compiled `let`s of its
-/// actions (`Plans::lets`).
-pub(super) fn build(cx: &mut Cx, game: &Game) -> (ByAddress<Body>, Vec<Lets>) {
+/// The compiled bodies of a game (see `Plans::bodies`) and what applying each of its
+/// actions runs (`Plans::applied`).
+pub(super) fn build(cx: &mut Cx, game: &Game) -> (ByAddress<Body>, Vec<Option<Applies>>) {
     let mut bodies: ByAddress<Body> = game
         .bodies()
         .into_iter()
@@ -60,20 +75,68 @@ pub(super) fn build(cx: &mut Cx, game: &Game) -> (ByAddress<Body>, Vec<Lets>) {
         .collect();
     bodies.sort_unstable_by_key(|(at, _)| *at);
     bodies.dedup_by_key(|(at, _)| *at);
-    let lets = game
+    // Each `do` is among the bodies; were one not, the action's clauses would be walked
+    // as written (`None`).
+    let applied = game
         .actions
         .iter()
         .map(|a| {
-            a.clauses
-                .iter()
-                .map(|c| match c {
-                    Clause::Let { value, .. } => Some(get(cx, value)),
+            let needed = lets_applied(&a.clauses);
+            let steps = a.clauses.iter().zip(needed.iter());
+            steps
+                .filter_map(|(c, &needed)| match c {
+                    Clause::Choose { slot, .. } => Some(Some(Applied::Arg(*slot as usize))),
+                    Clause::Let { slot, value } if needed => {
+                        Some(Some(Applied::Let(*slot as usize, get(cx, value))))
+                    }
+                    Clause::Do(stmts) if !stmts.is_empty() => {
+                        let at = stmts.as_ptr() as usize;
+                        let i = bodies.binary_search_by_key(&at, |(a, _)| *a);
+                        Some(i.ok().map(Applied::Do))
+                    }
                     _ => None,
                 })
                 .collect()
         })
         .collect();
-    (bodies, lets)
+    (bodies, applied)
+}
+
+/// Per clause of an action: whether applying it must compute that `let`, because its `do`
+/// or a later `let` that must be computed reads the local (each slot of an action is
+/// bound once, so a read of the slot is a read of that `let`, or of a local its `do`
+/// binds in the same slot, which only errs towards computing). The others only served
+/// its `require`s; skipping them changes nothing but the work.
+pub(crate) fn lets_applied(clauses: &[Clause]) -> Box<[bool]> {
+    fn expr(e: &Expr, read: &mut Vec<bool>) {
+        if let Expr::Local(s) = e {
+            if let Some(r) = read.get_mut(*s as usize) {
+                *r = true;
+            }
+        }
+        e.each_child(&mut |c| expr(c, read));
+    }
+    let slots = clauses
+        .iter()
+        .filter_map(|c| match c {
+            Clause::Let { slot, .. } => Some(*slot as usize + 1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let mut read = vec![false; slots];
+    let mut applied = vec![false; clauses.len()];
+    for (i, c) in clauses.iter().enumerate().rev() {
+        match c {
+            Clause::Do(stmts) => Stmt::each_expr_within(stmts, &mut |e| expr(e, &mut read)),
+            Clause::Let { slot, value } if read.get(*slot as usize) == Some(&true) => {
+                applied[i] = true;
+                expr(value, &mut read);
+            }
+            _ => {}
+        }
+    }
+    applied.into_boxed_slice()
 }
 
 fn ops(cx: &mut Cx, stmts: &[Stmt]) -> Body {
