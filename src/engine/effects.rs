@@ -92,11 +92,11 @@ enum Dest {
 }
 
 /// The rules error of an assignment to a per-seat variable whose seat is `none`.
-fn no_seat_to_assign(eng: &Engine, var: u16, op: AssignOp, v: &Value) -> EngineError {
+fn no_seat_to_assign(eng: &Engine, var: u16, op: AssignOp, n: Option<i64>) -> EngineError {
     let name = &eng.game.vars[var as usize].name;
-    let change = match (op, v) {
-        (AssignOp::Add, Value::Int(n)) => format!("`{name} += {n}`"),
-        (AssignOp::Sub, Value::Int(n)) => format!("`{name} -= {n}`"),
+    let change = match (op, n) {
+        (AssignOp::Add, Some(n)) => format!("`{name} += {n}`"),
+        (AssignOp::Sub, Some(n)) => format!("`{name} -= {n}`"),
         _ => format!("`{name} = ...`"),
     };
     rules(
@@ -438,6 +438,30 @@ impl<'a> Runner<'a> {
                 };
                 self.assign(s, *var, who, *op, v)?;
             }
+            Op::SetGlobal(i, value) => {
+                let v = value(&ev(eng, s, me), l);
+                self.note(Vars::Globals, *i as usize);
+                pool::store(&mut s.vars_mut(Vars::Globals)[*i as usize], v);
+            }
+            Op::AddTo(var, who, sub, n) => {
+                let n = n(&ev(eng, s, me), l);
+                let who = match who {
+                    Some(who) => who(&ev(eng, s, me), l),
+                    None => Value::None,
+                };
+                let op = if *sub { AssignOp::Sub } else { AssignOp::Add };
+                if let Some((which, at)) = self.var_place(s, *var, who, op, Some(n))? {
+                    self.note(which, at);
+                    let slot = &mut s.vars_mut(which)[at];
+                    let now = slot.as_int();
+                    let v = if *sub {
+                        now.saturating_sub(n)
+                    } else {
+                        now.saturating_add(n)
+                    };
+                    pool::store(slot, Value::Int(v));
+                }
+            }
             Op::Stmt(st) => self.stmt(s, st, l)?,
             // Skipped only in a trial (`run_ops`).
             Op::Skipped(op) => self.op(s, op, l)?,
@@ -730,25 +754,13 @@ impl<'a> Runner<'a> {
         op: AssignOp,
         v: Value,
     ) -> Result<(), EngineError> {
-        let vars = self.eng.game.vars.len();
-        let (which, at) = match (var, who) {
-            (VarTarget::Global(i), _) => (Vars::Globals, i as usize),
-            (VarTarget::Seat(i), Value::Seat(p)) if p < s.players => {
-                (Vars::Seats, p as usize * vars + i as usize)
-            }
-            // No seat to change (`c.owner.points += 1` where `c` lies in a shared zone):
-            // said, not skipped in silence.
-            (VarTarget::Seat(i), Value::None) => {
-                return Err(no_seat_to_assign(self.eng, i, op, &v))
-            }
-            (VarTarget::Piece(i), Value::Comp(c)) if c != NONE => {
-                (Vars::Pieces, c as usize * vars + i as usize)
-            }
-            (_, who) => {
-                pool::recycle(who);
-                pool::recycle(v);
-                return Ok(());
-            }
+        let n = match v {
+            Value::Int(n) => Some(n),
+            _ => None,
+        };
+        let Some((which, at)) = self.var_place(s, var, who, op, n)? else {
+            pool::recycle(v);
+            return Ok(());
         };
         self.note(which, at);
         let slot = &mut s.vars_mut(which)[at];
@@ -759,6 +771,38 @@ impl<'a> Runner<'a> {
         };
         pool::store(slot, v);
         Ok(())
+    }
+
+    /// Where the variable an assignment changes stands in the state: a global (`who`
+    /// unused), a seat's (`who` the seat) or a piece's (`who` the component); `None`
+    /// where `who` is no seat or piece, but a seat's variable with no seat is a rules
+    /// error (`n`: the number a change by a number adds, if a number, for its message).
+    #[inline(always)]
+    fn var_place(
+        &self,
+        s: &State,
+        var: VarTarget,
+        who: Value,
+        op: AssignOp,
+        n: Option<i64>,
+    ) -> Result<Option<(Vars, usize)>, EngineError> {
+        let vars = self.eng.game.vars.len();
+        Ok(Some(match (var, who) {
+            (VarTarget::Global(i), _) => (Vars::Globals, i as usize),
+            (VarTarget::Seat(i), Value::Seat(p)) if p < s.players => {
+                (Vars::Seats, p as usize * vars + i as usize)
+            }
+            // No seat to change (`c.owner.points += 1` where `c` lies in a shared zone):
+            // said, not skipped in silence.
+            (VarTarget::Seat(i), Value::None) => return Err(no_seat_to_assign(self.eng, i, op, n)),
+            (VarTarget::Piece(i), Value::Comp(c)) if c != NONE => {
+                (Vars::Pieces, c as usize * vars + i as usize)
+            }
+            (_, who) => {
+                pool::recycle(who);
+                return Ok(None);
+            }
+        }))
     }
 
     /// Notes a variable slot about to be written, where the runner keeps them (`written`).

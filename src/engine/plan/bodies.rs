@@ -6,10 +6,13 @@
 //! (`Runner::run_ops`) counts the same statements against an action's effects as it does
 //! running the statements themselves. The statements that compute most (`if`, `for`,
 //! `let`, `roll`, `move`, `deal`, assignments to variables) get an `Op` of their own; any other
-//! is run as the rules write it (`Op::Stmt`). A compiled body changes the state exactly
+//! is run as the rules write it (`Op::Stmt`). A change of a variable by a number (`+=`,
+//! `-=`) computes the number as a number (`AddTo`), and a global set to a value goes
+//! straight to its place (`SetGlobal`). A compiled body changes the state exactly
 //! as the statements do, and charges the decision's budget at the same points
 //! (`tests/plans.rs` plays each shipped game both ways and compares the states).
 
+use super::numbers::{number, Num};
 use super::{each, get, truth, ByAddress, Cond, Cx, Each, Get};
 use crate::engine::effects::VarTarget;
 use crate::engine::memo;
@@ -56,7 +59,11 @@ pub(crate) enum Op {
     /// The variable, the seat or piece whose it is (none for a global), the change, the
     /// value.
     Assign(VarTarget, Option<Get>, AssignOp, Get),
-
+    /// `x = v` of a global variable: `Assign` with nothing to choose among.
+    SetGlobal(u16, Get),
+    /// `x += n` (or `-=`, then `true`): `Assign` of a change by a number, the number
+    /// compiled as a number (`numbers.rs`); the variable, whose it is, the number.
+    AddTo(VarTarget, Option<Get>, bool, Num),
     /// Any other statement, run as written.
     Stmt(Box<Stmt>),
     /// A statement that a trial of the `do` for `require afterwards` skips, and anything
@@ -171,7 +178,14 @@ fn as_run(cx: &mut Cx, st: &Stmt) -> Op {
                 Target::Piece(e, i) => (VarTarget::Piece(*i), Some(value(cx, e))),
                 Target::Attr(..) => return as_written(cx, st),
             };
-            Op::Assign(var, who, *op, value(cx, v))
+            match (var, op) {
+                // Where the value remembers parts of itself, it is made as `value` makes it.
+                (_, AssignOp::Add | AssignOp::Sub) if !cx.scoped(v) => {
+                    Op::AddTo(var, who, *op == AssignOp::Sub, number(cx, v))
+                }
+                (VarTarget::Global(i), AssignOp::Set) => Op::SetGlobal(i, value(cx, v)),
+                _ => Op::Assign(var, who, *op, value(cx, v)),
+            }
         }
         other => as_written(cx, other),
     }
