@@ -242,29 +242,24 @@ impl Engine {
     /// be listed ahead: the caller looks for the first action as ever.
     #[inline(always)]
     pub(crate) fn list_ahead(&self, s: &State, l: &mut [Value]) -> Option<bool> {
-        // The buffer is taken out while it is listed into, so that nothing inside asks.
-        let (mut listed, exact, timed) = AHEAD.with_borrow_mut(|a| {
+        // The buffer is listed into where it stands, held borrowed meanwhile: a listing
+        // asked for inside this one (nothing in a listing applies an action) would find it
+        // borrowed, and look for the first action as ever.
+        AHEAD.with(|cell| {
+            let mut a = cell.try_borrow_mut().ok()?;
+            let a = &mut *a;
             if !a.asked {
                 return None;
             }
-            a.asked = false;
-            a.of = None;
-            Some((std::mem::take(&mut a.listed), a.exact, a.timed))
-        })?;
-        let start = timed.then(Instant::now);
-        let found = self.list_into_ahead(s, &mut listed, exact, l);
-        AHEAD.with_borrow_mut(|a| {
-            a.asked = true;
-            a.listed = listed;
+            let start = a.timed.then(Instant::now);
+            let found = self.list_into_ahead(s, &mut a.listed, a.exact, l);
             if let Some(start) = start {
                 a.took += start.elapsed();
             }
             // A decider with no action is passed over or stuck: `apply` goes on from there.
-            if found == Some(true) {
-                a.of = Some(Mark::of(s));
-            }
-        });
-        found
+            a.of = (found == Some(true)).then(|| Mark::of(s));
+            found
+        })
     }
 
     #[inline(always)]
