@@ -31,7 +31,7 @@ pub(crate) struct Runner<'a> {
     depth: u32,
     /// Set where this runs a trial of a `do` for `require afterwards`: it skips the
     /// statements no judgement can see (see `trials.rs`) and notes what it changes.
-    pub trial: Option<Trial>,
+    pub trial: Option<&'a mut Trial>,
 }
 
 /// What a trial of a `do` notes as it runs, for `Engine::judged_afterwards` to put back

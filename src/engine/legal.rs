@@ -723,9 +723,8 @@ impl Engine {
         after.last.touched = Touched::Nothing;
         after.synced = (listing != 0).then_some(here);
         let mut runner = Runner::new(self, ev.me);
-        runner.trial = Some(std::mem::take(&mut after.last));
+        runner.trial = Some(&mut after.last);
         let ran = runner.run_at(&mut after.state, at, body, l);
-        after.last = runner.trial.take().unwrap_or_default();
         let failed = match ran {
             Err(_) => None,
             Ok(()) => {
