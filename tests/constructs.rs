@@ -182,6 +182,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // A collection an `if` tests and the `let`s at the head of its branches take from,
     // computed once: the turn settled as written.
     ("shared_tests.scenarios", 3),
+    // A definition's argument computed once where it is used: the cards legal and the
+    // strongest top card as the definition written out finds them.
+    ("bound_args.scenarios", 2),
 ];
 
 #[test]
@@ -189,6 +192,36 @@ fn every_constructs_scenarios_hold() {
     for &(file, count) in SCENARIO_FILES {
         assert_eq!(run_scenarios(file), count, "{file}");
     }
+}
+
+// A definition's argument that its body names again and again, and that has to be
+// computed, is computed once (`Bind`); an argument named once, or one that is a local
+// already, stands where its parameter is named.
+#[test]
+fn an_argument_named_again_and_again_is_computed_once() {
+    // Named by its path, so that its `import` is found from there.
+    let path = constructs_dir().join("bound_args.muster");
+    let binds = |text: &str| {
+        let game = compile(&path.to_string_lossy(), text);
+        ron::ser::to_string(&game).unwrap().matches("Bind(").count()
+    };
+    // `power(top(pile(me)))` and `power(top(pile(next(me))))` in the `require`, and the
+    // three of `settle`; not `power(c)`, `value(c)` (a local, in `power`) nor `suit_of`.
+    let text = read("bound_args.muster");
+    assert_eq!(binds(&text), 5);
+    // Named once by `power`, the argument is written out there, and computed once by
+    // `value`, which names it twice.
+    let once = text.replace(
+        "def power(c) = if c.suit == trump then 100 + value(c) else value(c)",
+        "def power(c) = value(c)",
+    );
+    assert_eq!(binds(&once), 5);
+    // Named once all the way down: written out.
+    let written = once.replace(
+        "def value(c) = if c.rank == 1 then 14 else c.rank",
+        "def value(c) = c.rank",
+    );
+    assert_eq!(binds(&written), 0);
 }
 
 // `next if ... else if ...` is lowered as nested choices naming the phases by id; the

@@ -95,7 +95,7 @@ impl Ctx<'_> {
 
     /// Whether one more local name fits in the current rule; reports the limit once if not.
     pub fn room_for_local(&mut self) -> bool {
-        if self.scope.next_slot < MAX_LOCALS {
+        if self.scope.next_slot.saturating_sub(self.scope.bound_args) < MAX_LOCALS {
             return true;
         }
         if !self.budget.locals_reported {

@@ -33,6 +33,17 @@ fn eval_in(e: &Expr, locals: &[Value], board: &Board, room: &mut usize) -> Resul
     let v = match e {
         Expr::Const(v) => v.clone(),
         Expr::Local(s) => locals.get(*s as usize).ok_or(Unfixed::State)?.clone(),
+        // A definition's argument computed once: the body sees it in its local.
+        Expr::Bind(slot, v, body) => {
+            let v = eval_in(v, locals, board, room)?;
+            let mut within = locals.to_vec();
+            if within.len() <= *slot as usize {
+                within.resize(*slot as usize + 1, Value::None);
+            }
+            within[*slot as usize] = v;
+            // The body's own list is counted by its own evaluation.
+            return eval_in(body, &within, board, room);
+        }
         Expr::List(items) => Value::List(
             items
                 .iter()

@@ -835,17 +835,32 @@ impl<'a> Ctx<'a> {
                 .map(|a| self.measured(|cx| cx.expr(a)))
                 .collect();
             // The body sees only its parameters and the game's names, not the caller's locals.
+            // An argument it would compute again and again is computed once, into a local
+            // (`args.rs`); any other stands where the body names it.
             let saved = std::mem::take(&mut self.scope.names);
+            let mut bound = Vec::new();
             for (p, ((x, t), cost)) in params.iter().zip(lowered) {
-                self.scope
-                    .names
-                    .push((p.name.clone(), Binding::Subst(x, t, cost)));
+                let slot = super::args::worth_binding(&x, &t, super::args::uses(body, &p.name))
+                    .then(|| self.bound_arg_slot())
+                    .flatten();
+                let binding = match slot {
+                    Some(slot) => {
+                        bound.push((slot, x));
+                        Binding::Slot(slot, t)
+                    }
+                    None => Binding::Subst(x, t, cost),
+                };
+                self.scope.names.push((p.name.clone(), binding));
             }
             self.def_stack.push(n.to_string());
-            let out = self.expr(body);
+            let (mut out, ty) = self.expr(body);
             self.def_stack.pop();
             self.scope.names = saved;
-            return out;
+            // The first argument computed first.
+            for (slot, x) in bound.into_iter().rev() {
+                out = ir::Expr::Bind(slot, Box::new(x), Box::new(out));
+            }
+            return (out, ty);
         }
         if let Some(&(z, per_seat, slots)) = self.zones.get(n) {
             // `hand(p)`; numbered zones: `meld(p, 3)` for one, `meld(p)` for all of a seat's.

@@ -2,6 +2,7 @@
 //! arity, and lowers everything into the IR. It reports every problem it finds in one
 //! run, as located diagnostics.
 
+mod args;
 mod budget;
 mod consts;
 mod expr;

@@ -19,6 +19,9 @@ pub struct Scope {
     pub names: Vec<(String, Binding)>,
     pub next_slot: u16,
     pub max_slot: u16,
+    /// The slots set aside for definitions' arguments computed once (`args.rs`), which the
+    /// limit on a rule's names does not count.
+    pub bound_args: u16,
 }
 
 #[derive(Clone, Debug)]
@@ -126,7 +129,9 @@ impl<'a> Ctx<'a> {
     /// names then take slots as they come, and the limit is reported where it is passed).
     pub fn reserve_slots(&mut self, n: u16) -> Option<u16> {
         let first = self.scope.next_slot;
-        let end = first.checked_add(n).filter(|&e| e <= super::MAX_LOCALS)?;
+        let named = first.saturating_sub(self.scope.bound_args);
+        named.checked_add(n).filter(|&e| e <= super::MAX_LOCALS)?;
+        let end = first + n;
         self.scope.next_slot = end;
         self.scope.max_slot = self.scope.max_slot.max(end);
         Some(first)

@@ -146,8 +146,21 @@ impl<'a> Eval<'a> {
                 _ => self.truth_of_value(e, l),
             },
             Expr::Not(x) => budget::charge(1) && !self.truth(x, l),
+            Expr::Bind(slot, v, body) => {
+                budget::charge(1) && {
+                    self.bind(*slot, v, l);
+                    self.truth(body, l)
+                }
+            }
             _ => self.truth_of_value(e, l),
         }
+    }
+
+    /// A definition's argument computed into its local (see `Expr::Bind`).
+    #[inline(always)]
+    fn bind(&self, slot: u16, v: &Expr, l: &mut [Value]) {
+        let x = self.eval(v, l);
+        super::pool::set(&mut l[slot as usize], x);
     }
 
     fn truth_of_value(&self, e: &Expr, l: &mut [Value]) -> bool {
@@ -191,6 +204,7 @@ impl<'a> Eval<'a> {
                 )
                 | Expr::Const(Value::List(_))
                 | Expr::Local(_)
+                | Expr::Bind(..)
         )
     }
 
@@ -244,6 +258,14 @@ impl<'a> Eval<'a> {
             Expr::Binary(BinOp::Range, a, b) => {
                 let (a, b) = (self.eval(a, l), self.eval(b, l));
                 self.each_in_range(a, b, l, f);
+            }
+            // The definition's body walked as it would be written out, the argument
+            // computed first (a step for the node, as `eval` charges it).
+            Expr::Bind(slot, v, body) => {
+                if budget::charge(1) {
+                    self.bind(*slot, v, l);
+                    self.for_each(body, l, f);
+                }
             }
             // A comprehension is filtered as it is walked, without building the list.
             Expr::Comprehension(slot, coll, cond) => {
@@ -607,6 +629,11 @@ impl<'a> Eval<'a> {
         match e {
             Expr::Local(s) if !l[*s as usize].owns_heap() => return l[*s as usize].clone(),
             Expr::Me => return Value::Seat(self.me),
+            // The body's value is the node's: its list is charged by the body's own `eval`.
+            Expr::Bind(slot, v, body) => {
+                self.bind(*slot, v, l);
+                return self.eval(body, l);
+            }
             _ => {}
         }
         let v = self.eval_within_budget(e, l);
@@ -620,6 +647,10 @@ impl<'a> Eval<'a> {
     fn eval_within_budget(&self, e: &Expr, l: &mut [Value]) -> Value {
         let g = &self.eng.game;
         match e {
+            Expr::Bind(slot, v, body) => {
+                self.bind(*slot, v, l);
+                self.eval(body, l)
+            }
             Expr::Const(v) => super::pool::dup(v),
             Expr::Local(s) => super::pool::dup(&l[*s as usize]),
             Expr::Me => Value::Seat(self.me),

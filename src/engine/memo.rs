@@ -361,6 +361,15 @@ pub(super) fn closed(e: &Expr, bound: &mut Vec<u16>) -> bool {
             bound.pop();
             ok
         }
+        Expr::Bind(slot, v, body) => {
+            if !closed(v, bound) {
+                return false;
+            }
+            bound.push(*slot);
+            let ok = closed(body, bound);
+            bound.pop();
+            ok
+        }
         other => {
             let mut ok = true;
             other.each_child(&mut |c| ok = ok && closed(c, bound));

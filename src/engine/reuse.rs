@@ -127,6 +127,14 @@ fn canonical(e: &Expr) -> Expr {
                 }
                 bound.pop();
             }
+            Expr::Bind(slot, v, body) => {
+                rename(v, bound, next);
+                bound.push((*slot, *next));
+                *slot = *next;
+                *next += 1;
+                rename(body, bound, next);
+                bound.pop();
+            }
             other => other.each_child_mut(&mut |c| rename(c, bound, next)),
         }
     }

@@ -202,6 +202,10 @@ pub enum Expr {
     /// first), counted from 1; a negative i counts from the end (-1 is the last); `none`
     /// out of range.
     Index(Box<Expr>, Box<Expr>),
+    /// A definition's argument computed once where the definition is used: the value of
+    /// the first expression put in the local, then the second (the definition's body,
+    /// which reads the argument from the local each time it names it).
+    Bind(u16, Box<Expr>, Box<Expr>),
 }
 
 /// The match of `Expr::each_child` and `Expr::each_child_mut`: `$f` called on each direct
@@ -245,7 +249,7 @@ macro_rules! each_child {
                     $f(a);
                 }
             }
-            Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Bind(_, a, b) => {
                 $f(a);
                 $f(b);
             }

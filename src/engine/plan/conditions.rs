@@ -348,6 +348,18 @@ pub(super) fn truth(cx: &mut Cx, e: &Expr) -> Cond {
 /// `truth` of a node, remembered or not (see `get_node`).
 pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
     match e {
+        // A definition's argument computed once, as `Eval::truth` judges it.
+        Expr::Bind(slot, v, body) => {
+            let (slot, v, body) = (*slot as usize, get(cx, v), truth(cx, body));
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return false;
+                }
+                let x = v(ev, l);
+                pool::set(&mut l[slot], x);
+                body(ev, l)
+            })
+        }
         Expr::Binary(op @ (BinOp::And | BinOp::Or), ..) => chain(cx, *op == BinOp::And, e),
         Expr::Binary(
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),

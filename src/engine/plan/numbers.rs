@@ -22,6 +22,19 @@ pub(super) fn number(cx: &mut Cx, e: &Expr) -> Num {
         return charged(n);
     }
     match e {
+        // A definition's argument computed once; the body's number is the node's, as
+        // `get` makes it.
+        Expr::Bind(slot, v, body) => {
+            let (slot, v, body) = (*slot as usize, get(cx, v), number(cx, body));
+            Box::new(move |ev, l| {
+                if !budget::charge(1) {
+                    return 0;
+                }
+                let x = v(ev, l);
+                pool::set(&mut l[slot], x);
+                body(ev, l)
+            })
+        }
         Expr::Const(v) if !v.owns_heap() => {
             let n = v.as_int();
             Box::new(move |_, _| if budget::charge(1) { n } else { 0 })

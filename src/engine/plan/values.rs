@@ -19,6 +19,16 @@ pub(super) fn get(cx: &mut Cx, e: &Expr) -> Get {
 /// `get` of a node, remembered or not: what computes a remembered node's value the first
 /// time a query asks for it (`Plans::computer`).
 pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
+    // A definition's argument computed once: into its local, then the body (whose own
+    // node charges its list, as `eval` has it).
+    if let Expr::Bind(slot, v, body) = e {
+        let (slot, v, body) = (*slot as usize, get(cx, v), get(cx, body));
+        return node(move |ev, l| {
+            let x = v(ev, l);
+            pool::set(&mut l[slot], x);
+            body(ev, l)
+        });
+    }
     // A piece, an owner, an attribute, a variable: a hop, taken by `reads.rs`.
     if let Some(read) = reads::read(cx, e) {
         return read;

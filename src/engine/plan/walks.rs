@@ -15,6 +15,17 @@ pub(super) fn each(cx: &mut Cx, coll: &Expr) -> Each {
         return Box::new(move |ev, l, f| cells(ev, l, &mut |c, l| f(Value::Cell(c), l)));
     }
     match coll {
+        // A definition's argument computed once, the body walked as `for_each` walks it.
+        Expr::Bind(slot, v, body) => {
+            let (slot, v, body) = (*slot as usize, get(cx, v), each(cx, body));
+            Box::new(move |ev, l, f| {
+                if budget::charge(1) {
+                    let x = v(ev, l);
+                    pool::set(&mut l[slot], x);
+                    body(ev, l, f);
+                }
+            })
+        }
         Expr::Call(Builtin::Shifts, args) => {
             let shifts = Shifts::new(cx, args);
             Box::new(move |ev, l, f| {
