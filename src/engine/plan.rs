@@ -125,6 +125,14 @@ fn listed(v: &Value) -> bool {
 /// What a spent budget makes of a read.
 static NO_VALUE: Value = Value::None;
 
+/// A definition's argument computed once, into its local (`Expr::Bind`): each compiled
+/// form of the node does this first, then its body.
+#[inline(always)]
+fn bind(v: &Get, slot: usize, ev: &Eval, l: &mut [Value]) {
+    let x = v(ev, l);
+    pool::set(&mut l[slot], x);
+}
+
 impl Arg {
     fn new(cx: &mut Cx, e: &Expr) -> Arg {
         match e {

@@ -355,8 +355,7 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                 if !budget::charge(1) {
                     return false;
                 }
-                let x = v(ev, l);
-                pool::set(&mut l[slot], x);
+                bind(&v, slot, ev, l);
                 body(ev, l)
             })
         }

@@ -30,8 +30,7 @@ pub(super) fn number(cx: &mut Cx, e: &Expr) -> Num {
                 if !budget::charge(1) {
                     return 0;
                 }
-                let x = v(ev, l);
-                pool::set(&mut l[slot], x);
+                bind(&v, slot, ev, l);
                 body(ev, l)
             })
         }

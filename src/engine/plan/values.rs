@@ -24,8 +24,7 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
     if let Expr::Bind(slot, v, body) = e {
         let (slot, v, body) = (*slot as usize, get(cx, v), get(cx, body));
         return node(move |ev, l| {
-            let x = v(ev, l);
-            pool::set(&mut l[slot], x);
+            bind(&v, slot, ev, l);
             body(ev, l)
         });
     }

@@ -20,8 +20,7 @@ pub(super) fn each(cx: &mut Cx, coll: &Expr) -> Each {
             let (slot, v, body) = (*slot as usize, get(cx, v), each(cx, body));
             Box::new(move |ev, l, f| {
                 if budget::charge(1) {
-                    let x = v(ev, l);
-                    pool::set(&mut l[slot], x);
+                    bind(&v, slot, ev, l);
                     body(ev, l, f);
                 }
             })
