@@ -440,26 +440,16 @@ impl<'a> Runner<'a> {
             }
             Op::SetGlobal(i, value) => {
                 let v = value(&ev(eng, s, me), l);
-                self.note(Vars::Globals, *i as usize);
-                pool::store(&mut s.vars_mut(Vars::Globals)[*i as usize], v);
+                self.set_var(s, (Vars::Globals, *i as usize), v);
             }
-            Op::AddTo(var, who, sub, n) => {
+            Op::AddTo(var, who, op, n) => {
                 let n = n(&ev(eng, s, me), l);
                 let who = match who {
                     Some(who) => who(&ev(eng, s, me), l),
                     None => Value::None,
                 };
-                let op = if *sub { AssignOp::Sub } else { AssignOp::Add };
-                if let Some((which, at)) = self.var_place(s, *var, who, op, Some(n))? {
-                    self.note(which, at);
-                    let slot = &mut s.vars_mut(which)[at];
-                    let now = slot.as_int();
-                    let v = if *sub {
-                        now.saturating_sub(n)
-                    } else {
-                        now.saturating_add(n)
-                    };
-                    pool::store(slot, Value::Int(v));
+                if let Some(place) = self.var_place(s, *var, who, *op, Some(n))? {
+                    self.add_to_var(s, place, *op, n);
                 }
             }
             Op::Stmt(st) => self.stmt(s, st, l)?,
@@ -762,15 +752,33 @@ impl<'a> Runner<'a> {
             pool::recycle(v);
             return Ok(());
         };
+        match op {
+            AssignOp::Set => self.set_var(s, (which, at), v),
+            AssignOp::Add | AssignOp::Sub => self.add_to_var(s, (which, at), op, v.as_int()),
+        }
+        Ok(())
+    }
+
+    /// Stores `v` in the variable slot at `place` (see `var_place`), noted first.
+    #[inline(always)]
+    fn set_var(&mut self, s: &mut State, (which, at): (Vars, usize), v: Value) {
+        self.note(which, at);
+        pool::store(&mut s.vars_mut(which)[at], v);
+    }
+
+    /// Adds `n` to the number in the variable slot at `place` (`op` `Add`), or takes it
+    /// away (`Sub`), noted first; a sum or difference past the ends of a number stops
+    /// there.
+    #[inline(always)]
+    fn add_to_var(&mut self, s: &mut State, (which, at): (Vars, usize), op: AssignOp, n: i64) {
         self.note(which, at);
         let slot = &mut s.vars_mut(which)[at];
+        let now = slot.as_int();
         let v = match op {
-            AssignOp::Set => v,
-            AssignOp::Add => Value::Int(slot.as_int().saturating_add(v.as_int())),
-            AssignOp::Sub => Value::Int(slot.as_int().saturating_sub(v.as_int())),
+            AssignOp::Sub => now.saturating_sub(n),
+            _ => now.saturating_add(n),
         };
-        pool::store(slot, v);
-        Ok(())
+        pool::store(slot, Value::Int(v));
     }
 
     /// Where the variable an assignment changes stands in the state: a global (`who`

@@ -647,6 +647,8 @@ impl<'a> Eval<'a> {
     fn eval_within_budget(&self, e: &Expr, l: &mut [Value]) -> Value {
         let g = &self.eng.game;
         match e {
+            // `eval` takes a `Bind` itself (its body charges its own list); a remembered
+            // node, computed here (`remember`), is never one.
             Expr::Bind(slot, v, body) => {
                 self.bind(*slot, v, l);
                 self.eval(body, l)

@@ -61,9 +61,9 @@ pub(crate) enum Op {
     Assign(VarTarget, Option<Get>, AssignOp, Get),
     /// `x = v` of a global variable: `Assign` with nothing to choose among.
     SetGlobal(u16, Get),
-    /// `x += n` (or `-=`, then `true`): `Assign` of a change by a number, the number
-    /// compiled as a number (`numbers.rs`); the variable, whose it is, the number.
-    AddTo(VarTarget, Option<Get>, bool, Num),
+    /// `x += n` or `x -= n`: `Assign` of a change by a number, the number compiled as a
+    /// number (`numbers.rs`); the variable, whose it is, the change, the number.
+    AddTo(VarTarget, Option<Get>, AssignOp, Num),
     /// Any other statement, run as written.
     Stmt(Box<Stmt>),
     /// A statement that a trial of the `do` for `require afterwards` skips, and anything
@@ -181,7 +181,7 @@ fn as_run(cx: &mut Cx, st: &Stmt) -> Op {
             match (var, op) {
                 // Where the value remembers parts of itself, it is made as `value` makes it.
                 (_, AssignOp::Add | AssignOp::Sub) if !cx.scoped(v) => {
-                    Op::AddTo(var, who, *op == AssignOp::Sub, number(cx, v))
+                    Op::AddTo(var, who, *op, number(cx, v))
                 }
                 (VarTarget::Global(i), AssignOp::Set) => Op::SetGlobal(i, value(cx, v)),
                 _ => Op::Assign(var, who, *op, value(cx, v)),
