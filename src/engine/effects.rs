@@ -148,7 +148,7 @@ pub(crate) fn winners(v: Value) -> Seats {
 
 /// Every item a walk hands on (`walk` given the callback that takes them), in a list from
 /// the pool: what a `for` loops over and a `roll` draws from, all taken first.
-fn gathered(walk: impl FnOnce(&mut dyn FnMut(Value, &mut [Value]) -> bool)) -> Items {
+pub(crate) fn gathered(walk: impl FnOnce(&mut dyn FnMut(Value, &mut [Value]) -> bool)) -> Items {
     let mut items = pool::take();
     walk(&mut |v, _| {
         items.push(v);
@@ -159,7 +159,7 @@ fn gathered(walk: impl FnOnce(&mut dyn FnMut(Value, &mut [Value]) -> bool)) -> I
 
 /// `roll`'s draw: one of `items` (all the collection gave) picked by the state's random
 /// generator into `slot`, `none` if there are none; the list goes back to the pool.
-fn rolled(s: &mut State, mut items: Items, slot: &mut Value) {
+pub(crate) fn rolled(s: &mut State, mut items: Items, slot: &mut Value) {
     let v = if items.is_empty() {
         Value::None
     } else {
@@ -175,7 +175,7 @@ fn rolled(s: &mut State, mut items: Items, slot: &mut Value) {
 /// random generator picks the same number, and each number is charged as a walk of the
 /// range charges it (`Eval::each_in_range`). A budget spent on the way (the walk would
 /// have stopped part way) fails the action whatever is drawn.
-fn rolled_in_range(s: &mut State, lo: i64, hi: i64, slot: &mut Value) {
+pub(crate) fn rolled_in_range(s: &mut State, lo: i64, hi: i64, slot: &mut Value) {
     // Counted only once the range is known to be short: `hi - lo` of two far ends would
     // overflow.
     let n = if hi >= lo && super::eval::range_fits(lo, hi) {
@@ -327,8 +327,8 @@ impl<'a> Runner<'a> {
             s,
             ops,
             l,
-            |op| trial && matches!(op, Op::Skipped(_)),
-            Self::op,
+            |op| trial && op.skipped,
+            |r, s, op, l| (op.run)(r, s, l),
         )
     }
 
@@ -360,7 +360,7 @@ impl<'a> Runner<'a> {
     /// A `for` loop's body run once for each of `items` (taken before it first runs), the
     /// item in the loop's local `slot`.
     #[inline(always)]
-    fn repeat(
+    pub(crate) fn repeat(
         &mut self,
         s: &mut State,
         slot: usize,
@@ -376,90 +376,34 @@ impl<'a> Runner<'a> {
         Ok(())
     }
 
-    fn op(&mut self, s: &mut State, op: &Op, l: &mut [Value]) -> Result<(), EngineError> {
-        let (eng, me) = (self.eng, self.me);
-        fn ev<'e>(eng: &'e Engine, s: &'e State, me: u8) -> Eval<'e> {
-            Eval { eng, s, me }
+    /// An evaluator of the runner's seat on `s`, for a compiled statement's expressions.
+    #[inline(always)]
+    pub(crate) fn eval<'e>(&self, s: &'e State) -> Eval<'e>
+    where
+        'a: 'e,
+    {
+        Eval {
+            eng: self.eng,
+            s,
+            me: self.me,
         }
-        match op {
-            Op::If(c, a, b) => {
-                let branch = if c(&ev(eng, s, me), l) { a } else { b };
-                self.run_ops(s, branch, l)?;
-            }
-            Op::For(slot, coll, body) => {
-                let items = gathered(|f| coll(&ev(eng, s, me), l, f));
-                self.repeat(s, *slot, items, l, |r, s, l| r.run_ops(s, body, l))?;
-            }
-            Op::Block(body) => self.run_ops(s, body, l)?,
-            Op::Let(slot, e) => {
-                let v = e(&ev(eng, s, me), l);
-                pool::set(&mut l[*slot], v);
-            }
-            Op::Roll(slot, coll) => {
-                if let Some(t) = &mut self.trial {
-                    // The draw moves the state's random generator on.
-                    t.touched = Touched::All;
-                }
-                let items = gathered(|f| coll(&ev(eng, s, me), l, f));
-                rolled(s, items, &mut l[*slot]);
-            }
-            Op::RollRange(slot, a, b) => {
-                if let Some(t) = &mut self.trial {
-                    t.touched = Touched::All;
-                }
-                let (a, b) = (a(&ev(eng, s, me), l), b(&ev(eng, s, me), l));
-                match (&a, &b) {
-                    (Value::Int(lo), Value::Int(hi)) => rolled_in_range(s, *lo, *hi, &mut l[*slot]),
-                    _ => {
-                        let items = gathered(|f| ev(eng, s, me).each_in_range(a, b, l, f));
-                        rolled(s, items, &mut l[*slot]);
-                    }
-                }
-            }
-            // A trial notes what it moves in `move_to`.
-            Op::Move(what, to, face) => {
-                let what = what(&ev(eng, s, me), l);
-                let to = to(&ev(eng, s, me), l);
-                self.move_to(s, what, to, *face)?;
-            }
-            Op::Deal(n, from, to) => {
-                if let Some(t) = &mut self.trial {
-                    t.touched = Touched::All;
-                }
-                let n = n(&ev(eng, s, me), l).as_int();
-                let (from, to) = (from(&ev(eng, s, me), l), to(&ev(eng, s, me), l));
-                self.deal(s, n, from, to)?;
-            }
-            Op::Assign(var, who, op, value) => {
-                let v = value(&ev(eng, s, me), l);
-                let who = match who {
-                    Some(who) => who(&ev(eng, s, me), l),
-                    None => Value::None,
-                };
-                self.assign(s, *var, who, *op, v)?;
-            }
-            Op::SetGlobal(i, value) => {
-                let v = value(&ev(eng, s, me), l);
-                self.set_var(s, (Vars::Globals, *i as usize), v);
-            }
-            Op::AddTo(var, who, op, n) => {
-                let n = n(&ev(eng, s, me), l);
-                let who = match who {
-                    Some(who) => who(&ev(eng, s, me), l),
-                    None => Value::None,
-                };
-                if let Some(place) = self.var_place(s, *var, who, *op, Some(n))? {
-                    self.add_to_var(s, place, *op, n);
-                }
-            }
-            Op::Stmt(st) => self.stmt(s, st, l)?,
-            // Skipped only in a trial (`run_ops`).
-            Op::Skipped(op) => self.op(s, op, l)?,
-        }
-        Ok(())
     }
 
-    fn stmt(&mut self, s: &mut State, st: &Stmt, l: &mut [Value]) -> Result<(), EngineError> {
+    /// Notes, in a trial, that the statement may have changed anything: a draw of the
+    /// state's random generator, or a deal.
+    #[inline(always)]
+    pub(crate) fn touched_all(&mut self) {
+        if let Some(t) = &mut self.trial {
+            t.touched = Touched::All;
+        }
+    }
+
+    pub(crate) fn stmt(
+        &mut self,
+        s: &mut State,
+        st: &Stmt,
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
         if let Some(t) = &mut self.trial {
             let touches = match st {
                 Stmt::If(..) | Stmt::For(..) | Stmt::Block(_) | Stmt::Let(..) => Touched::Nothing,
@@ -673,7 +617,13 @@ impl<'a> Runner<'a> {
 
     /// `deal n from from to to`, the values computed: the top component of the zone `from`
     /// moved into the zone `to`, `n` times or until `from` is empty.
-    fn deal(&mut self, s: &mut State, n: i64, from: Value, to: Value) -> Result<(), EngineError> {
+    pub(crate) fn deal(
+        &mut self,
+        s: &mut State,
+        n: i64,
+        from: Value,
+        to: Value,
+    ) -> Result<(), EngineError> {
         let (Value::Zone(fz, fs, fn_), Value::Zone(tz, ts, tn)) = (from, to) else {
             return Ok(());
         };
@@ -761,7 +711,7 @@ impl<'a> Runner<'a> {
 
     /// Stores `v` in the variable slot at `place` (see `var_place`), noted first.
     #[inline(always)]
-    fn set_var(&mut self, s: &mut State, (which, at): (Vars, usize), v: Value) {
+    pub(crate) fn set_var(&mut self, s: &mut State, (which, at): (Vars, usize), v: Value) {
         self.note(which, at);
         pool::store(&mut s.vars_mut(which)[at], v);
     }
@@ -770,15 +720,28 @@ impl<'a> Runner<'a> {
     /// away (`Sub`), noted first; a sum or difference past the ends of a number stops
     /// there.
     #[inline(always)]
-    fn add_to_var(&mut self, s: &mut State, (which, at): (Vars, usize), op: AssignOp, n: i64) {
+    pub(crate) fn add_to_var(
+        &mut self,
+        s: &mut State,
+        (which, at): (Vars, usize),
+        op: AssignOp,
+        n: i64,
+    ) {
         self.note(which, at);
         let slot = &mut s.vars_mut(which)[at];
-        let now = slot.as_int();
-        let v = match op {
+        let change = |now: i64| match op {
             AssignOp::Sub => now.saturating_sub(n),
             _ => now.saturating_add(n),
         };
-        pool::store(slot, Value::Int(v));
+        // A number changed where it stands; anything else (a truth counts as 0 or 1,
+        // the rest as 0) replaced by the number.
+        match slot {
+            Value::Int(now) => *now = change(*now),
+            other => {
+                let v = change(other.as_int());
+                pool::store(other, Value::Int(v));
+            }
+        }
     }
 
     /// Where the variable an assignment changes stands in the state: a global (`who`
@@ -786,7 +749,7 @@ impl<'a> Runner<'a> {
     /// where `who` is no seat or piece, but a seat's variable with no seat is a rules
     /// error (`n`: the number a change by a number adds, if a number, for its message).
     #[inline(always)]
-    fn var_place(
+    pub(crate) fn var_place(
         &self,
         s: &State,
         var: VarTarget,

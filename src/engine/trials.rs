@@ -14,7 +14,7 @@
 //! every variable) keeps the whole `do`.
 //!
 //! Both the tree walk and the compiled bodies skip the same statements (the runner's
-//! `trial`; `Op::Skipped`), so they charge the same steps (`tests/plans.rs`).
+//! `trial`; `Op::skipped`), so they charge the same steps (`tests/plans.rs`).
 
 use crate::ir::{Clause, Expr, Game, Stmt, Target};
 use std::collections::BTreeSet;

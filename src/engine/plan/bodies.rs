@@ -4,19 +4,22 @@
 //!
 //! A body becomes a list of `Op`s, one for each of its statements, so that the runner
 //! (`Runner::run_ops`) counts the same statements against an action's effects as it does
-//! running the statements themselves. The statements that compute most (`if`, `for`,
-//! `let`, `roll`, `move`, `deal`, assignments to variables) get an `Op` of their own; any other
-//! is run as the rules write it (`Op::Stmt`). A change of a variable by a number (`+=`,
-//! `-=`) computes the number as a number (`AddTo`), and a global set to a value goes
-//! straight to its place (`SetGlobal`). A compiled body changes the state exactly
-//! as the statements do, and charges the decision's budget at the same points
+//! running the statements themselves. An op is a closure made for its kind of statement
+//! (`Op::run`), as the plans make one for each kind of expression. The statements that
+//! compute most (`if`, `for`, `let`, `roll`, `move`, `deal`, assignments to variables)
+//! get a closure of their own; any other is run as the rules write it (`Runner::stmt`).
+//! A change of a variable by a number (`+=`, `-=`) computes the number as a number, and a
+//! global's is added where it stands; a global set to a value goes straight to its place.
+//! A compiled body changes the state exactly as the statements do, and charges the
+//! decision's budget at the same points
 //! (`tests/plans.rs` plays each shipped game both ways and compares the states).
 
-use super::numbers::{number, Num};
+use super::numbers::number;
 use super::{each, get, truth, ByAddress, Cond, Cx, Each, Get};
-use crate::engine::effects::VarTarget;
-use crate::engine::memo;
-use crate::ir::{AssignOp, BinOp, Clause, Expr, Game, Stmt, Target};
+use crate::engine::effects::{gathered, rolled, rolled_in_range, Runner, VarTarget};
+use crate::engine::state::{State, Vars};
+use crate::engine::{memo, pool, EngineError};
+use crate::ir::{AssignOp, BinOp, Clause, Expr, Game, Stmt, Target, Value};
 
 /// A list of statements, compiled.
 pub(crate) type Body = Box<[Op]>;
@@ -37,39 +40,22 @@ pub(crate) enum Applied {
     Do(usize),
 }
 
-/// One statement, compiled.
-pub(crate) enum Op {
-    If(Cond, Body, Body),
-    /// The loop's local, the items walked (all taken before the body first runs, as the
-    /// statement does), the body.
-    For(usize, Each, Body),
-    Block(Body),
-    Let(usize, Get),
-    /// `let x = roll(...)`: the local, and the items one is picked from (all taken first,
-    /// as the statement takes them).
-    Roll(usize, Each),
-    /// `let x = roll(a..b)`: the local, and the range's ends. A number of the range is
-    /// picked as `Roll` picks one of the items it takes (see `effects::rolled_in_range`),
-    /// without taking them.
-    RollRange(usize, Get, Get),
-    /// What moves, where to, and the face it is turned to.
-    Move(Get, Get, Option<bool>),
-    /// `deal n from a to b`: the count, the zone dealt from, the zone dealt to.
-    Deal(Get, Get, Get),
-    /// The variable, the seat or piece whose it is (none for a global), the change, the
-    /// value.
-    Assign(VarTarget, Option<Get>, AssignOp, Get),
-    /// `x = v` of a global variable: `Assign` with nothing to choose among.
-    SetGlobal(u16, Get),
-    /// `x += n` or `x -= n`: `Assign` of a change by a number, the number compiled as a
-    /// number (`numbers.rs`); the variable, whose it is, the change, the number.
-    AddTo(VarTarget, Option<Get>, AssignOp, Num),
-    /// Any other statement, run as written.
-    Stmt(Box<Stmt>),
-    /// A statement that a trial of the `do` for `require afterwards` skips, and anything
-    /// else runs (see `trials.rs`).
-    Skipped(Box<Op>),
+/// One statement, compiled: a closure that runs it on the runner, made for its kind of
+/// statement and what it reads (as the plans make one for each kind of expression), so
+/// that running it goes straight to its own work, not through a match on every kind.
+pub(crate) struct Op {
+    /// Whether a trial of the `do` for `require afterwards` skips it: neither runs nor
+    /// counts it (see `trials.rs`); anything else runs it.
+    pub skipped: bool,
+    pub run: Run,
 }
+
+/// A statement's compiled work (see `Op`).
+pub(crate) type Run = Box<
+    dyn for<'r> Fn(&mut Runner<'r>, &mut State, &mut [Value]) -> Result<(), EngineError>
+        + Send
+        + Sync,
+>;
 
 /// The compiled bodies of a game (see `Plans::bodies`) and what applying each of its
 /// actions runs (`Plans::applied`).
@@ -151,26 +137,100 @@ fn ops(cx: &mut Cx, stmts: &[Stmt]) -> Body {
 }
 
 fn op(cx: &mut Cx, st: &Stmt) -> Op {
-    if cx.trial_skips(st) {
-        return Op::Skipped(Box::new(as_run(cx, st)));
+    Op {
+        skipped: cx.trial_skips(st),
+        run: as_run(cx, st),
     }
-    as_run(cx, st)
 }
 
-fn as_run(cx: &mut Cx, st: &Stmt) -> Op {
+/// A closure that runs a statement (see `Op`), boxed.
+fn run(
+    f: impl for<'r> Fn(&mut Runner<'r>, &mut State, &mut [Value]) -> Result<(), EngineError>
+        + Send
+        + Sync
+        + 'static,
+) -> Run {
+    Box::new(f)
+}
+
+fn as_run(cx: &mut Cx, st: &Stmt) -> Run {
     match st {
-        Stmt::If(c, a, b) => Op::If(cond(cx, c), ops(cx, a), ops(cx, b)),
-        Stmt::For(slot, coll, body) => Op::For(*slot as usize, items(cx, coll), ops(cx, body)),
-        Stmt::Block(body) => Op::Block(ops(cx, body)),
-        Stmt::Let(slot, e) => Op::Let(*slot as usize, value(cx, e)),
-        Stmt::Roll(slot, coll) => match coll {
-            Expr::Binary(BinOp::Range, a, b) if !cx.scoped(coll) => {
-                Op::RollRange(*slot as usize, get(cx, a), get(cx, b))
+        Stmt::If(c, a, b) => {
+            let (c, a, b) = (cond(cx, c), ops(cx, a), ops(cx, b));
+            run(move |r, s, l| {
+                let branch = if c(&r.eval(s), l) { &a } else { &b };
+                r.run_ops(s, branch, l)
+            })
+        }
+        Stmt::For(slot, coll, body) => {
+            let (slot, coll, body) = (*slot as usize, items(cx, coll), ops(cx, body));
+            run(move |r, s, l| {
+                let items = gathered(|f| coll(&r.eval(s), l, f));
+                r.repeat(s, slot, items, l, |r, s, l| r.run_ops(s, &body, l))
+            })
+        }
+        Stmt::Block(body) => {
+            let body = ops(cx, body);
+            run(move |r, s, l| r.run_ops(s, &body, l))
+        }
+        Stmt::Let(slot, e) => {
+            let (slot, e) = (*slot as usize, value(cx, e));
+            run(move |r, s, l| {
+                let v = e(&r.eval(s), l);
+                pool::set(&mut l[slot], v);
+                Ok(())
+            })
+        }
+        Stmt::Roll(slot, coll) => {
+            let slot = *slot as usize;
+            match coll {
+                Expr::Binary(BinOp::Range, a, b) if !cx.scoped(coll) => {
+                    let (a, b) = (get(cx, a), get(cx, b));
+                    run(move |r, s, l| {
+                        // The draw moves the state's random generator on.
+                        r.touched_all();
+                        let (a, b) = (a(&r.eval(s), l), b(&r.eval(s), l));
+                        match (&a, &b) {
+                            (Value::Int(lo), Value::Int(hi)) => {
+                                rolled_in_range(s, *lo, *hi, &mut l[slot])
+                            }
+                            _ => {
+                                let items = gathered(|f| r.eval(s).each_in_range(a, b, l, f));
+                                rolled(s, items, &mut l[slot]);
+                            }
+                        }
+                        Ok(())
+                    })
+                }
+                _ => {
+                    let coll = items(cx, coll);
+                    run(move |r, s, l| {
+                        r.touched_all();
+                        let items = gathered(|f| coll(&r.eval(s), l, f));
+                        rolled(s, items, &mut l[slot]);
+                        Ok(())
+                    })
+                }
             }
-            _ => Op::Roll(*slot as usize, items(cx, coll)),
-        },
-        Stmt::Move(what, to, face) => Op::Move(value(cx, what), value(cx, to), *face),
-        Stmt::Deal(n, from, to) => Op::Deal(value(cx, n), value(cx, from), value(cx, to)),
+        }
+        Stmt::Move(what, to, face) => {
+            let (what, to, face) = (value(cx, what), value(cx, to), *face);
+            // A trial notes what it moves in `move_to`.
+            run(move |r, s, l| {
+                let what = what(&r.eval(s), l);
+                let to = to(&r.eval(s), l);
+                r.move_to(s, what, to, face)
+            })
+        }
+        Stmt::Deal(n, from, to) => {
+            let (n, from, to) = (value(cx, n), value(cx, from), value(cx, to));
+            run(move |r, s, l| {
+                r.touched_all();
+                let n = n(&r.eval(s), l).as_int();
+                let (from, to) = (from(&r.eval(s), l), to(&r.eval(s), l));
+                r.deal(s, n, from, to)
+            })
+        }
         Stmt::Assign(target, op, v) => {
             let (var, who) = match target {
                 Target::Global(i) => (VarTarget::Global(*i), None),
@@ -178,13 +238,44 @@ fn as_run(cx: &mut Cx, st: &Stmt) -> Op {
                 Target::Piece(e, i) => (VarTarget::Piece(*i), Some(value(cx, e))),
                 Target::Attr(..) => return as_written(cx, st),
             };
-            match (var, op) {
+            let op = *op;
+            match (var, op, who) {
                 // Where the value remembers parts of itself, it is made as `value` makes it.
-                (_, AssignOp::Add | AssignOp::Sub) if !cx.scoped(v) => {
-                    Op::AddTo(var, who, *op, number(cx, v))
+                (VarTarget::Global(i), AssignOp::Add | AssignOp::Sub, _) if !cx.scoped(v) => {
+                    let (at, n) = ((Vars::Globals, i as usize), number(cx, v));
+                    run(move |r, s, l| {
+                        let n = n(&r.eval(s), l);
+                        r.add_to_var(s, at, op, n);
+                        Ok(())
+                    })
                 }
-                (VarTarget::Global(i), AssignOp::Set) => Op::SetGlobal(i, value(cx, v)),
-                _ => Op::Assign(var, who, *op, value(cx, v)),
+                (_, AssignOp::Add | AssignOp::Sub, who) if !cx.scoped(v) => {
+                    let n = number(cx, v);
+                    run(move |r, s, l| {
+                        let n = n(&r.eval(s), l);
+                        let who = who.as_ref().map_or(Value::None, |w| w(&r.eval(s), l));
+                        if let Some(place) = r.var_place(s, var, who, op, Some(n))? {
+                            r.add_to_var(s, place, op, n);
+                        }
+                        Ok(())
+                    })
+                }
+                (VarTarget::Global(i), AssignOp::Set, _) => {
+                    let (at, v) = ((Vars::Globals, i as usize), value(cx, v));
+                    run(move |r, s, l| {
+                        let v = v(&r.eval(s), l);
+                        r.set_var(s, at, v);
+                        Ok(())
+                    })
+                }
+                (_, _, who) => {
+                    let v = value(cx, v);
+                    run(move |r, s, l| {
+                        let v = v(&r.eval(s), l);
+                        let who = who.as_ref().map_or(Value::None, |w| w(&r.eval(s), l));
+                        r.assign(s, var, who, op, v)
+                    })
+                }
             }
         }
         other => as_written(cx, other),
@@ -192,10 +283,10 @@ fn as_run(cx: &mut Cx, st: &Stmt) -> Op {
 }
 
 /// A statement run as written: a copy, whose nodes to remember are noted (`Cx::note_body`).
-fn as_written(cx: &mut Cx, st: &Stmt) -> Op {
+fn as_written(cx: &mut Cx, st: &Stmt) -> Run {
     let copy = Box::new(st.clone());
     cx.note_body(std::slice::from_ref(st), std::slice::from_ref(&*copy));
-    Op::Stmt(copy)
+    run(move |r, s, l| r.stmt(s, &copy, l))
 }
 
 // A statement's expression that holds parts to remember (`Cx::scoped`) is evaluated with
