@@ -31,13 +31,15 @@ use super::legal::Listed;
 use super::state::State;
 use super::{Action, Engine, EngineError};
 use crate::ir::Value;
-use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
-/// What a caller of `apply_and_list` handed in: its buffer, and the position listed
-/// into it, if any.
-struct Ahead {
-    /// Whether an `apply_and_list` is under way (and not listing now).
+/// What a caller of `apply_and_list` handed in, kept in the state it applies to while
+/// `apply` runs (`State::ahead`): its buffer, and the position listed into it, if any.
+/// Not part of the position: a state's copy has none, states that differ only in it are
+/// equal, and it is neither hashed nor written out.
+#[derive(Debug, Default)]
+pub(crate) struct Ahead {
+    /// Whether an `apply_and_list` is under way on this state.
     asked: bool,
     listed: Listed,
     of: Option<Mark>,
@@ -48,9 +50,15 @@ struct Ahead {
     took: Duration,
 }
 
+impl PartialEq for Ahead {
+    fn eq(&self, _: &Ahead) -> bool {
+        true
+    }
+}
+
 /// What `apply` changes on its way from one decision to the next, besides the position
 /// itself.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Mark {
     actions: u32,
     turn_actions: u32,
@@ -77,20 +85,6 @@ impl Mark {
             ending_turn: s.ending_turn,
         }
     }
-}
-
-thread_local! {
-    /// The listing asked for by the `apply_and_list` under way on this thread.
-    static AHEAD: RefCell<Ahead> = const {
-        RefCell::new(Ahead {
-            asked: false,
-            listed: Listed::new(),
-            of: None,
-            exact: false,
-            timed: false,
-            took: Duration::ZERO,
-        })
-    };
 }
 
 /// A playout's legal actions, listed ahead as each action is applied where the engine can
@@ -207,32 +201,18 @@ impl Engine {
         l: &mut [Value],
     ) -> Result<bool, EngineError> {
         let Asked { exact, took } = asked;
-        let under_way = AHEAD.with_borrow_mut(|a| {
-            if a.asked {
-                return true;
-            }
-            std::mem::swap(&mut a.listed, next);
-            (a.asked, a.of, a.exact) = (true, None, exact);
-            (a.timed, a.took) = (took.is_some(), Duration::ZERO);
-            false
-        });
-        if under_way {
-            // Not from a playout's loop (nothing in the engine asks): the outer caller's
-            // buffer is left out of this action's walk.
-            AHEAD.with_borrow_mut(|a| a.asked = false);
-            let r = self.apply_listed_with(s, act, l);
-            AHEAD.with_borrow_mut(|a| a.asked = true);
-            return r.map(|()| false);
-        }
+        let a = &mut s.ahead;
+        std::mem::swap(&mut a.listed, next);
+        (a.asked, a.of, a.exact) = (true, None, exact);
+        (a.timed, a.took) = (took.is_some(), Duration::ZERO);
         let r = self.apply_listed_with(s, act, l);
-        let of = AHEAD.with_borrow_mut(|a| {
-            a.asked = false;
-            std::mem::swap(&mut a.listed, next);
-            if let Some(t) = took {
-                *t += a.took;
-            }
-            a.of
-        });
+        let a = &mut s.ahead;
+        a.asked = false;
+        std::mem::swap(&mut a.listed, next);
+        if let Some(t) = took {
+            *t += a.took;
+        }
+        let of = a.of;
         r?;
         Ok(s.outcome.is_none() && of == Some(Mark::of(s)))
     }
@@ -241,25 +221,24 @@ impl Engine {
     /// its buffer (see the module). `None` where there is no such caller or nothing may
     /// be listed ahead: the caller looks for the first action as ever.
     #[inline(always)]
-    pub(crate) fn list_ahead(&self, s: &State, l: &mut [Value]) -> Option<bool> {
-        // The buffer is listed into where it stands, held borrowed meanwhile: a listing
-        // asked for inside this one (nothing in a listing applies an action) would find it
-        // borrowed, and look for the first action as ever.
-        AHEAD.with(|cell| {
-            let mut a = cell.try_borrow_mut().ok()?;
-            let a = &mut *a;
-            if !a.asked {
-                return None;
-            }
-            let start = a.timed.then(Instant::now);
-            let found = self.list_into_ahead(s, &mut a.listed, a.exact, l);
-            if let Some(start) = start {
-                a.took += start.elapsed();
-            }
-            // A decider with no action is passed over or stuck: `apply` goes on from there.
-            a.of = (found == Some(true)).then(|| Mark::of(s));
-            found
-        })
+    pub(crate) fn list_ahead(&self, s: &mut State, l: &mut [Value]) -> Option<bool> {
+        if !s.ahead.asked {
+            return None;
+        }
+        // The buffer is taken out of the state while the state is listed into it.
+        let mut listed = std::mem::take(&mut s.ahead.listed);
+        let start = s.ahead.timed.then(Instant::now);
+        let found = self.list_into_ahead(s, &mut listed, s.ahead.exact, l);
+        // A decider with no action is passed over or stuck: `apply` goes on from there.
+        let of = (found == Some(true)).then(|| Mark::of(s));
+        let a = &mut s.ahead;
+        a.of = of;
+        // The empty buffer left in its place has nothing to drop.
+        std::mem::forget(std::mem::replace(&mut a.listed, listed));
+        if let Some(start) = start {
+            a.took += start.elapsed();
+        }
+        found
     }
 
     #[inline(always)]

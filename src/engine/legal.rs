@@ -372,23 +372,32 @@ impl Engine {
     /// `apply_and_list` under way asked for them all: see `ahead.rs`).
     pub fn has_legal_action(&self, s: &State) -> bool {
         let mut locals = self.locals();
-        self.has_legal_action_with(s, &mut locals)
+        let _decision = Decision::begin();
+        self.decider_has_action(s, &mut locals)
     }
 
     /// `has_legal_action`, with the caller's local slots (an `apply` moving play on: every
     /// local is bound before it is read, so the slots of one query or effect serve the
     /// next).
     #[inline(always)]
-    pub(crate) fn has_legal_action_with(&self, s: &State, l: &mut [Value]) -> bool {
+    pub(crate) fn has_legal_action_with(&self, s: &mut State, l: &mut [Value]) -> bool {
         let _decision = Decision::begin();
+        // Where a playout asked for the next listing, they are all listed now.
+        if !self.is_secret_choice(s) {
+            if let Some(any) = self.list_ahead(s, l) {
+                return any;
+            }
+        }
+        self.decider_has_action(s, l)
+    }
+
+    /// Whether the decider has a legal action, looked for up to the first.
+    #[inline(always)]
+    fn decider_has_action(&self, s: &State, l: &mut [Value]) -> bool {
         // In a secret choice the next chooser is the first seat found with a legal action
         // (`next_secret_chooser`): it is not asked again.
         if self.is_secret_choice(s) {
             return self.secret_chooser(s).is_some() || self.has_legal_action_in(s, s.turn_seat, l);
-        }
-        // Where a playout asked for the next listing, they are all listed now.
-        if let Some(any) = self.list_ahead(s, l) {
-            return any;
         }
         self.has_legal_action_in(s, self.step_decider(s), l)
     }

@@ -790,6 +790,7 @@ impl Engine {
             rng: ChaCha8Rng::seed_from_u64(seed),
             occupancy: Vec::new(),
             chooser: Default::default(),
+            ahead: Default::default(),
         };
         s.reindex();
         for (zi, z) in g.zones.iter().enumerate() {

@@ -138,6 +138,7 @@ impl Engine {
             rng: ChaCha8Rng::seed_from_u64(rng.gen()),
             occupancy: Vec::new(),
             chooser: Default::default(),
+            ahead: Default::default(),
         };
         s.reindex();
         // Each hidden place's per-piece variables go to the component drawn for it.

@@ -95,6 +95,10 @@ pub struct State {
     /// found it where the step was entered and after each choice (see `Chooser`).
     #[serde(skip)]
     pub(crate) chooser: Chooser,
+    /// Where `apply` lists the next decision's actions for a playout that asked for them
+    /// (`Engine::apply_and_list`): not part of the position (see `Ahead`).
+    #[serde(skip)]
+    pub(crate) ahead: super::ahead::Ahead,
 }
 
 /// The next secret chooser of an `all` step, remembered in the state: worked out where the
@@ -310,6 +314,7 @@ impl Clone for State {
             rng: self.rng.clone(),
             occupancy: self.occupancy.clone(),
             chooser: self.chooser,
+            ahead: Default::default(),
         }
     }
 
@@ -411,6 +416,7 @@ impl State {
             rng,
             occupancy,
             chooser,
+            ahead: _,
         } = source;
         self.players = *players;
         self.cells.clone_from(cells);

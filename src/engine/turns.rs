@@ -558,7 +558,8 @@ impl Engine {
                     s,
                     me: s.turn_seat,
                 };
-                self.judged(&ev, c, l) && self.has_legal_action_with(s, l)
+                let open = self.judged(&ev, c, l);
+                open && self.has_legal_action_with(s, l)
             }
             None => self.has_real_choice(s),
         };
