@@ -257,6 +257,24 @@ impl<'a> Runner<'a> {
         self.run_written(s, stmts, l)
     }
 
+    /// `run` for a list of statements whose compiled form stands at `body` among the
+    /// compiled bodies (`Plans::bodies`), found before (a phase's hook: `Plans::phase`);
+    /// run as written where it has none.
+    #[inline(always)]
+    pub fn run_body(
+        &mut self,
+        s: &mut State,
+        stmts: &[Stmt],
+        body: Option<usize>,
+        l: &mut [Value],
+    ) -> Result<(), EngineError> {
+        match body {
+            Some(i) => self.run_ops(s, &self.eng.plans.bodies[i].1, l),
+            None if stmts.is_empty() => Ok(()),
+            None => self.run_written(s, stmts, l),
+        }
+    }
+
     /// `run` for the statements of `stmts` in `part` (their compiled ops where `stmts` has
     /// them): run part by part with one runner, a list of statements runs as it does whole.
     /// (`run` does not go through it: every `do` runs whole, and the range and its bounds

@@ -265,6 +265,7 @@ impl Engine {
                 bodies: Vec::new(),
                 applied: Vec::new(),
                 conds: Vec::new(),
+                phases: Vec::new(),
                 values: Vec::new(),
                 computers: Vec::new(),
                 memo_nodes: Vec::new(),

@@ -277,6 +277,9 @@ pub(crate) struct Plans {
     /// The conditions and the values that move play on, compiled, by address in the rules,
     /// sorted (see `turn_exprs`): judged by `Engine::judged` and `Engine::valued`.
     pub conds: ByAddress<Cond>,
+    /// Where each phase's turn hooks and `until` stand among `bodies` and `conds`, by the
+    /// phase's index: found once here, where each turn looked them up by address.
+    pub phases: Vec<PhasePlans>,
     pub values: ByAddress<Get>,
     /// What computes each remembered node of the plans' copies (see `memo_nodes`) the
     /// first time a query asks for it, compiled, by the node's address, sorted: the
@@ -498,6 +501,20 @@ impl Plans {
             .collect();
         let (bodies, applied) = bodies::build(&mut cx, game);
         let (conds, values) = turn_exprs(&mut cx, game);
+        let phases = (game.phases.iter())
+            .map(|p| {
+                let body = |b: &[Stmt]| {
+                    let at = b.as_ptr() as usize;
+                    (!b.is_empty()).then(|| place(&bodies, at)).flatten()
+                };
+                PhasePlans {
+                    before_turn: body(&p.before_turn),
+                    after_turn: body(&p.after_turn),
+                    until: (p.until.as_ref())
+                        .and_then(|e| place(&conds, e as *const Expr as usize)),
+                }
+            })
+            .collect();
         let mut computers = std::mem::take(&mut cx.computers);
         computers.sort_unstable_by_key(|(at, _)| *at);
         Plans {
@@ -509,6 +526,7 @@ impl Plans {
             bodies,
             applied,
             conds,
+            phases,
             values,
             computers,
             memo_nodes: cx.copies,
@@ -538,6 +556,12 @@ impl Plans {
         found(&self.bodies, at).map(|b| &b[..])
     }
 
+    /// Where phase `phase`'s hooks and `until` stand compiled (see `PhasePlans`).
+    #[inline]
+    pub(crate) fn phase(&self, phase: u16) -> PhasePlans {
+        self.phases.get(phase as usize).copied().unwrap_or_default()
+    }
+
     /// The compiled form of a condition that moves play on (see `turn_exprs`).
     #[inline]
     pub(crate) fn cond(&self, e: &Expr) -> Option<&Cond> {
@@ -563,8 +587,24 @@ fn found<T>(list: &ByAddress<T>, at: usize) -> Option<&T> {
     if list.is_empty() {
         return None;
     }
-    let i = list.binary_search_by_key(&at, |(a, _)| *a).ok()?;
-    Some(&list[i].1)
+    Some(&list[place(list, at)?].1)
+}
+
+/// Where in a list sorted by address what was compiled from the part of the rules at
+/// `at` stands.
+#[inline]
+fn place<T>(list: &ByAddress<T>, at: usize) -> Option<usize> {
+    list.binary_search_by_key(&at, |(a, _)| *a).ok()
+}
+
+/// Where a phase's turn hooks stand among the compiled bodies (`Plans::bodies`), and its
+/// `until` among the compiled conditions (`Plans::conds`); `None` for a hook with no
+/// statements, no `until`, or an engine without plans.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct PhasePlans {
+    pub before_turn: Option<usize>,
+    pub after_turn: Option<usize>,
+    pub until: Option<usize>,
 }
 
 /// Whether `e` holds, judged by its compiled form where the plans have one (`compiled`),

@@ -252,7 +252,8 @@ impl Engine {
             s.step = 0;
             s.turn_actions = 0;
             let p = &self.game.phases[s.phase as usize];
-            Runner::new(self, seat).run(s, &p.before_turn, l)?;
+            let hook = self.plans.phase(s.phase).before_turn;
+            Runner::new(self, seat).run_body(s, &p.before_turn, hook, l)?;
             if s.outcome.is_some() {
                 return Ok(());
             }
@@ -360,7 +361,8 @@ impl Engine {
         // Nothing changed since the end rules judged the position, so far.
         let unchanged = judged && p.after_turn.is_empty();
         let judged = unchanged && !self.end_reads_turns;
-        Runner::new(self, s.turn_seat).run(s, &p.after_turn, l)?;
+        let compiled = self.plans.phase(s.phase);
+        Runner::new(self, s.turn_seat).run_body(s, &p.after_turn, compiled.after_turn, l)?;
         s.turns += 1;
         s.phase_turns += 1;
         if self.game.history {
@@ -384,7 +386,8 @@ impl Engine {
                 s,
                 me: s.turn_seat,
             };
-            if self.judged(&ev, until, l) {
+            let compiled = compiled.until.map(|i| &self.plans.conds[i].1);
+            if plan::judged_by(compiled, &ev, until, l) {
                 let next = match &p.next_if {
                     Some(chosen) => self.next_phase(s, chosen, l),
                     None => p.next.unwrap_or(s.phase + 1),
