@@ -460,16 +460,22 @@ impl Engine {
             .query_memo
             .then(|| super::memo::begin(self, s, me))
             .flatten();
+        // Whether the listing is profiled, asked once for all the step's actions.
+        let profiled = super::profile::on();
         for &a in actions {
             let _listing = self.judges_afterwards.then(Listing::begin);
-            let go_on =
-                super::profile::listing(a, f, |f| match self.plans.actions.get(a as usize) {
-                    Some(Some(plan)) => plan(&ev, locals, f),
-                    _ => {
-                        let clauses = &self.game.actions[a as usize].clauses;
-                        self.walk(&ev, a, clauses, 0, locals, &mut Args::new(), f)
-                    }
-                });
+            let mut list = |f: &mut OnAction<'_>| match self.plans.actions.get(a as usize) {
+                Some(Some(plan)) => plan(&ev, locals, f),
+                _ => {
+                    let clauses = &self.game.actions[a as usize].clauses;
+                    self.walk(&ev, a, clauses, 0, locals, &mut Args::new(), f)
+                }
+            };
+            let go_on = if profiled {
+                super::profile::listing(a, f, list)
+            } else {
+                list(f)
+            };
             if !go_on {
                 return;
             }

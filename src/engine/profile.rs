@@ -150,6 +150,12 @@ impl Engine {
     }
 }
 
+/// Whether a profiled query is under way on this thread (see `listing`).
+#[inline]
+pub(crate) fn on() -> bool {
+    ON.get()
+}
+
 /// Lists action `a` by `list`, passing each legal action on to `f`, and counts what it
 /// took when a profiled query is under way.
 #[inline]
