@@ -83,7 +83,7 @@ pub fn worth_binding(x: &ir::Expr, ty: &Type, uses: u32) -> bool {
 
 /// Whether `x` is read as cheaply as it would be from a local: a local, a constant, `me`,
 /// a variable of the game, or a short read from one of them (`y.piece.rank`,
-/// `p.points`, `rank(x)`), which the engine judges in place where it is compared. The
+/// `p.points`, `rank(x)`, `seat_of(x)`), which the engine judges in place where it is compared. The
 /// hops are those the engine reads a step at a time (`engine/plan/reads.rs`, `hop_of`).
 fn read(x: &ir::Expr) -> bool {
     use ir::Expr as E;
@@ -104,7 +104,9 @@ fn read(x: &ir::Expr) -> bool {
         | E::CompCell(a)
         | E::CellPiece(a)
         | E::CellEmpty(a) => read(a),
-        E::Call(ir::Builtin::File | ir::Builtin::Rank, args) => args.iter().all(read),
+        E::Call(ir::Builtin::File | ir::Builtin::Rank | ir::Builtin::SeatOf, args) => {
+            args.iter().all(read)
+        }
         _ => false,
     }
 }

@@ -2,7 +2,7 @@
 //! `c.rank`, `me.points`, `p.home`), compiled into one closure each rather than a
 //! closure per node. A short read is a start (a local or `me`) and one or two hops from
 //! it (the piece on a cell, a component's owner, cell, attribute or variable, a seat's
-//! attribute or variable, a cell's emptiness, file or rank); each shape is its own closure, made from generic parts
+//! attribute or variable, a cell's emptiness, file, rank or seat); each shape is its own closure, made from generic parts
 //! (`Walk`), so that the ids in between are never made into values and nothing is called
 //! through a pointer on the way. Three things are made of a read: its value (`read`), its
 //! number (`int`), and a condition on it (`judged`): its truthiness (`not x.piece.flag`),
@@ -360,6 +360,7 @@ fn with_hop<V: WithHop>(kind: Kind, v: V) -> V::Out {
         Kind::Empty => v.go(Empty),
         Kind::File => v.go(FileRank(false)),
         Kind::Rank => v.go(FileRank(true)),
+        Kind::SeatOf => v.go(SeatOfCell),
     }
 }
 
@@ -433,6 +434,7 @@ pub(super) enum Kind {
     Empty,
     File,
     Rank,
+    SeatOf,
 }
 
 fn hop_of(e: &Expr) -> Option<(Kind, &Expr)> {
@@ -447,6 +449,7 @@ fn hop_of(e: &Expr) -> Option<(Kind, &Expr)> {
         Expr::CellEmpty(c) => (Kind::Empty, c),
         Expr::Call(Builtin::File, args) => (Kind::File, &args[0]),
         Expr::Call(Builtin::Rank, args) => (Kind::Rank, &args[0]),
+        Expr::Call(Builtin::SeatOf, args) => (Kind::SeatOf, &args[0]),
         _ => return None,
     })
 }
@@ -545,6 +548,9 @@ struct Empty;
 /// `file(x)` (false) or `rank(x)` (true).
 #[derive(Clone, Copy)]
 struct FileRank(bool);
+/// `seat_of(x)`: the seat whose area holds the cell (boards of areas).
+#[derive(Clone, Copy)]
+struct SeatOfCell;
 
 impl Hop for Piece {
     #[inline(always)]
@@ -645,6 +651,16 @@ impl Hop for FileRank {
             Id::Cell(c) => {
                 ops::file_or_rank_of(c, self.0, &ev.eng.game.board).map_or(Id::None, Id::Int)
             }
+            _ => Id::None,
+        })
+    }
+}
+
+impl Hop for SeatOfCell {
+    #[inline(always)]
+    fn take<'e>(self, ev: &'e Eval, id: Id) -> To<'e> {
+        To::Id(match id {
+            Id::Cell(c) => Id::of(&ev.eng.seat_of_cell(c)),
             _ => Id::None,
         })
     }
