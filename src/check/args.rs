@@ -104,9 +104,14 @@ fn read(x: &ir::Expr) -> bool {
         | E::CompCell(a)
         | E::CellPiece(a)
         | E::CellEmpty(a) => read(a),
-        E::Call(ir::Builtin::File | ir::Builtin::Rank | ir::Builtin::SeatOf, args) => {
-            args.iter().all(read)
-        }
+        E::Call(
+            ir::Builtin::File
+            | ir::Builtin::Rank
+            | ir::Builtin::SeatOf
+            | ir::Builtin::Row
+            | ir::Builtin::Rows,
+            args,
+        ) => args.iter().all(read),
         _ => false,
     }
 }

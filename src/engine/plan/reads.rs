@@ -2,7 +2,7 @@
 //! `c.rank`, `me.points`, `p.home`), compiled into one closure each rather than a
 //! closure per node. A short read is a start (a local or `me`) and one or two hops from
 //! it (the piece on a cell, a component's owner, cell, attribute or variable, a seat's
-//! attribute or variable, a cell's emptiness, file, rank or seat); each shape is its own closure, made from generic parts
+//! attribute or variable, a cell's emptiness, file, rank, seat or row); each shape is its own closure, made from generic parts
 //! (`Walk`), so that the ids in between are never made into values and nothing is called
 //! through a pointer on the way. Three things are made of a read: its value (`read`), its
 //! number (`int`), and a condition on it (`judged`): its truthiness (`not x.piece.flag`),
@@ -210,7 +210,7 @@ impl<J: Judge, F: Finish> Make for Judged<J, F> {
 /// seat attribute that is a number for every seat, or a variable that starts as a number.
 pub(super) fn int(cx: &Cx, e: &Expr) -> Option<Int> {
     let numbers = match hop_of(e)?.0 {
-        Kind::File | Kind::Rank => true,
+        Kind::File | Kind::Rank | Kind::Row(_) => true,
         Kind::Attr(a) => cx.number_attrs.get(a as usize) == Some(&true),
         Kind::CompVar(i) | Kind::SeatVar(i) => cx.number_vars.get(i as usize) == Some(&true),
         Kind::SeatAttr(i) => cx.number_seat_attrs.get(i as usize) == Some(&true),
@@ -361,6 +361,7 @@ fn with_hop<V: WithHop>(kind: Kind, v: V) -> V::Out {
         Kind::File => v.go(FileRank(false)),
         Kind::Rank => v.go(FileRank(true)),
         Kind::SeatOf => v.go(SeatOfCell),
+        Kind::Row(rows) => v.go(RowOf(rows)),
     }
 }
 
@@ -435,6 +436,8 @@ pub(super) enum Kind {
     File,
     Rank,
     SeatOf,
+    /// `row(x)` (false) or `rows(x)` (true).
+    Row(bool),
 }
 
 fn hop_of(e: &Expr) -> Option<(Kind, &Expr)> {
@@ -450,6 +453,8 @@ fn hop_of(e: &Expr) -> Option<(Kind, &Expr)> {
         Expr::Call(Builtin::File, args) => (Kind::File, &args[0]),
         Expr::Call(Builtin::Rank, args) => (Kind::Rank, &args[0]),
         Expr::Call(Builtin::SeatOf, args) => (Kind::SeatOf, &args[0]),
+        Expr::Call(Builtin::Row, args) => (Kind::Row(false), &args[0]),
+        Expr::Call(Builtin::Rows, args) => (Kind::Row(true), &args[0]),
         _ => return None,
     })
 }
@@ -551,6 +556,10 @@ struct FileRank(bool);
 /// `seat_of(x)`: the seat whose area holds the cell (boards of areas).
 #[derive(Clone, Copy)]
 struct SeatOfCell;
+/// `row(x)` (false) or `rows(x)` (true): the cell's row in its area's shape now, or how
+/// many rows the shape has.
+#[derive(Clone, Copy)]
+struct RowOf(bool);
 
 impl Hop for Piece {
     #[inline(always)]
@@ -663,6 +672,17 @@ impl Hop for SeatOfCell {
             Id::Cell(c) => Id::of(&ev.eng.seat_of_cell(c)),
             _ => Id::None,
         })
+    }
+}
+
+impl Hop for RowOf {
+    #[inline(always)]
+    fn take<'e>(self, ev: &'e Eval, id: Id) -> To<'e> {
+        // 0 for anything but a cell, as `eval` counts it.
+        To::Id(Id::Int(match id {
+            Id::Cell(c) => ev.eng.row_of(ev.s, c, self.0),
+            _ => 0,
+        }))
     }
 }
 
