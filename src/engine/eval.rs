@@ -1147,6 +1147,14 @@ impl<'a> Eval<'a> {
         self.cells_among(|f| self.for_each(coll, l, f))
     }
 
+    /// The cells that exist now (`cells`, see `Engine::present`), as a set: what
+    /// `cells_among` makes of a walk of them, each cell charged as the walk charges it.
+    pub(crate) fn present_cells(&self) -> geometry::CellSet {
+        let (member, count) = self.eng.present_set(self.s);
+        budget::charge(count);
+        member
+    }
+
     /// The set of the cells among the items `walk` hands to its callback.
     pub(crate) fn cells_among(
         &self,

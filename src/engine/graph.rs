@@ -92,6 +92,30 @@ impl Engine {
         s.cells[cell as usize] == NONE && self.present(s, cell)
     }
 
+    /// The cells that exist now (see `present`), as a set, and how many they are: those
+    /// that always exist as they were found when the engine was built, then each shaped
+    /// area instance's first cells, as many as its shape has.
+    pub(crate) fn present_set(&self, s: &State) -> (CellSet, u64) {
+        let p = &self.present_cells;
+        let mut set = CellSet::of_words(self.game.board.cells.len(), &p.fixed);
+        let mut count = p.fixed_count;
+        for &(instance, first, size) in &p.shaped {
+            let shape = s.shapes.get(instance as usize).copied().unwrap_or(NONE);
+            if shape == NONE {
+                continue;
+            }
+            let n = self.game.shapes[shape as usize]
+                .cell_row
+                .len()
+                .min(size as usize) as u16;
+            for c in first..first + n {
+                set.insert(c);
+            }
+            count += n as u64;
+        }
+        (set, count)
+    }
+
     /// Whether a cell exists now: grid cells and one-cell areas always do; a shaped
     /// area's cells, while its shape has them.
     #[inline]
@@ -491,6 +515,48 @@ pub(crate) fn link_terms(rule: Option<&Expr>) -> Vec<LinkTerm> {
             }
         })
         .collect()
+}
+
+/// The board's cells sorted for `Engine::present_set`, found when the engine is built:
+/// those that always exist (no area, or an area without shapes), one bit each, and how
+/// many; and each shaped area instance (its place in `State::shapes`, its first cell and
+/// its size), whose cells exist while its shape has them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PresentCells {
+    fixed: Vec<u64>,
+    fixed_count: u64,
+    shaped: Vec<(u16, u16, u16)>,
+}
+
+impl PresentCells {
+    pub(crate) fn of(board: &crate::ir::Board) -> PresentCells {
+        let n = board.cells.len();
+        let mut p = PresentCells {
+            fixed: vec![0; n.div_ceil(64)],
+            ..PresentCells::default()
+        };
+        for c in 0..n {
+            let shaped = match board.cell_area.get(c) {
+                Some(ca) if ca.area != NO_AREA => {
+                    let area = &board.areas[ca.area as usize];
+                    (!area.families.is_empty()).then_some((ca, area))
+                }
+                _ => None,
+            };
+            match shaped {
+                // An instance's cells stand in order from its first, each at its place.
+                Some((ca, area)) if ca.index == 0 => {
+                    p.shaped.push((ca.instance, c as u16, area.size));
+                }
+                Some(_) => {}
+                None => {
+                    p.fixed[c / 64] |= 1 << (c % 64);
+                    p.fixed_count += 1;
+                }
+            }
+        }
+        p
+    }
 }
 
 #[cfg(test)]

@@ -194,6 +194,8 @@ pub struct Engine {
     /// Whether an action has a `require afterwards`: listings are then numbered, so that
     /// each try is made on a copy kept in step (see `judged_afterwards`).
     pub(crate) judges_afterwards: bool,
+    /// The board's cells sorted for `present_set`.
+    pub(crate) present_cells: graph::PresentCells,
 }
 
 /// `Engine::triggered`: a trigger runs when a component enters the zone instance.
@@ -436,6 +438,7 @@ impl Engine {
                 *f |= if t.enters { ENTERED } else { LEFT };
             }
         }
+        let present_cells = graph::PresentCells::of(&game.board);
         let mut engine = Engine {
             game: Arc::new(game),
             zone_base,
@@ -465,6 +468,7 @@ impl Engine {
             memo_filter: 0,
             judges_afterwards,
             trial_skips,
+            present_cells,
         };
         engine.memo_filter = engine
             .memo_nodes

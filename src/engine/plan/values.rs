@@ -348,12 +348,19 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
         // the empty cells of `within` reached through empty cells of it, or the occupied
         // cells at the end of a path passing over at most `k` others.
         Expr::Call(Builtin::Reachable, args) => {
+            // Within the board's cells (`reachable(x, cells)`): the cells that exist now,
+            // found in one loop rather than walked (`Eval::present_cells`).
+            let board = matches!(args[1], Expr::Cells) && !cx.remembered(&args[1]);
             let (cell, within) = (Arg::new(cx, &args[0]), each(cx, &args[1]));
             node(move |ev, l| {
                 let Some(c) = cell.cell(ev, l) else {
                     return Value::List(Items::new());
                 };
-                let member = ev.cells_among(|f| within(ev, l, f));
+                let member = if board {
+                    ev.present_cells()
+                } else {
+                    ev.cells_among(|f| within(ev, l, f))
+                };
                 let mut out = pool::take();
                 ev.eng.reachable(ev.s, c, &member, &mut out);
                 kept(Value::List(out))
