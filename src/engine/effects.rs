@@ -216,11 +216,7 @@ impl<'a> Runner<'a> {
     /// Calls `f` to evaluate `e`, an expression of a statement: with values remembered for
     /// this one evaluation if it holds parts to remember (see `memo::effect_nodes`).
     fn scoped<R>(&self, s: &State, e: &crate::ir::Expr, f: impl FnOnce(&Eval) -> R) -> R {
-        let ev = Eval {
-            eng: self.eng,
-            s,
-            me: self.me,
-        };
+        let ev = self.eval(s);
         let roots = &self.eng.memo_roots;
         if roots.is_empty() || roots.binary_search(&(e as *const _ as usize)).is_err() {
             return f(&ev);

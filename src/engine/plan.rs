@@ -202,9 +202,11 @@ impl Arg {
 }
 
 /// The seat a zone, region or path, or `cells_of`, is written with: `me` (the commonest)
-/// read in place, charged as its node is; any other as an operand.
+/// and a variable of the game (`played(leader)`) read in place, charged as their nodes
+/// are; any other as an operand.
 enum SeatArg {
     Me,
+    Global(usize),
     Other(Arg),
 }
 
@@ -212,6 +214,7 @@ impl SeatArg {
     fn new(cx: &mut Cx, e: &Expr) -> SeatArg {
         match e {
             Expr::Me if !cx.remembered(e) => SeatArg::Me,
+            Expr::GlobalVar(i) if !cx.remembered(e) => SeatArg::Global(*i as usize),
             other => SeatArg::Other(Arg::new(cx, other)),
         }
     }
@@ -221,6 +224,17 @@ impl SeatArg {
     fn seat(&self, ev: &Eval, l: &mut [Value]) -> Option<u8> {
         match self {
             SeatArg::Me => budget::charge(1).then_some(ev.me),
+            // Charged as `get` charges the variable's copy: its node, and a list's length.
+            SeatArg::Global(i) => {
+                let v = &ev.s.globals[*i];
+                if !budget::charge(1) || !listed(v) {
+                    return None;
+                }
+                match *v {
+                    Value::Seat(p) => Some(p),
+                    _ => None,
+                }
+            }
             SeatArg::Other(a) => a.seat(ev, l),
         }
     }
