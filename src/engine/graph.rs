@@ -99,15 +99,8 @@ impl Engine {
         let p = &self.present_cells;
         let mut set = CellSet::of_words(self.game.board.cells.len(), &p.fixed);
         let mut count = p.fixed_count;
-        for &(instance, first, size) in &p.shaped {
-            let shape = s.shapes.get(instance as usize).copied().unwrap_or(NONE);
-            if shape == NONE {
-                continue;
-            }
-            let n = self.game.shapes[shape as usize]
-                .cell_row
-                .len()
-                .min(size as usize) as u16;
+        for &(first, size) in &p.shaped {
+            let n = self.laid_out(s, first, size);
             for c in first..first + n {
                 set.insert(c);
             }
@@ -139,13 +132,21 @@ impl Engine {
         let first = a.first_cell + seat * a.size;
         let n = if a.families.is_empty() {
             a.size
-        } else if a.size == 0 {
-            0
         } else {
-            self.cell_shape(s, first)
-                .map_or(0, |(def, _)| def.cell_row.len().min(a.size as usize) as u16)
+            self.laid_out(s, first, a.size)
         };
         out.extend((first..first + n).map(Value::Cell));
+    }
+
+    /// How many of a shaped area instance's cells (`size` from `first`) exist now: as
+    /// many as the shape laid out on it has.
+    #[inline]
+    fn laid_out(&self, s: &State, first: u16, size: u16) -> u16 {
+        if size == 0 {
+            return 0;
+        }
+        self.cell_shape(s, first)
+            .map_or(0, |(def, _)| def.cell_row.len().min(size as usize) as u16)
     }
 
     /// Lays out an area instance by a shape (`NONE` clears it), then links again.
@@ -519,13 +520,13 @@ pub(crate) fn link_terms(rule: Option<&Expr>) -> Vec<LinkTerm> {
 
 /// The board's cells sorted for `Engine::present_set`, found when the engine is built:
 /// those that always exist (no area, or an area without shapes), one bit each, and how
-/// many; and each shaped area instance (its place in `State::shapes`, its first cell and
-/// its size), whose cells exist while its shape has them.
+/// many; and each shaped area instance (its first cell and its size), whose cells exist
+/// while its shape has them (`Engine::laid_out`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PresentCells {
     fixed: Vec<u64>,
     fixed_count: u64,
-    shaped: Vec<(u16, u16, u16)>,
+    shaped: Vec<(u16, u16)>,
 }
 
 impl PresentCells {
@@ -546,7 +547,7 @@ impl PresentCells {
             match shaped {
                 // An instance's cells stand in order from its first, each at its place.
                 Some((ca, area)) if ca.index == 0 => {
-                    p.shaped.push((ca.instance, c as u16, area.size));
+                    p.shaped.push((c as u16, area.size));
                 }
                 Some(_) => {}
                 None => {

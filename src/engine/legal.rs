@@ -373,7 +373,8 @@ impl Engine {
     pub fn has_legal_action(&self, s: &State) -> bool {
         let mut locals = self.locals();
         let _decision = Decision::begin();
-        self.decider_has_action(s, &mut locals)
+        let secret = self.is_secret_choice(s);
+        self.decider_has_action(s, secret, &mut locals)
     }
 
     /// `has_legal_action`, with the caller's local slots (an `apply` moving play on: every
@@ -382,21 +383,23 @@ impl Engine {
     #[inline(always)]
     pub(crate) fn has_legal_action_with(&self, s: &mut State, l: &mut [Value]) -> bool {
         let _decision = Decision::begin();
+        let secret = self.is_secret_choice(s);
         // Where a playout asked for the next listing, they are all listed now.
-        if !self.is_secret_choice(s) {
+        if !secret {
             if let Some(any) = self.list_ahead(s, l) {
                 return any;
             }
         }
-        self.decider_has_action(s, l)
+        self.decider_has_action(s, secret, l)
     }
 
-    /// Whether the decider has a legal action, looked for up to the first.
+    /// Whether the decider has a legal action, looked for up to the first (`secret`: the
+    /// decision is a secret choice, `is_secret_choice`).
     #[inline(always)]
-    fn decider_has_action(&self, s: &State, l: &mut [Value]) -> bool {
+    fn decider_has_action(&self, s: &State, secret: bool, l: &mut [Value]) -> bool {
         // In a secret choice the next chooser is the first seat found with a legal action
         // (`next_secret_chooser`): it is not asked again.
-        if self.is_secret_choice(s) {
+        if secret {
             return self.secret_chooser(s).is_some() || self.has_legal_action_in(s, s.turn_seat, l);
         }
         self.has_legal_action_in(s, self.step_decider(s), l)

@@ -125,6 +125,16 @@ fn listed(v: &Value) -> bool {
 /// What a spent budget makes of a read.
 static NO_VALUE: Value = Value::None;
 
+/// A value read where it stands, its node's step charged and a list's length, as `get`
+/// charges its copy: `none` once the budget is spent.
+#[inline(always)]
+fn charged(v: &Value) -> &Value {
+    if !budget::charge(1) || !listed(v) {
+        return &NO_VALUE;
+    }
+    v
+}
+
 /// A definition's argument computed once, into its local (`Expr::Bind`): each compiled
 /// form of the node does this first, then its body.
 #[inline(always)]
@@ -149,14 +159,7 @@ impl Arg {
         if let Arg::Get(_) = self {
             return &NO_VALUE;
         }
-        let v = self.seen_uncharged(l);
-        if !budget::charge(1) {
-            return &NO_VALUE;
-        }
-        if !listed(v) {
-            return &NO_VALUE;
-        }
-        v
+        charged(self.seen_uncharged(l))
     }
 
     /// A local or a constant where it stands, nothing charged (`none` for a computed
@@ -225,16 +228,10 @@ impl SeatArg {
         match self {
             SeatArg::Me => budget::charge(1).then_some(ev.me),
             // Charged as `get` charges the variable's copy: its node, and a list's length.
-            SeatArg::Global(i) => {
-                let v = &ev.s.globals[*i];
-                if !budget::charge(1) || !listed(v) {
-                    return None;
-                }
-                match *v {
-                    Value::Seat(p) => Some(p),
-                    _ => None,
-                }
-            }
+            SeatArg::Global(i) => match *charged(&ev.s.globals[*i]) {
+                Value::Seat(p) => Some(p),
+                _ => None,
+            },
             SeatArg::Other(a) => a.seat(ev, l),
         }
     }
