@@ -325,6 +325,12 @@ fn copy_unlike(to: &mut Value, from: &Value) {
     match (&mut *to, from) {
         (Value::List(t), Value::List(f)) => copy_values(t, f),
         (Value::Route(t), Value::Route(f)) => t.clone_from(f),
+        // The scalars `set_payload` leaves out (it keeps to the commonest, being inlined
+        // everywhere): only the payload written here too, not a copy made and the old
+        // value dropped.
+        (Value::Phase(t), Value::Phase(f)) => *t = *f,
+        (Value::Zone(z, p, n), Value::Zone(y, q, m)) => (*z, *p, *n) = (*y, *q, *m),
+        (Value::Pattern(t), Value::Pattern(f)) | (Value::Shape(t), Value::Shape(f)) => *t = *f,
         (t, f) => set(t, dup(f)),
     }
 }

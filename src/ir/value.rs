@@ -147,6 +147,7 @@ impl Value {
             (Value::Cell(to), Value::Cell(from)) => *to = *from,
             (Value::Comp(to), Value::Comp(from)) => *to = *from,
             (Value::Dir(to), Value::Dir(from)) => *to = *from,
+            (Value::Enum(e, v), Value::Enum(f, w)) => (*e, *v) = (*f, *w),
             (
                 Value::Line { start, dir, len },
                 Value::Line {
