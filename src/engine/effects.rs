@@ -88,7 +88,23 @@ pub(crate) enum VarTarget {
 #[derive(Clone, Copy)]
 enum Dest {
     Cell(u16),
-    Zone(ZoneId, u8, u16),
+    Zone(Entry),
+}
+
+/// A zone a move puts components into, found once for all of them: the zone, its
+/// instance, and the seat its components belong to there (`Engine::zone_into`).
+#[derive(Clone, Copy)]
+struct Entry {
+    z: ZoneId,
+    inst: u16,
+    owner: u8,
+}
+
+impl Entry {
+    fn new(eng: &Engine, z: ZoneId, seat: u8, slot: u16) -> Entry {
+        let (inst, owner) = eng.zone_into(z, seat, slot);
+        Entry { z, inst, owner }
+    }
 }
 
 /// The rules error of an assignment to a per-seat variable whose seat is `none`.
@@ -561,9 +577,10 @@ impl<'a> Runner<'a> {
                 pool::recycle(what);
                 if let Value::Zone(z, seat, slot) = self.ev(s, under, l) {
                     // Each goes to the very bottom, in turn.
+                    let into = Entry::new(self.eng, z, seat, slot);
                     for &comp in comps.iter() {
-                        self.relocate(s, comp, Dest::Zone(z, seat, slot))?;
-                        let inst = self.eng.zone_instance(z, seat, slot) as usize;
+                        self.relocate(s, comp, Dest::Zone(into))?;
+                        let inst = into.inst as usize;
                         if let Some(i) = s.zones[inst].iter().rposition(|&c| c == comp) {
                             let c = s.zones[inst].remove(i);
                             s.zones[inst].insert(0, c);
@@ -642,12 +659,13 @@ impl<'a> Runner<'a> {
             return Ok(());
         };
         let inst = self.eng.zone_instance(fz, fs, fn_) as usize;
+        let into = Entry::new(self.eng, tz, ts, tn);
         for _ in 0..n.max(0) {
             // A trigger may refill or empty the source between cards: look each time.
             let Some(&top) = s.zones[inst].last() else {
                 break;
             };
-            self.relocate(s, top, Dest::Zone(tz, ts, tn))?;
+            self.relocate(s, top, Dest::Zone(into))?;
         }
         Ok(())
     }
@@ -661,10 +679,21 @@ impl<'a> Runner<'a> {
         to: Value,
         face: Option<bool>,
     ) -> Result<(), EngineError> {
-        let comps = self.comps_of(s, &what);
-        pool::recycle(what);
+        // One component, the commonest, moved without a list made for it.
+        let (one, many);
+        let comps: &[u16] = match what {
+            Value::Comp(c) if c != NONE => {
+                one = [c];
+                &one
+            }
+            _ => {
+                many = self.comps_of(s, &what);
+                pool::recycle(what);
+                &many
+            }
+        };
         if let Some(t) = &mut self.trial {
-            t.moving(&comps);
+            t.moving(comps);
         }
         if let Some(up) = face {
             for &c in comps.iter() {
@@ -684,8 +713,9 @@ impl<'a> Runner<'a> {
                 }
             }
             Value::Zone(z, seat, slot) => {
+                let into = Entry::new(self.eng, z, seat, slot);
                 for &comp in comps.iter() {
-                    self.relocate(s, comp, Dest::Zone(z, seat, slot))?;
+                    self.relocate(s, comp, Dest::Zone(into))?;
                 }
             }
             Value::None => {}
@@ -833,11 +863,11 @@ impl<'a> Runner<'a> {
                 self.eng.take(s, comp);
                 self.eng.put_cell(s, comp, c);
             }
-            Dest::Zone(z, seat, slot) => {
+            Dest::Zone(into) => {
                 self.eng.take(s, comp);
-                let inst = self.eng.put_zone(s, comp, z, seat, slot);
-                if self.eng.triggered[inst as usize] & ENTERED != 0 {
-                    entered = Some(z);
+                self.eng.put_into(s, comp, into.inst, into.owner);
+                if self.eng.triggered[into.inst as usize] & ENTERED != 0 {
+                    entered = Some(into.z);
                 }
             }
         }

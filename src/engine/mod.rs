@@ -902,14 +902,30 @@ impl Engine {
     /// Puts `comp` on top of zone `z` (of `seat`, number `slot`); the zone instance it
     /// went into.
     pub(crate) fn put_zone(&self, s: &mut State, comp: u16, z: ZoneId, seat: u8, slot: u16) -> u16 {
-        let inst = self.zone_instance(z, seat, slot);
+        let (inst, owner) = self.zone_into(z, seat, slot);
+        self.put_into(s, comp, inst, owner);
+        inst
+    }
+
+    /// The instance of zone `z` of `seat`, number `slot`, and the seat a component put
+    /// there belongs to: that seat in a per-seat zone; in a shared zone, no one (so
+    /// nothing about where it came from shows in anyone's view).
+    #[inline]
+    pub(crate) fn zone_into(&self, z: ZoneId, seat: u8, slot: u16) -> (u16, u8) {
+        let per_seat = self.game.zones[z as usize].per_seat;
+        (
+            self.zone_instance(z, seat, slot),
+            if per_seat { seat } else { NO_SEAT },
+        )
+    }
+
+    /// Puts `comp` on top of zone instance `inst`, belonging to `owner` there (see
+    /// `zone_into`).
+    #[inline]
+    pub(crate) fn put_into(&self, s: &mut State, comp: u16, inst: u16, owner: u8) {
         s.zones[inst as usize].push(comp);
         s.locs[comp as usize] = Loc::Zone(inst);
-        // A component in a per-seat zone belongs to that seat; in a shared zone, to no
-        // one (so nothing about where it came from shows in anyone's view).
-        let per_seat = self.game.zones[z as usize].per_seat;
-        s.set_owner(comp, if per_seat { seat } else { NO_SEAT });
-        inst
+        s.set_owner(comp, owner);
     }
 
     pub(crate) fn eliminate(&self, s: &mut State, p: u8) {
