@@ -73,6 +73,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // A part of a rule that reads no chosen value, computed once per listing: it follows
     // each move, walked or read whole.
     ("remembered.scenarios", 2),
+    // A part of a loop's body the same for every item, computed once a walk: searched
+    // among for each item, and counted; the actions follow each move.
+    ("loop_parts.scenarios", 2),
     // A conditional `on stuck`, judged from the stuck seat; the old form unchanged.
     ("stuck_choice.scenarios", 6),
     // `xs[i]`: from 1, from the end, out of range, on a path of cells, a run, a zone, a

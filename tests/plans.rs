@@ -224,6 +224,22 @@ fn plans_play_the_constructs_as_the_tree_walk_does() {
     assert!(decisions > 1_000, "only {decisions} decisions compared");
 }
 
+// Parts of a loop's body the same for every item, computed once a walk of the loop
+// (`engine/once.rs`): made where the rules have them (a cell's neighbours searched, and
+// counted, in a condition judged for each item), and nowhere else; the constructs file
+// and the games that have them are played both ways alike (above).
+#[test]
+fn parts_the_same_for_every_item_are_made_once_a_walk() {
+    let parts = |file: &str| {
+        let game = common::compile_file_or_panic(file, None).game;
+        Engine::new(game).loop_parts()
+    };
+    assert_eq!(parts("tests/constructs/loop_parts.muster"), 3);
+    assert_eq!(parts("games/battalion_emperor.muster"), 1);
+    assert_eq!(parts("tests/constructs/remembered.muster"), 0);
+    assert_eq!(parts("games/army_ants.muster"), 0);
+}
+
 // Joins (`a + b`) of computed lists, runs and zones, walked by a `choose`, stopped early
 // by `any`, counted by `size`: plans and the tree walk list the same actions.
 #[test]

@@ -655,6 +655,18 @@ impl<'a> Eval<'a> {
             }
             Expr::Const(v) => super::pool::dup(v),
             Expr::Local(s) => super::pool::dup(&l[*s as usize]),
+            // A part of a loop's body that reads nothing the loop binds: computed once a
+            // walk of the loop, then read from its local (see `engine/once.rs`).
+            Expr::Once(flag, slot, part) => {
+                let (flag, slot) = (*flag as usize, *slot as usize);
+                if l[flag] == Value::Bool(true) {
+                    return super::pool::dup(&l[slot]);
+                }
+                let v = self.eval(part, l);
+                super::pool::assign(&mut l[slot], &v);
+                l[flag] = Value::Bool(true);
+                v
+            }
             Expr::Me => Value::Seat(self.me),
             Expr::TurnSeat => Value::Seat(self.s.turn_seat),
             Expr::Opponent => Value::Seat(self.next_seat(self.me)),
@@ -990,6 +1002,10 @@ impl<'a> Eval<'a> {
     /// `None` where `coll` is of another form: the caller walks it.
     fn find(&self, item: &Value, coll: &Expr, l: &mut [Value]) -> Option<bool> {
         let items = match coll {
+            Expr::Once(flag, slot, part) => {
+                let at = (*flag as usize, *slot as usize);
+                return Some(self.in_once(item, at, |l| self.eval(part, l), l));
+            }
             Expr::Const(Value::List(items)) => items,
             Expr::Local(s) => match &l[*s as usize] {
                 Value::List(items) => items,
@@ -1025,6 +1041,39 @@ impl<'a> Eval<'a> {
             _ => return None,
         };
         Some(among(items, item))
+    }
+
+    /// `item in` a part computed once a walk (`Expr::Once`, its flag and its local at
+    /// `at`), for both evaluators: its node charged as `eval` charges it (a step, the
+    /// part's own steps the first time, `compute` computing it, and its list's length),
+    /// then its list searched where it stands, as a local's is, not copied out first.
+    pub(crate) fn in_once(
+        &self,
+        item: &Value,
+        (flag, slot): (usize, usize),
+        compute: impl FnOnce(&mut [Value]) -> Value,
+        l: &mut [Value],
+    ) -> bool {
+        if !budget::charge(1) {
+            return false;
+        }
+        if l[flag] != Value::Bool(true) {
+            let v = compute(l);
+            super::pool::set(&mut l[slot], v);
+            l[flag] = Value::Bool(true);
+        }
+        match &l[slot] {
+            Value::List(items) => budget::list(items.len()) && among(items, item),
+            other => {
+                let mut found = false;
+                self.each_of(super::pool::dup(other), l, &mut |x, _| {
+                    found = x == *item;
+                    super::pool::recycle(x);
+                    !found
+                });
+                found
+            }
+        }
     }
 
     /// `item in coll`: `find`'s quicker way where there is one, else `coll` walked until

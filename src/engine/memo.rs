@@ -370,6 +370,8 @@ pub(super) fn closed(e: &Expr, bound: &mut Vec<u16>) -> bool {
             bound.pop();
             ok
         }
+        // Reads its flag and its own local (which it writes first), and its part's.
+        Expr::Once(flag, _, part) => bound.contains(flag) && closed(part, bound),
         other => {
             let mut ok = true;
             other.each_child(&mut |c| ok = ok && closed(c, bound));

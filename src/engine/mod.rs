@@ -15,6 +15,7 @@ mod hoist;
 mod legal;
 mod memo;
 mod notation;
+mod once;
 mod patterns;
 mod plan;
 mod pool;
@@ -307,6 +308,12 @@ impl Engine {
         self.plans.own_moves
     }
 
+    /// How many parts of loops' bodies in the actions' clauses the engine computes once a
+    /// walk of their loop rather than once an item (see `once.rs`).
+    pub fn loop_parts(&self) -> usize {
+        once::count(&self.game)
+    }
+
     /// How many of the game's actions are listed by a compiled plan (the rest by the
     /// tree walk).
     pub fn planned_actions(&self) -> usize {
@@ -351,6 +358,7 @@ impl Engine {
     fn built(mut game: Game, count_clauses: bool) -> Engine {
         hoist::requires(&mut game);
         reuse::shared_tests(&mut game);
+        once::loop_parts(&mut game);
         let seats = game.seats.len();
         let mut zone_base = Vec::new();
         let mut n = 0usize;

@@ -206,6 +206,12 @@ pub enum Expr {
     /// the first expression put in the local, then the second (the definition's body,
     /// which reads the argument from the local each time it names it).
     Bind(u16, Box<Expr>, Box<Expr>),
+    /// A part of a loop's body (a quantifier's, an aggregate's, a comprehension's) that
+    /// reads no local the loop binds: computed the first time the walk asks for it, kept
+    /// in the second local, and read from there after, while the first local (the flag,
+    /// set false by a `Bind` around the loop) says it is computed. Made only when the
+    /// engine is built (`engine/once.rs`), never by the checker.
+    Once(u16, u16, Box<Expr>),
 }
 
 /// The match of `Expr::each_child` and `Expr::each_child_mut`: `$f` called on each direct
@@ -249,6 +255,7 @@ macro_rules! each_child {
                     $f(a);
                 }
             }
+            Expr::Once(_, _, a) => $f(a),
             Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Bind(_, a, b) => {
                 $f(a);
                 $f(b);

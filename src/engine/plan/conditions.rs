@@ -512,6 +512,21 @@ pub(super) fn truth_node(cx: &mut Cx, e: &Expr) -> Cond {
                     found == want
                 });
             }
+            // A part computed once a walk of a loop (`engine/once.rs`): searched where
+            // its local holds it, as `Eval::find` searches it.
+            if let Expr::Once(flag, slot, part) = &**b {
+                let at = (*flag as usize, *slot as usize);
+                let (item, part, want) = (get(cx, a), get(cx, part), *op == BinOp::In);
+                return Box::new(move |ev, l| {
+                    if !budget::charge(1) {
+                        return false;
+                    }
+                    let x = item(ev, l);
+                    let found = ev.in_once(&x, at, |l| part(ev, l), l);
+                    pool::recycle(x);
+                    found == want
+                });
+            }
             let want = *op == BinOp::In;
             // A short read in a list written in the rules: one closure.
             if let Some(j) = reads::judged(cx, e) {
