@@ -577,10 +577,10 @@ impl<'a> Runner<'a> {
                 pool::recycle(what);
                 if let Value::Zone(z, seat, slot) = self.ev(s, under, l) {
                     // Each goes to the very bottom, in turn.
-                    let into = Entry::new(self.eng, z, seat, slot);
+                    let entry = Entry::new(self.eng, z, seat, slot);
                     for &comp in comps.iter() {
-                        self.relocate(s, comp, Dest::Zone(into))?;
-                        let inst = into.inst as usize;
+                        self.relocate(s, comp, Dest::Zone(entry))?;
+                        let inst = entry.inst as usize;
                         if let Some(i) = s.zones[inst].iter().rposition(|&c| c == comp) {
                             let c = s.zones[inst].remove(i);
                             s.zones[inst].insert(0, c);
@@ -659,13 +659,13 @@ impl<'a> Runner<'a> {
             return Ok(());
         };
         let inst = self.eng.zone_instance(fz, fs, fn_) as usize;
-        let into = Entry::new(self.eng, tz, ts, tn);
+        let entry = Entry::new(self.eng, tz, ts, tn);
         for _ in 0..n.max(0) {
             // A trigger may refill or empty the source between cards: look each time.
             let Some(&top) = s.zones[inst].last() else {
                 break;
             };
-            self.relocate(s, top, Dest::Zone(into))?;
+            self.relocate(s, top, Dest::Zone(entry))?;
         }
         Ok(())
     }
@@ -713,9 +713,9 @@ impl<'a> Runner<'a> {
                 }
             }
             Value::Zone(z, seat, slot) => {
-                let into = Entry::new(self.eng, z, seat, slot);
+                let entry = Entry::new(self.eng, z, seat, slot);
                 for &comp in comps.iter() {
-                    self.relocate(s, comp, Dest::Zone(into))?;
+                    self.relocate(s, comp, Dest::Zone(entry))?;
                 }
             }
             Value::None => {}
@@ -863,11 +863,11 @@ impl<'a> Runner<'a> {
                 self.eng.take(s, comp);
                 self.eng.put_cell(s, comp, c);
             }
-            Dest::Zone(into) => {
+            Dest::Zone(entry) => {
                 self.eng.take(s, comp);
-                self.eng.put_into(s, comp, into.inst, into.owner);
-                if self.eng.triggered[into.inst as usize] & ENTERED != 0 {
-                    entered = Some(into.z);
+                self.eng.put_into(s, comp, entry.inst, entry.owner);
+                if self.eng.triggered[entry.inst as usize] & ENTERED != 0 {
+                    entered = Some(entry.z);
                 }
             }
         }

@@ -658,14 +658,9 @@ impl<'a> Eval<'a> {
             // A part of a loop's body that reads nothing the loop binds: computed once a
             // walk of the loop, then read from its local (see `engine/once.rs`).
             Expr::Once(flag, slot, part) => {
-                let (flag, slot) = (*flag as usize, *slot as usize);
-                if l[flag] == Value::Bool(true) {
-                    return super::pool::dup(&l[slot]);
-                }
-                let v = self.eval(part, l);
-                super::pool::assign(&mut l[slot], &v);
-                l[flag] = Value::Bool(true);
-                v
+                let at = (*flag as usize, *slot as usize);
+                super::once::fill(l, at, |l| self.eval(part, l));
+                super::pool::dup(&l[at.1])
             }
             Expr::Me => Value::Seat(self.me),
             Expr::TurnSeat => Value::Seat(self.s.turn_seat),
@@ -1050,19 +1045,15 @@ impl<'a> Eval<'a> {
     pub(crate) fn in_once(
         &self,
         item: &Value,
-        (flag, slot): (usize, usize),
+        at: super::once::At,
         compute: impl FnOnce(&mut [Value]) -> Value,
         l: &mut [Value],
     ) -> bool {
         if !budget::charge(1) {
             return false;
         }
-        if l[flag] != Value::Bool(true) {
-            let v = compute(l);
-            super::pool::set(&mut l[slot], v);
-            l[flag] = Value::Bool(true);
-        }
-        match &l[slot] {
+        super::once::fill(l, at, compute);
+        match &l[at.1] {
             Value::List(items) => budget::list(items.len()) && among(items, item),
             other => {
                 let mut found = false;

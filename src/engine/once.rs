@@ -20,6 +20,20 @@
 use super::memo;
 use crate::ir::{BinOp, Builtin, Clause, Expr, Game, Value};
 
+/// Where a part computed once a walk (`Expr::Once`) stands: its flag's local and its own.
+pub(crate) type At = (usize, usize);
+
+/// Sees that the part at `at` is in its local, for both evaluators: computed by `compute`
+/// (which charges the part's steps) the first time a walk asks for it, and kept there.
+#[inline]
+pub(crate) fn fill(l: &mut [Value], (flag, slot): At, compute: impl FnOnce(&mut [Value]) -> Value) {
+    if l[flag] != Value::Bool(true) {
+        let v = compute(l);
+        super::pool::set(&mut l[slot], v);
+        l[flag] = Value::Bool(true);
+    }
+}
+
 /// Every action's clauses rewritten (see the module).
 pub(super) fn loop_parts(game: &mut Game) {
     let mut next = game.max_locals;

@@ -31,15 +31,10 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
     // A part of a loop's body computed once a walk of the loop (`engine/once.rs`), as
     // `eval` computes it.
     if let Expr::Once(flag, slot, part) = e {
-        let (flag, slot, part) = (*flag as usize, *slot as usize, get(cx, part));
+        let (at, part) = ((*flag as usize, *slot as usize), get(cx, part));
         return node(move |ev, l| {
-            if l[flag] == Value::Bool(true) {
-                return kept(pool::dup(&l[slot]));
-            }
-            let v = part(ev, l);
-            pool::assign(&mut l[slot], &v);
-            l[flag] = Value::Bool(true);
-            kept(v)
+            crate::engine::once::fill(l, at, |l| part(ev, l));
+            kept(pool::dup(&l[at.1]))
         });
     }
     // A piece, an owner, an attribute, a variable: a hop, taken by `reads.rs`.
