@@ -113,13 +113,7 @@ impl Engine {
     /// area's cells, while its shape has them.
     #[inline]
     pub fn present(&self, s: &State, cell: u16) -> bool {
-        let Some(ca) = self.game.board.cell_area.get(cell as usize) else {
-            return true;
-        };
-        if ca.area == NO_AREA || self.game.board.areas[ca.area as usize].families.is_empty() {
-            return true;
-        }
-        self.cell_shape(s, cell).is_some()
+        shaped_area(&self.game.board, cell as usize).is_none() || self.cell_shape(s, cell).is_some()
     }
 
     /// The cells of one area instance, in order, that exist now: all of an area without
@@ -518,6 +512,21 @@ pub(crate) fn link_terms(rule: Option<&Expr>) -> Vec<LinkTerm> {
         .collect()
 }
 
+/// The shaped area that holds cell `c`, and the cell's place in it; `None` for a cell that
+/// always exists (one in no area, or in an area without shapes: see `Engine::present`).
+#[inline]
+fn shaped_area(
+    board: &crate::ir::Board,
+    c: usize,
+) -> Option<(&crate::ir::CellArea, &crate::ir::AreaDef)> {
+    let ca = board.cell_area.get(c)?;
+    if ca.area == NO_AREA {
+        return None;
+    }
+    let area = &board.areas[ca.area as usize];
+    (!area.families.is_empty()).then_some((ca, area))
+}
+
 /// The board's cells sorted for `Engine::present_set`, found when the engine is built:
 /// those that always exist (no area, or an area without shapes), one bit each, and how
 /// many; and each shaped area instance (its first cell and its size), whose cells exist
@@ -537,14 +546,7 @@ impl PresentCells {
             ..PresentCells::default()
         };
         for c in 0..n {
-            let shaped = match board.cell_area.get(c) {
-                Some(ca) if ca.area != NO_AREA => {
-                    let area = &board.areas[ca.area as usize];
-                    (!area.families.is_empty()).then_some((ca, area))
-                }
-                _ => None,
-            };
-            match shaped {
+            match shaped_area(board, c) {
                 // An instance's cells stand in order from its first, each at its place.
                 Some((ca, area)) if ca.index == 0 => {
                     p.shaped.push((c as u16, area.size));

@@ -312,7 +312,7 @@ fn action_nodes(clauses: &[Clause], roles: &[Role], out: &mut Vec<usize>) {
 
 /// Adds the nodes under `e` to remember; `repeated`: `e` is evaluated again and again.
 fn scan(e: &Expr, repeated: bool, out: &mut Vec<usize>) {
-    if repeated && closed(e, &mut Vec::new()) {
+    if repeated && closed(e) {
         if !costly(e) {
             return;
         }
@@ -339,44 +339,53 @@ fn scan(e: &Expr, repeated: bool, out: &mut Vec<usize>) {
     }
 }
 
-/// Whether `e` reads no local but those it binds itself (`bound`: bound around it).
-pub(super) fn closed(e: &Expr, bound: &mut Vec<u16>) -> bool {
-    match e {
-        Expr::Local(s) => bound.contains(s),
+/// Whether `e` reads no local but those it binds itself.
+pub(super) fn closed(e: &Expr) -> bool {
+    let mut read = Vec::new();
+    free_locals(e, &mut Vec::new(), &mut read);
+    read.is_empty()
+}
+
+/// The locals `e` reads that it does not bind itself (`bound`: bound around the node
+/// looked at), each added to `out` once. An `Expr::Once` reads its flag (bound by the
+/// `Bind` around its loop) and its own local, which it writes before it reads.
+pub(super) fn free_locals(e: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
+    let read = |s: &u16, bound: &[u16], out: &mut Vec<u16>| {
+        if !bound.contains(s) && !out.contains(s) {
+            out.push(*s);
+        }
+    };
+    let binds = match e {
+        Expr::Local(s) => {
+            read(s, bound, out);
+            return;
+        }
         Expr::Quant(_, slot, coll, body) | Expr::Agg(_, slot, coll, body) => {
-            if !closed(coll, bound) {
-                return false;
-            }
-            bound.push(*slot);
-            let ok = closed(body, bound);
-            bound.pop();
-            ok
+            free_locals(coll, bound, out);
+            Some((*slot, &**body))
         }
         Expr::Comprehension(slot, coll, cond) => {
-            if !closed(coll, bound) {
-                return false;
-            }
-            bound.push(*slot);
-            let ok = cond.as_ref().is_none_or(|c| closed(c, bound));
-            bound.pop();
-            ok
+            free_locals(coll, bound, out);
+            cond.as_deref().map(|c| (*slot, c))
         }
         Expr::Bind(slot, v, body) => {
-            if !closed(v, bound) {
-                return false;
-            }
-            bound.push(*slot);
-            let ok = closed(body, bound);
-            bound.pop();
-            ok
+            free_locals(v, bound, out);
+            Some((*slot, &**body))
         }
-        // Reads its flag and its own local (which it writes first), and its part's.
-        Expr::Once(flag, _, part) => bound.contains(flag) && closed(part, bound),
+        Expr::Once(flag, _, part) => {
+            read(flag, bound, out);
+            free_locals(part, bound, out);
+            return;
+        }
         other => {
-            let mut ok = true;
-            other.each_child(&mut |c| ok = ok && closed(c, bound));
-            ok
+            other.each_child(&mut |c| free_locals(c, bound, out));
+            return;
         }
+    };
+    if let Some((slot, scoped)) = binds {
+        bound.push(slot);
+        free_locals(scoped, bound, out);
+        bound.pop();
     }
 }
 

@@ -72,10 +72,12 @@ pub(super) fn count(game: &Game) -> usize {
 /// item of an outer loop is taken from that loop, not from one inside it.
 fn rewrite(e: &mut Expr, next: &mut u16) {
     let mut flags = Vec::new();
-    let mut inside = Vec::new();
-    bound_within(e, &mut inside);
-    if let Some(body) = repeated(e) {
-        take_parts(body, &inside, next, &mut flags);
+    if repeated(e).is_some() {
+        let mut inside = Vec::new();
+        bound_within(e, &mut inside);
+        if let Some(body) = repeated(e) {
+            take_parts(body, &inside, next, &mut flags);
+        }
     }
     e.each_child_mut(&mut |c| rewrite(c, next));
     // Each flag set false before the loop is walked.
@@ -121,7 +123,7 @@ fn take_parts(e: &mut Expr, inside: &[u16], next: &mut u16, flags: &mut Vec<u16>
     }
     if walks(e) {
         let mut read = Vec::new();
-        free_locals(e, &mut Vec::new(), &mut read);
+        memo::free_locals(e, &mut Vec::new(), &mut read);
         if !read.is_empty() && read.iter().all(|s| !inside.contains(s)) {
             let (flag, slot) = (*next, *next + 1);
             *next += 2;
@@ -167,47 +169,6 @@ fn walks(e: &Expr) -> bool {
             other.each_child(&mut |c| any = any || walks(c));
             any
         }
-    }
-}
-
-/// The locals `e` reads that it does not bind itself (`bound`: bound around the node
-/// looked at), each added to `out` once.
-fn free_locals(e: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
-    let binds = match e {
-        Expr::Local(s) => {
-            if !bound.contains(s) && !out.contains(s) {
-                out.push(*s);
-            }
-            return;
-        }
-        Expr::Quant(_, slot, coll, body) | Expr::Agg(_, slot, coll, body) => {
-            free_locals(coll, bound, out);
-            Some((*slot, &**body))
-        }
-        Expr::Comprehension(slot, coll, cond) => {
-            free_locals(coll, bound, out);
-            cond.as_deref().map(|c| (*slot, c))
-        }
-        Expr::Bind(slot, v, body) => {
-            free_locals(v, bound, out);
-            Some((*slot, &**body))
-        }
-        Expr::Once(flag, _, part) => {
-            if !bound.contains(flag) && !out.contains(flag) {
-                out.push(*flag);
-            }
-            free_locals(part, bound, out);
-            return;
-        }
-        other => {
-            other.each_child(&mut |c| free_locals(c, bound, out));
-            return;
-        }
-    };
-    if let Some((slot, scoped)) = binds {
-        bound.push(slot);
-        free_locals(scoped, bound, out);
-        bound.pop();
     }
 }
 

@@ -146,7 +146,7 @@ fn canonical(e: &Expr) -> Expr {
 /// The parts of `e` that read no local and walk something, and that evaluating `e`
 /// always computes, each before the parts it holds.
 fn always_computed<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    if memo::closed(e, &mut Vec::new()) && memo::costly(e) {
+    if memo::closed(e) && memo::costly(e) {
         out.push(e);
     }
     match e {
