@@ -46,28 +46,56 @@ pub struct Failure {
 impl Failure {
     /// A game that failed for `reason` after `actions` (the last among them, if it failed
     /// in one).
-    fn after(reason: impl Into<String>, actions: &[Action]) -> Failure {
+    fn after(reason: impl Into<String>, actions: Vec<Action>) -> Failure {
         Failure {
             reason: reason.into(),
-            actions: actions.to_vec(),
+            actions,
         }
     }
 }
 
 impl From<String> for Failure {
     fn from(reason: String) -> Failure {
-        Failure::after(reason, &[])
+        Failure::after(reason, vec![])
     }
+}
+
+/// The actions of the game `engine` plays for `players` from `seed` when each decision
+/// takes the listed action `chosen` gives for it: found again by playing the game again,
+/// which the same rules, seed and choices make the same game. A game keeps only its
+/// choices as it is played (a number each), and the actions are found only for a game
+/// that failed, up to and including the one that failed.
+fn replayed(engine: &Engine, players: u8, seed: u64, chosen: &[u32]) -> Vec<Action> {
+    let mut out = Vec::with_capacity(chosen.len());
+    let Ok(mut s) = engine.start(players, seed) else {
+        return out;
+    };
+    for &i in chosen {
+        let Some(a) = engine
+            .try_legal_actions(&s)
+            .ok()
+            .and_then(|legal| legal.into_iter().nth(i as usize))
+        else {
+            break;
+        };
+        let applied = engine.apply_listed(&mut s, &a);
+        out.push(a);
+        if applied.is_err() {
+            break;
+        }
+    }
+    out
 }
 
 /// What one worker keeps from game to game, so that a game after the first makes no new
 /// storage for them: the playout's two buffers of legal actions (with the lists their
-/// arguments hold), the record of the actions taken, and the last game's state (the next
-/// starts in its storage: `Engine::start_reusing`).
+/// arguments hold), the record of the choices made (each the place of the action taken
+/// among those listed: see `replayed`), and the last game's state (the next starts in
+/// its storage: `Engine::start_reusing`).
 #[derive(Default)]
 pub struct Kept {
     playout: Playout,
-    taken: Vec<Action>,
+    taken: Vec<u32>,
     state: Option<State>,
 }
 
@@ -90,9 +118,12 @@ pub fn play_one(
                 .ok_or_else(|| format!("unknown agent `{n}`"))
         })
         .collect::<Result<_, _>>()?;
-    // The actions taken, overwriting those of the worker's last game in place.
+    // The choices made, in the worker's storage from its last game.
     let Kept { playout, taken, .. } = kept;
-    let mut n_taken = 0;
+    taken.clear();
+    let failed = |reason: String, taken: &[u32]| {
+        Failure::after(reason, replayed(engine, players, seed, taken))
+    };
     let n_actions = engine.game.actions.len();
     let n_phases = engine.game.phases.len();
     let mut r = GameResult {
@@ -110,22 +141,22 @@ pub fn play_one(
     while let Some(seat) = engine.decider(&state) {
         let legal = match playout.legal(engine, &state) {
             Ok(legal) => legal,
-            Err(e) => return Err(Failure::after(e.to_string(), &taken[..n_taken])),
+            Err(e) => return Err(failed(e.to_string(), taken)),
         };
         if legal.is_empty() {
-            return Err(Failure::after(
-                "the decider has no legal action but the game is not over",
-                &taken[..n_taken],
+            return Err(failed(
+                "the decider has no legal action but the game is not over".into(),
+                taken,
             ));
         }
         let phase = state.phase as usize;
         r.decisions[phase] += 1;
         r.branching[phase] += legal.len() as u64;
         let i = seats[seat as usize].choose_lazily(&|| engine.view(&state, seat), legal);
-        let a = legal
-            .get(i)
-            .ok_or_else(|| format!("agent `{}` chose no listed action", names[seat as usize]))
-            .map_err(|reason| Failure::after(reason, &taken[..n_taken]))?;
+        let Some(a) = legal.get(i) else {
+            let reason = format!("agent `{}` chose no listed action", names[seat as usize]);
+            return Err(failed(reason, taken));
+        };
         let k = if (a.action as usize) < n_actions {
             a.action as usize
         } else if a.action == crate::engine::SKIP_ACTION {
@@ -134,13 +165,9 @@ pub fn play_one(
             n_actions + 1
         };
         r.action_counts[k] += 1;
-        match taken.get_mut(n_taken) {
-            Some(slot) => slot.set(a.action, &a.args),
-            None => taken.push(a.clone()),
-        }
-        n_taken += 1;
+        taken.push(i as u32);
         if let Err(e) = playout.apply(engine, &mut state, i, None) {
-            return Err(Failure::after(e.to_string(), &taken[..n_taken]));
+            return Err(failed(e.to_string(), taken));
         }
     }
     r.turns = state.turns;
@@ -989,6 +1016,18 @@ mod tests {
         assert_eq!(failed.actions.len(), 2);
         assert_eq!(failed.actions, failed_alone.actions);
         assert_eq!(failed.reason, failed_alone.reason);
+        // They are the game's own actions (found again from its choices): played again,
+        // the first is legal and the second fails as it did.
+        let mut s = engine.start(2, failing).expect("the game starts");
+        assert!(engine.legal_actions(&s).contains(&failed.actions[0]));
+        engine
+            .apply_listed(&mut s, &failed.actions[0])
+            .expect("the first action applies");
+        assert!(engine.legal_actions(&s).contains(&failed.actions[1]));
+        let e = engine
+            .apply_listed(&mut s, &failed.actions[1])
+            .expect_err("the second action fails");
+        assert_eq!(e.to_string(), failed.reason);
         // And the full game again, after the failed one, as before.
         let again = play_one(&engine, &names, 2, full, &mut kept).expect("it fills the row");
         assert_eq!(format!("{again:?}"), format!("{first:?}"));
