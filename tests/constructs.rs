@@ -68,6 +68,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // Triggers: a zone's leaving before another's entering, a per-seat zone's from any
     // seat, none for a move between zones with no triggers of their own.
     ("triggers.scenarios", 3),
+    // A zone's whole contents moved: in their order onto what the other holds, belonging
+    // to its seat; a zone with a trigger runs it for each, bottom first.
+    ("zone_moves.scenarios", 3),
     // `file` and `rank`: legal and illegal marks, values after moves, a folded value.
     ("files_ranks.scenarios", 3),
     // A part of a rule that reads no chosen value, computed once per listing: it follows

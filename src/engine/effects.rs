@@ -679,6 +679,14 @@ impl<'a> Runner<'a> {
         to: Value,
         face: Option<bool>,
     ) -> Result<(), EngineError> {
+        // A zone's contents into another zone, where no trigger runs: all at once.
+        if let (Value::Zone(fz, fs, fslot), Value::Zone(tz, ts, tslot)) = (&what, &to) {
+            let from = self.eng.zone_instance(*fz, *fs, *fslot);
+            let entry = Entry::new(self.eng, *tz, *ts, *tslot);
+            if self.move_whole(s, from, entry, face) {
+                return Ok(());
+            }
+        }
         // One component, the commonest, moved without a list made for it.
         let (one, many);
         let comps: &[u16] = match what {
@@ -725,6 +733,38 @@ impl<'a> Runner<'a> {
             }
         }
         Ok(())
+    }
+
+    /// `move` of zone instance `from`'s contents into `entry`, where no trigger runs on
+    /// leaving the one or entering the other, and they are two: all the components at once,
+    /// put in their order, bottom first, as moving them one at a time puts them (each
+    /// taken from the bottom, so each would shift those above it down). False, with
+    /// nothing done, where a trigger could run (then one at a time, `relocate`).
+    fn move_whole(&mut self, s: &mut State, from: u16, entry: Entry, face: Option<bool>) -> bool {
+        let triggered = &self.eng.triggered;
+        if from == entry.inst
+            || triggered[from as usize] & LEFT != 0
+            || triggered[entry.inst as usize] & ENTERED != 0
+        {
+            return false;
+        }
+        let moved = std::mem::take(&mut s.zones[from as usize]);
+        if let Some(t) = &mut self.trial {
+            t.moving(&moved);
+        }
+        for &c in &moved {
+            if let Some(up) = face {
+                s.face_up[c as usize] = up;
+            }
+            s.locs[c as usize] = Loc::Zone(entry.inst);
+            s.set_owner(c, entry.owner);
+        }
+        s.zones[entry.inst as usize].extend_from_slice(&moved);
+        // The emptied zone keeps its storage.
+        let emptied = &mut s.zones[from as usize];
+        *emptied = moved;
+        emptied.clear();
+        true
     }
 
     /// An assignment to a variable, its value `v` computed: a global (`who` unused), a
