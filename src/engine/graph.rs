@@ -121,6 +121,12 @@ impl Engine {
     /// (a cell's place in its area is its distance from the first, and it exists while
     /// the shape has a cell at that place: see `present`).
     pub(crate) fn area_cells(&self, s: &State, area: u16, seat: u8, out: &mut Items) {
+        out.extend(self.area_span(s, area, seat).map(Value::Cell));
+    }
+
+    /// The cells of `NAME(seat)` of an area as numbers, in order (see `area_cells`).
+    #[inline]
+    pub(crate) fn area_span(&self, s: &State, area: u16, seat: u8) -> std::ops::Range<u16> {
         let a = &self.game.board.areas[area as usize];
         let seat = if a.per_seat { seat as u16 } else { 0 };
         let first = a.first_cell + seat * a.size;
@@ -129,7 +135,7 @@ impl Engine {
         } else {
             self.laid_out(s, first, a.size)
         };
-        out.extend((first..first + n).map(Value::Cell));
+        first..first + n
     }
 
     /// How many of a shaped area instance's cells (`size` from `first`) exist now: as

@@ -381,9 +381,8 @@ pub(super) fn cells_in(cx: &mut Cx, coll: &Expr) -> EachCell {
 /// handed to it without a call through a pointer each): the cells around or along lines
 /// from a cell (`adjacent`, `slide`, `sight` in directions written in the rules), those
 /// reached through empty cells (`reach`), the cells with a piece, or with a seat's piece
-/// (`occupied`, `cells_of`), a piece's destinations or attacks, the board's cells and a
-/// region's. Each charged as
-/// `Eval::for_each` charges it.
+/// (`occupied`, `cells_of`), a piece's destinations or attacks, the board's cells, a
+/// region's and a shaped area's. Each charged as `Eval::for_each` charges it.
 pub(super) enum CellWalk {
     From(Builtin, Arg, Vec<u8>),
     Reach(Arg, Vec<u8>),
@@ -394,6 +393,9 @@ pub(super) enum CellWalk {
     Board,
     /// A region's cells in its order (the seat's, for a region per seat).
     Region(usize, Option<SeatArg>),
+    /// A shaped area's cells in its current shape (the seat's, for an area per seat),
+    /// without the list `get` makes of them.
+    Area(u16, Option<SeatArg>),
 }
 
 impl CellWalk {
@@ -413,6 +415,11 @@ impl CellWalk {
             Expr::Cells => CellWalk::Board,
             Expr::Region(r, seat) => {
                 CellWalk::Region(*r as usize, seat.as_deref().map(|p| SeatArg::new(cx, p)))
+            }
+            // An area of one cell gives that cell, not a list: a walk of it gives nothing,
+            // as `Eval::for_each` walks it, and it is left to `each`.
+            Expr::Area(a, seat) if !cx.board.areas[*a as usize].families.is_empty() => {
+                CellWalk::Area(*a, seat.as_deref().map(|p| SeatArg::new(cx, p)))
             }
             Expr::Occupied => CellWalk::Occupied(None),
             Expr::CellsOf(p) => CellWalk::Occupied(Some(SeatArg::new(cx, p))),
@@ -481,6 +488,23 @@ impl CellWalk {
                         if !(budget::charge(1) && f(c, l)) {
                             return;
                         }
+                    }
+                }
+            }
+            // The area's node, its seat and its length, then each cell, as `eval` makes
+            // its list and `for_each` walks it.
+            CellWalk::Area(a, seat) => {
+                if !budget::charge(1) {
+                    return;
+                }
+                let seat = seat_or_first(seat, ev, l);
+                let cells = ev.eng.area_span(ev.s, *a, seat);
+                if !budget::list(cells.len()) {
+                    return;
+                }
+                for c in cells {
+                    if !(budget::charge(1) && f(c, l)) {
+                        return;
                     }
                 }
             }
