@@ -491,23 +491,7 @@ impl CellWalk {
                     }
                 }
             }
-            // The area's node, its seat and its length, then each cell, as `eval` makes
-            // its list and `for_each` walks it.
-            CellWalk::Area(a, seat) => {
-                if !budget::charge(1) {
-                    return;
-                }
-                let seat = seat_or_first(seat, ev, l);
-                let cells = ev.eng.area_span(ev.s, *a, seat);
-                if !budget::list(cells.len()) {
-                    return;
-                }
-                for c in cells {
-                    if !(budget::charge(1) && f(c, l)) {
-                        return;
-                    }
-                }
-            }
+            CellWalk::Area(a, seat) => area_cells(ev, l, *a, seat, f),
             // Found one at a time, as `for_each` finds them.
             CellWalk::Moves(attacks, from, pattern) => {
                 each_move(ev, l, *attacks, from, pattern, &mut |x, l| {
@@ -518,6 +502,32 @@ impl CellWalk {
                 let only = whose(seat, ev, l);
                 ev.s.each_occupied_by(only, |c, _| budget::charge(1) && f(c, l));
             }
+        }
+    }
+}
+
+/// `CellWalk::Area`'s walk: the area's node, its seat and its length, then each cell, as
+/// `eval` makes its list and `for_each` walks it. Out of line, so that the walks inlined
+/// into every loop over cells do not grow by it.
+#[inline(never)]
+fn area_cells<F: FnMut(u16, &mut [Value]) -> bool + ?Sized>(
+    ev: &Eval,
+    l: &mut [Value],
+    a: u16,
+    seat: &Option<SeatArg>,
+    f: &mut F,
+) {
+    if !budget::charge(1) {
+        return;
+    }
+    let seat = seat_or_first(seat, ev, l);
+    let cells = ev.eng.area_span(ev.s, a, seat);
+    if !budget::list(cells.len()) {
+        return;
+    }
+    for c in cells {
+        if !(budget::charge(1) && f(c, l)) {
+            return;
         }
     }
 }
