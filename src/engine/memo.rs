@@ -393,6 +393,19 @@ pub(super) fn free_locals(e: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
 /// collection that is not walked to be made (a zone, a local) is a look, not a walk:
 /// remembering it costs more than it saves (`top(pile(p)).colour` read for each choice).
 pub(super) fn costly(e: &Expr) -> bool {
+    if walks_itself(e) {
+        return true;
+    }
+    let mut any = false;
+    e.each_child(&mut |c| any = any || costly(c));
+    any
+}
+
+/// Whether evaluating the node `e` walks a collection or the board, its parts aside (see
+/// `costly`): a quantifier, an aggregate, a comprehension, the board's cells, the
+/// occupied ones, an index into a collection, or a built-in other than a look or a
+/// computation on scalars.
+pub(super) fn walks_itself(e: &Expr) -> bool {
     match e {
         Expr::Quant(..)
         | Expr::Agg(..)
@@ -401,30 +414,24 @@ pub(super) fn costly(e: &Expr) -> bool {
         | Expr::Occupied
         | Expr::CellsOf(_)
         | Expr::Index(..) => true,
-        Expr::Call(b, args) => {
-            !matches!(
-                b,
-                Builtin::Max2
-                    | Builtin::Min2
-                    | Builtin::Abs
-                    | Builtin::NextSeat
-                    | Builtin::PrevSeat
-                    | Builtin::Distance
-                    | Builtin::File
-                    | Builtin::Rank
-                    | Builtin::CellAt
-                    | Builtin::SeatOf
-                    | Builtin::MayHalt
-                    | Builtin::RouteOf
-                    | Builtin::First
-                    | Builtin::Last
-                    | Builtin::Size
-            ) || args.iter().any(costly)
-        }
-        other => {
-            let mut any = false;
-            other.each_child(&mut |c| any = any || costly(c));
-            any
-        }
+        Expr::Call(b, _) => !matches!(
+            b,
+            Builtin::Max2
+                | Builtin::Min2
+                | Builtin::Abs
+                | Builtin::NextSeat
+                | Builtin::PrevSeat
+                | Builtin::Distance
+                | Builtin::File
+                | Builtin::Rank
+                | Builtin::CellAt
+                | Builtin::SeatOf
+                | Builtin::MayHalt
+                | Builtin::RouteOf
+                | Builtin::First
+                | Builtin::Last
+                | Builtin::Size
+        ),
+        _ => false,
     }
 }

@@ -150,26 +150,21 @@ fn take_parts(e: &mut Expr, inside: &[u16], next: &mut u16, flags: &mut Vec<u16>
     e.each_child_mut(&mut |c| take_parts(c, inside, next, flags));
 }
 
-/// Whether evaluating `e` walks a collection or the board (`memo::costly`), a join of
-/// what it holds (`a + b`) not counting as one: joining two lists costs less than keeping
-/// one, and a join is walked where its parts stand (`Eval::for_each`).
+/// Whether evaluating `e` walks a collection or the board (`memo::costly`), but for a
+/// join of what it holds (`a + b`) and an index into it, which count by their parts:
+/// joining two lists costs less than keeping one, and a join is walked where its parts
+/// stand (`Eval::for_each`).
 fn walks(e: &Expr) -> bool {
-    match e {
-        Expr::Call(Builtin::Concat, parts) => parts.iter().any(walks),
-        Expr::Call(_, args) if !memo::costly(e) => args.iter().any(walks),
-        Expr::Call(..) => true,
-        Expr::Quant(..)
-        | Expr::Agg(..)
-        | Expr::Comprehension(..)
-        | Expr::Cells
-        | Expr::Occupied
-        | Expr::CellsOf(_) => true,
-        other => {
-            let mut any = false;
-            other.each_child(&mut |c| any = any || walks(c));
-            any
-        }
+    let itself = match e {
+        Expr::Call(Builtin::Concat, _) | Expr::Index(..) => false,
+        _ => memo::walks_itself(e),
+    };
+    if itself {
+        return true;
     }
+    let mut any = false;
+    e.each_child(&mut |c| any = any || walks(c));
+    any
 }
 
 #[cfg(test)]
