@@ -191,6 +191,9 @@ const SCENARIO_FILES: &[(&str, usize)] = &[
     // A definition's argument computed once where it is used: the cards legal and the
     // strongest top card as the definition written out finds them.
     ("bound_args.scenarios", 2),
+    // The items whose key is the greatest or the least of a collection's, each key
+    // computed once: ties kept in order, an empty pile never kept, the best in a `choose`.
+    ("best_items.scenarios", 2),
 ];
 
 #[test]

@@ -240,6 +240,47 @@ fn parts_the_same_for_every_item_are_made_once_a_walk() {
     assert_eq!(parts("games/army_ants.muster"), 0);
 }
 
+// The items of a collection whose key is the greatest or the least, written as a
+// comprehension comparing each item's key with the `max` or `min` of the same key over
+// the same collection (`engine/best.rs`): each key computed once where the rules have
+// that form, either way round; left as written where the aggregate is over another
+// collection, of another key, or reads the item. The constructs file and the games that
+// have them are played both ways alike (above).
+#[test]
+fn best_items_are_found_with_each_key_computed_once() {
+    let bests = |file: &str, text: Option<&str>| {
+        let game = match text {
+            // Rules given as text import from the current folder, the repository's.
+            Some(text) => {
+                let text = text.replace("../../games/lib/", "games/lib/");
+                common::compile_source_or_panic(file, &text).game
+            }
+            None => common::compile_file_or_panic(file, None).game,
+        };
+        Engine::new(game).bests()
+    };
+    let file = "tests/constructs/best_items.muster";
+    // `top_seats` where `settle` names it three times and `hail` once, `low_seats` twice
+    // (`min`, the aggregate first), and the strongest seat.
+    assert_eq!(bests(file, None), 7);
+    // Oh Hell's trick winner, and the winners with the most points.
+    assert_eq!(bests("games/oh_hell.muster", None), 2);
+    assert_eq!(bests("games/battalion_chips.muster", None), 1);
+    assert_eq!(bests("games/army_ants.muster", None), 0);
+    let text = std::fs::read_to_string(file).unwrap();
+    let strongest = "def strongest_seat = first([p in seats where power(top(pile(p))) == max q in seats: power(top(pile(q)))])";
+    assert!(text.contains(strongest));
+    // Not the same key, not the same collection, or a best that reads the item: as written.
+    for other in [
+        "max q in seats: power(top(hand(q)))",
+        "max q in [s in seats where s != P1]: power(top(pile(q)))",
+        "max q in seats: power(top(pile(q))) + size(pile(p))",
+    ] {
+        let changed = text.replace("max q in seats: power(top(pile(q)))", other);
+        assert_eq!(bests(file, Some(&changed)), 6, "{other}");
+    }
+}
+
 // Joins (`a + b`) of computed lists, runs and zones, walked by a `choose`, stopped early
 // by `any`, counted by `size`: plans and the tree walk list the same actions.
 #[test]

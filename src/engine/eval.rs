@@ -862,6 +862,16 @@ impl<'a> Eval<'a> {
                 });
                 Value::List(out)
             }
+            Expr::Best(a, slot, coll, key) => match self.remembered(e, l) {
+                Some(v) => v,
+                None => super::best::keep(
+                    *a,
+                    *slot as usize,
+                    l,
+                    |l, f| self.for_each(coll, l, f),
+                    |l| self.eval(key, l),
+                ),
+            },
             Expr::List(items) => {
                 let mut out = super::pool::take();
                 out.extend(items.iter().map(|i| self.eval(i, l)));

@@ -318,14 +318,20 @@ fn scan(e: &Expr, repeated: bool, out: &mut Vec<usize>) {
         }
         if matches!(
             e,
-            Expr::Quant(..) | Expr::Agg(..) | Expr::Comprehension(..) | Expr::Call(..)
+            Expr::Quant(..)
+                | Expr::Agg(..)
+                | Expr::Comprehension(..)
+                | Expr::Best(..)
+                | Expr::Call(..)
         ) {
             out.push(e as *const Expr as usize);
             return;
         }
     }
     match e {
-        Expr::Quant(_, _, coll, body) | Expr::Agg(_, _, coll, body) => {
+        Expr::Quant(_, _, coll, body)
+        | Expr::Agg(_, _, coll, body)
+        | Expr::Best(_, _, coll, body) => {
             scan(coll, repeated, out);
             scan(body, true, out);
         }
@@ -360,7 +366,9 @@ pub(super) fn free_locals(e: &Expr, bound: &mut Vec<u16>, out: &mut Vec<u16>) {
             read(s, bound, out);
             return;
         }
-        Expr::Quant(_, slot, coll, body) | Expr::Agg(_, slot, coll, body) => {
+        Expr::Quant(_, slot, coll, body)
+        | Expr::Agg(_, slot, coll, body)
+        | Expr::Best(_, slot, coll, body) => {
             free_locals(coll, bound, out);
             Some((*slot, &**body))
         }
@@ -402,7 +410,7 @@ pub(super) fn costly(e: &Expr) -> bool {
 }
 
 /// Whether evaluating the node `e` walks a collection or the board, its parts aside (see
-/// `costly`): a quantifier, an aggregate, a comprehension, the board's cells, the
+/// `costly`): a quantifier, an aggregate, a comprehension, a best, the board's cells, the
 /// occupied ones, an index into a collection, or a built-in other than a look or a
 /// computation on scalars.
 pub(super) fn walks_itself(e: &Expr) -> bool {
@@ -410,6 +418,7 @@ pub(super) fn walks_itself(e: &Expr) -> bool {
         Expr::Quant(..)
         | Expr::Agg(..)
         | Expr::Comprehension(..)
+        | Expr::Best(..)
         | Expr::Cells
         | Expr::Occupied
         | Expr::CellsOf(_)

@@ -5,6 +5,7 @@
 //! the IR.
 
 mod ahead;
+mod best;
 mod budget;
 mod effects;
 mod eval;
@@ -314,6 +315,12 @@ impl Engine {
         once::count(&self.game)
     }
 
+    /// How many comprehensions keep the items whose key is the greatest (or the least) of
+    /// a collection's, computed with each key once (see `best.rs`).
+    pub fn bests(&self) -> usize {
+        best::count(&self.game)
+    }
+
     /// How many of the game's actions are listed by a compiled plan (the rest by the
     /// tree walk).
     pub fn planned_actions(&self) -> usize {
@@ -356,6 +363,7 @@ impl Engine {
     }
 
     fn built(mut game: Game, count_clauses: bool) -> Engine {
+        best::rewrite(&mut game);
         hoist::requires(&mut game);
         reuse::shared_tests(&mut game);
         once::loop_parts(&mut game);

@@ -91,11 +91,13 @@ fn rewrite(e: &mut Expr, next: &mut u16) {
     }
 }
 
-/// The part of loop `e` evaluated for each item: a quantifier's or an aggregate's body, a
-/// comprehension's condition.
+/// The part of loop `e` evaluated for each item: a quantifier's, an aggregate's or a best's
+/// body, a comprehension's condition.
 fn repeated(e: &mut Expr) -> Option<&mut Expr> {
     match e {
-        Expr::Quant(_, _, _, body) | Expr::Agg(_, _, _, body) => Some(body),
+        Expr::Quant(_, _, _, body) | Expr::Agg(_, _, _, body) | Expr::Best(_, _, _, body) => {
+            Some(body)
+        }
         Expr::Comprehension(_, _, Some(cond)) => Some(cond),
         _ => None,
     }
@@ -106,6 +108,7 @@ fn bound_within(e: &Expr, out: &mut Vec<u16>) {
     match e {
         Expr::Quant(_, slot, ..)
         | Expr::Agg(_, slot, ..)
+        | Expr::Best(_, slot, ..)
         | Expr::Comprehension(slot, ..)
         | Expr::Bind(slot, ..) => out.push(*slot),
         Expr::Once(flag, slot, _) => out.extend([*flag, *slot]),

@@ -61,6 +61,7 @@
 //! (`masks.rs`), lists of cells a `let` keeps that are only searched, never made
 //! (`line_lets.rs`), bodies judged on a walk's item in place (`item_tests.rs`), a seat's
 //! pieces and their moves walked as one step (`own_moves.rs`) and effects (`bodies.rs`).
+use super::best;
 use super::budget;
 use super::eval::{emit, Dirs, Eval};
 use super::geometry;

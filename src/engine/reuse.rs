@@ -98,10 +98,10 @@ fn same(e: &Expr, part: &Expr) -> bool {
     std::mem::discriminant(e) == std::mem::discriminant(part) && canonical(e) == *part
 }
 
-/// `e` with the locals it binds (a quantifier's, an aggregate's, a comprehension's)
+/// `e` with the locals it binds (a quantifier's, an aggregate's, a comprehension's, a best's)
 /// numbered 0, 1, 2... in the order they are bound: the same part written out twice binds
 /// other locals in each copy, and is the same in this form.
-fn canonical(e: &Expr) -> Expr {
+pub(super) fn canonical(e: &Expr) -> Expr {
     fn rename(e: &mut Expr, bound: &mut Vec<(u16, u16)>, next: &mut u16) {
         match e {
             Expr::Local(s) => {
@@ -109,7 +109,9 @@ fn canonical(e: &Expr) -> Expr {
                     *s = n;
                 }
             }
-            Expr::Quant(_, slot, coll, body) | Expr::Agg(_, slot, coll, body) => {
+            Expr::Quant(_, slot, coll, body)
+            | Expr::Agg(_, slot, coll, body)
+            | Expr::Best(_, slot, coll, body) => {
                 rename(coll, bound, next);
                 bound.push((*slot, *next));
                 *slot = *next;

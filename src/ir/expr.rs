@@ -212,6 +212,11 @@ pub enum Expr {
     /// set false by a `Bind` around the loop) says it is computed. Made only when the
     /// engine is built (`engine/once.rs`), never by the checker.
     Once(u16, u16, Box<Expr>),
+    /// `[x in coll where key(x) == max y in coll: key(y)]` (or `min`): the items of the
+    /// collection whose key is the greatest (the least), in the collection's order, each
+    /// key computed once. Made only when the engine is built (`engine/best.rs`), never by
+    /// the checker.
+    Best(Agg, u16, Box<Expr>, Box<Expr>),
 }
 
 /// The match of `Expr::each_child` and `Expr::each_child_mut`: `$f` called on each direct
@@ -265,7 +270,7 @@ macro_rules! each_child {
                 $f(a);
                 $f(b);
             }
-            Expr::Quant(_, _, a, b) | Expr::Agg(_, _, a, b) => {
+            Expr::Quant(_, _, a, b) | Expr::Agg(_, _, a, b) | Expr::Best(_, _, a, b) => {
                 $f(a);
                 $f(b);
             }
@@ -362,6 +367,51 @@ pub enum Stmt {
     Assign(Target, AssignOp, Expr),
 }
 
+/// The match of `Stmt::each_expr` and `Stmt::each_expr_mut`: `$f` called on each
+/// expression of `$st` itself, in the order they are evaluated.
+macro_rules! each_expr {
+    ($st:expr, $f:ident) => {
+        match $st {
+            Stmt::If(c, _, _) => $f(c),
+            Stmt::For(_, e, _)
+            | Stmt::Let(_, e)
+            | Stmt::Face(e, _)
+            | Stmt::Shuffle(e)
+            | Stmt::Roll(_, e)
+            | Stmt::Win(e)
+            | Stmt::Lose(e) => $f(e),
+            Stmt::Move(a, b, _) | Stmt::Swap(a, b) | Stmt::Place(a, b) | Stmt::Tuck(a, b) => {
+                $f(a);
+                $f(b);
+            }
+            Stmt::Shift(a, b, c) | Stmt::Deal(a, b, c) => {
+                $f(a);
+                $f(b);
+                $f(c);
+            }
+            Stmt::Transfer(a, _, b, c) => {
+                $f(a);
+                $f(b);
+                $f(c);
+            }
+            Stmt::Form(_, seat, shape) => {
+                if let Some(seat) = seat {
+                    $f(seat);
+                }
+                $f(shape);
+            }
+            Stmt::Assign(target, _, value) => {
+                $f(value);
+                match target {
+                    Target::Seat(e, _) | Target::Piece(e, _) | Target::Attr(e, _) => $f(e),
+                    Target::Global(_) => {}
+                }
+            }
+            Stmt::Block(_) | Stmt::EndTurn | Stmt::React(_) | Stmt::Draw => {}
+        }
+    };
+}
+
 impl Stmt {
     /// Calls `f` on each expression of `stmts` and of the statements they hold, at any
     /// depth, in order.
@@ -388,43 +438,23 @@ impl Stmt {
     /// Calls `f` on each expression of this statement itself (not those of the
     /// statements it holds), in the order they are evaluated.
     pub fn each_expr<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
+        each_expr!(self, f)
+    }
+
+    /// `each_expr`, each expression handed over to change it.
+    pub fn each_expr_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        each_expr!(self, f)
+    }
+
+    /// `each_body`, each list handed over to change it.
+    pub fn each_body_mut(&mut self, f: &mut dyn FnMut(&mut Vec<Stmt>)) {
         match self {
-            Stmt::If(c, _, _) => f(c),
-            Stmt::For(_, e, _)
-            | Stmt::Let(_, e)
-            | Stmt::Face(e, _)
-            | Stmt::Shuffle(e)
-            | Stmt::Roll(_, e)
-            | Stmt::Win(e)
-            | Stmt::Lose(e) => f(e),
-            Stmt::Move(a, b, _) | Stmt::Swap(a, b) | Stmt::Place(a, b) | Stmt::Tuck(a, b) => {
+            Stmt::If(_, a, b) => {
                 f(a);
                 f(b);
             }
-            Stmt::Shift(a, b, c) | Stmt::Deal(a, b, c) => {
-                f(a);
-                f(b);
-                f(c);
-            }
-            Stmt::Transfer(a, _, b, c) => {
-                f(a);
-                f(b);
-                f(c);
-            }
-            Stmt::Form(_, seat, shape) => {
-                if let Some(seat) = seat {
-                    f(seat);
-                }
-                f(shape);
-            }
-            Stmt::Assign(target, _, value) => {
-                f(value);
-                match target {
-                    Target::Seat(e, _) | Target::Piece(e, _) | Target::Attr(e, _) => f(e),
-                    Target::Global(_) => {}
-                }
-            }
-            Stmt::Block(_) | Stmt::EndTurn | Stmt::React(_) | Stmt::Draw => {}
+            Stmt::For(_, _, b) | Stmt::Block(b) => f(b),
+            _ => {}
         }
     }
 }

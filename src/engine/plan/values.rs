@@ -96,6 +96,17 @@ pub(super) fn get_node(cx: &mut Cx, e: &Expr) -> Get {
             })
         }
         Expr::Me => node(|ev, _| Value::Seat(ev.me)),
+        // The best items of a collection, made as `eval` makes them (`best::keep`), the
+        // walk and the key compiled.
+        Expr::Best(a, slot, coll, key) => {
+            let (a, slot, coll, key) = (*a, *slot as usize, each(cx, coll), get(cx, key));
+            node(move |ev, l| {
+                let walk = |l: &mut [Value], f: &mut dyn FnMut(Value, &mut [Value]) -> bool| {
+                    coll(ev, l, f)
+                };
+                kept(best::keep(a, slot, l, walk, |l| key(ev, l)))
+            })
+        }
         // A comprehension made as a list, as `eval` makes it: filtered as it is walked.
         // (The items are charged as the collection walks them, not again as they are kept.)
         Expr::Comprehension(slot, coll, cond) => {
