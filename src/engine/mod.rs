@@ -135,6 +135,9 @@ pub struct Engine {
     pub(crate) twin_class: Vec<u16>,
     /// The members of each twin class.
     twins: Vec<Vec<u16>>,
+    /// Whether each component has no twin (its class has it alone): one look where a
+    /// choice among a zone's components asks it for each.
+    lone: Vec<bool>,
     /// Each seat's forward for move patterns, as a unit vector: its attribute named
     /// `forward` (a direction), or up the board (`(0, 1)`) for a seat without one.
     pub(crate) forwards: Vec<(i8, i8)>,
@@ -463,6 +466,7 @@ impl Engine {
             label_number: vec![],
             twin_class: vec![],
             twins: vec![],
+            lone: vec![],
             forwards: vec![],
             link_terms,
             steps: vec![],
@@ -573,6 +577,9 @@ impl Engine {
         for (c, &k) in engine.twin_class.iter().enumerate() {
             twins[k as usize].push(c as u16);
         }
+        engine.lone = (engine.twin_class.iter())
+            .map(|&k| twins[k as usize].len() < 2)
+            .collect();
         engine.twins = twins;
         // Number the classes that share a label; twins share their number.
         let plain: Vec<String> = (0..engine.game.components.len() as u16)
@@ -1019,7 +1026,7 @@ impl Engine {
     /// Whether component `c` has no twin: it is the same choice only as itself.
     #[inline(always)]
     fn twinless(&self, c: u16) -> bool {
-        self.twins[self.twin_class[c as usize] as usize].len() < 2
+        self.lone[c as usize]
     }
 
     /// `offered_again`, where `c` is looked for among those offered.
