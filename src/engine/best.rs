@@ -2,16 +2,16 @@
 //! once, when the engine is built.
 //!
 //! The rules pick the best of a collection by comparing each item's key with the greatest
-//! key: `[p in seats where f(top(pile(p))) == max q in seats: f(top(pile(q)))]`. Written
-//! so, every key is computed twice, once for the greatest (remembered for the query or
-//! the expression, see `memo.rs`) and once again for the item compared with it. Where a comprehension's condition is its item's key compared
-//! for equality with the `max` (or `min`) of the same key over the same collection (the
-//! same expressions, the locals they bind aside), and the aggregate reads nothing of the
-//! item, the comprehension becomes an `Expr::Best`: the collection walked once, each key
-//! computed once, and the items whose key equals the best kept, in order (`keep`).
-//! It gives the list the comprehension gives. Both evaluators run the rules as rewritten
-//! and make the list by `keep` (the plans with the walk and the key compiled), so they
-//! compute and charge the same.
+//! key: `[p in seats where f(p) == max q in seats: f(q)]`. Written so, every key is
+//! computed twice, once for the greatest (remembered for the query or the expression, see
+//! `memo.rs`) and once again for the item compared with it. Where a comprehension's
+//! condition is its item's key compared for equality with the `max` (or `min`) of the same
+//! key over the same collection (the same expressions, the locals they bind aside), and the
+//! aggregate reads nothing of the item, the comprehension becomes an `Expr::Best`: the
+//! collection walked once, each key computed once, and the items whose key equals the best
+//! kept, in order (`keep`). It gives the list the comprehension gives. Both evaluators run
+//! the rules as rewritten and make the list by `keep` (the plans with the walk and the key
+//! compiled), so they compute and charge the same.
 
 use super::pool;
 use super::reuse::canonical;

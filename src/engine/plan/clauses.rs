@@ -270,7 +270,18 @@ fn choose_guarded<N: Then>(
         }
         .to(cx, Passing(filter));
     }
-    let cond = condition(cx, cond, roles[at_require.1]);
+    let role = roles[at_require.1];
+    // `require target != me`, not counted apart (`Cx::count_clauses`): judged in place.
+    if !cx.count_clauses && !matches!(role, Role::Require(_)) && not_me(cond, slot) {
+        let then = NotMe {
+            at: at_require,
+            slot: slot as usize,
+            cond: condition(cx, cond, role),
+            next,
+        };
+        return choice(cx, at, slot, ty, domain, walked, then);
+    }
+    let cond = condition(cx, cond, role);
     let then = Guarded {
         at: at_require,
         cond: counted_cond(cx, at_require, cond),
@@ -426,6 +437,42 @@ impl<N: Then> Then for Guarded<N> {
         located(ev, self.at, || {
             !(self.cond)(ev, l) || self.next.go(ev, l, f)
         })
+    }
+}
+
+/// A `require` straight after the `choose` of a seat that the seat chosen is not the one
+/// deciding (`require target != me`), then the rest: judged in the choice's loop as
+/// `Guarded` judges it, two seats compared where they stand, as `pair` compares them (the
+/// node and both operands charged at once), without a call; anything but a seat in the
+/// choice's local is judged by the condition compiled (`cond`).
+pub(super) struct NotMe<N> {
+    at: (u16, usize),
+    slot: usize,
+    cond: Cond,
+    next: N,
+}
+
+impl<N: Then> Then for NotMe<N> {
+    #[inline(always)]
+    fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
+        located(ev, self.at, || {
+            let holds = match l[self.slot] {
+                Value::Seat(p) => budget::charge(3) && p != ev.me,
+                _ => (self.cond)(ev, l),
+            };
+            !holds || self.next.go(ev, l, f)
+        })
+    }
+}
+
+/// Whether `cond` is `x != me` (or `me != x`) of the local `slot`.
+fn not_me(cond: &Expr, slot: u16) -> bool {
+    match cond {
+        Expr::Binary(BinOp::Ne, a, b) => matches!(
+            (&**a, &**b),
+            (Expr::Local(s), Expr::Me) | (Expr::Me, Expr::Local(s)) if *s == slot
+        ),
+        _ => false,
     }
 }
 
