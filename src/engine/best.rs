@@ -13,6 +13,7 @@
 //! the rules as rewritten and make the list by `keep` (the plans with the walk and the key
 //! compiled), so they compute and charge the same.
 
+use super::hoist::put;
 use super::pool;
 use super::reuse::canonical;
 use crate::ir::{ops, Agg, BinOp, Clause, Expr, Game, Stmt, Value};
@@ -96,31 +97,11 @@ fn best_of(e: &Expr) -> Option<Expr> {
         return None;
     }
     let mut theirs = (**of).clone();
-    rename_free(&mut theirs, *y, *x);
+    put(&mut theirs, *y, &Expr::Local(*x));
     if canonical(key) != canonical(&theirs) {
         return None;
     }
     Some(Expr::Best(*agg, *x, coll.clone(), Box::new(key.clone())))
-}
-
-/// `e` with each read of the local `from` that `e` does not bind itself made a read of
-/// `to`.
-fn rename_free(e: &mut Expr, from: u16, to: u16) {
-    let go = |e: &mut Expr| rename_free(e, from, to);
-    match e {
-        Expr::Local(s) if *s == from => *s = to,
-        // A loop or a definition that binds `from` again: only what stands outside it.
-        Expr::Quant(_, s, outside, _)
-        | Expr::Agg(_, s, outside, _)
-        | Expr::Best(_, s, outside, _)
-        | Expr::Comprehension(s, outside, _)
-        | Expr::Bind(s, outside, _)
-            if *s == from =>
-        {
-            go(outside)
-        }
-        other => other.each_child_mut(&mut |c| go(c)),
-    }
 }
 
 /// The list an `Expr::Best` gives (see the module), for both evaluators: the items `walk`

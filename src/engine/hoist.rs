@@ -73,7 +73,7 @@ fn plain_read(e: &Expr, depth: u8) -> bool {
 }
 
 /// `e` with each read of local `slot` replaced by `value`.
-fn put(e: &mut Expr, slot: u16, value: &Expr) {
+pub(super) fn put(e: &mut Expr, slot: u16, value: &Expr) {
     if matches!(e, Expr::Local(s) if *s == slot) {
         *e = value.clone();
         return;

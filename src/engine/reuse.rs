@@ -27,9 +27,7 @@ pub(super) fn shared_tests(game: &mut Game) {
 fn rewrite(list: &mut Vec<Stmt>, next: &mut u16) {
     let mut i = 0;
     while i < list.len() {
-        for body in bodies(&mut list[i]) {
-            rewrite(body, next);
-        }
+        list[i].each_body_mut(&mut |body| rewrite(body, next));
         // Each part in turn, so that the rules rewritten have none left (an engine built
         // again from them, `Engine::counting_clauses`, rewrites nothing more).
         while let Some((part, written)) = shared_part(&list[i]) {
@@ -50,15 +48,6 @@ fn rewrite(list: &mut Vec<Stmt>, next: &mut u16) {
             i += 1;
         }
         i += 1;
-    }
-}
-
-/// The lists of statements `st` holds.
-fn bodies(st: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
-    match st {
-        Stmt::If(_, a, b) => vec![a, b],
-        Stmt::For(_, _, b) | Stmt::Block(b) => vec![b],
-        _ => Vec::new(),
     }
 }
 

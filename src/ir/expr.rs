@@ -412,6 +412,21 @@ macro_rules! each_expr {
     };
 }
 
+/// The match of `Stmt::each_body` and `Stmt::each_body_mut`: `$f` called on each list of
+/// statements `$st` holds, in order.
+macro_rules! each_body {
+    ($st:expr, $f:ident) => {
+        match $st {
+            Stmt::If(_, a, b) => {
+                $f(a);
+                $f(b);
+            }
+            Stmt::For(_, _, b) | Stmt::Block(b) => $f(b),
+            _ => {}
+        }
+    };
+}
+
 impl Stmt {
     /// Calls `f` on each expression of `stmts` and of the statements they hold, at any
     /// depth, in order.
@@ -425,14 +440,7 @@ impl Stmt {
     /// Calls `f` on each list of statements this statement holds (an `if`'s two
     /// branches, a `for`'s body, a block), in order.
     pub fn each_body<'s>(&'s self, f: &mut dyn FnMut(&'s [Stmt])) {
-        match self {
-            Stmt::If(_, a, b) => {
-                f(a);
-                f(b);
-            }
-            Stmt::For(_, _, b) | Stmt::Block(b) => f(b),
-            _ => {}
-        }
+        each_body!(self, f)
     }
 
     /// Calls `f` on each expression of this statement itself (not those of the
@@ -448,13 +456,6 @@ impl Stmt {
 
     /// `each_body`, each list handed over to change it.
     pub fn each_body_mut(&mut self, f: &mut dyn FnMut(&mut Vec<Stmt>)) {
-        match self {
-            Stmt::If(_, a, b) => {
-                f(a);
-                f(b);
-            }
-            Stmt::For(_, _, b) | Stmt::Block(b) => f(b),
-            _ => {}
-        }
+        each_body!(self, f)
     }
 }
