@@ -3,7 +3,7 @@
 //! the position as each turn ends (after `after turn`, before the end rules), and the
 //! position before the first turn.
 
-use super::state::{State, NONE};
+use super::state::State;
 use super::Engine;
 use crate::ir::Value;
 use smallvec::SmallVec;
@@ -112,13 +112,16 @@ impl Engine {
                 hash_value(h, &s.comp_vars[c * nvars + v]);
             }
         }
-        for &c in &s.cells {
-            if c == NONE {
-                h.write_u32(0);
-            } else {
-                comp(self, s, &piece_vars, &mut h, c);
-            }
+        // Which cells are taken (the state's index of occupied cells, a word of 64 cells
+        // at a time), then what stands on each of them in cell order: an empty cell is
+        // no write of its own.
+        for &w in s.occupied_by(None) {
+            h.write_u64(w);
         }
+        s.each_occupied(|_, c| {
+            comp(self, s, &piece_vars, &mut h, c);
+            true
+        });
         for z in &s.zones {
             z.len().hash(&mut h);
             for &c in z {
