@@ -41,17 +41,9 @@ fn each_expr(game: &mut Game, f: &mut dyn FnMut(&mut Expr)) {
     for list in game.bodies_mut() {
         in_stmts(list, f);
     }
-    for a in &mut game.actions {
-        for c in &mut a.clauses {
-            match c {
-                Clause::Choose { domain: e, .. }
-                | Clause::Let { value: e, .. }
-                | Clause::Require { cond: e, .. } => f(e),
-                // Its statements are among `bodies_mut`'s.
-                Clause::Do(_) => {}
-            }
-        }
-    }
+    // A `do`'s statements are among `bodies_mut`'s.
+    let clauses = game.actions.iter_mut().flat_map(|a| &mut a.clauses);
+    clauses.filter_map(Clause::expr_mut).for_each(&mut *f);
     let end = &mut game.end;
     for (who, when) in &mut end.wins {
         f(who);

@@ -37,15 +37,9 @@ pub(crate) fn fill(l: &mut [Value], (flag, slot): At, compute: impl FnOnce(&mut 
 /// Every action's clauses rewritten (see the module).
 pub(super) fn loop_parts(game: &mut Game) {
     let mut next = game.max_locals;
-    for a in &mut game.actions {
-        for c in &mut a.clauses {
-            match c {
-                Clause::Choose { domain: e, .. }
-                | Clause::Let { value: e, .. }
-                | Clause::Require { cond: e, .. } => rewrite(e, &mut next),
-                Clause::Do(_) => {}
-            }
-        }
+    let clauses = game.actions.iter_mut().flat_map(|a| &mut a.clauses);
+    for e in clauses.filter_map(Clause::expr_mut) {
+        rewrite(e, &mut next);
     }
     game.max_locals = next;
 }
@@ -58,14 +52,7 @@ pub(super) fn count(game: &Game) -> usize {
         n
     }
     let clauses = game.actions.iter().flat_map(|a| &a.clauses);
-    clauses
-        .map(|c| match c {
-            Clause::Choose { domain: e, .. }
-            | Clause::Let { value: e, .. }
-            | Clause::Require { cond: e, .. } => within(e),
-            Clause::Do(_) => 0,
-        })
-        .sum()
+    clauses.filter_map(Clause::expr).map(within).sum()
 }
 
 /// `e` and the loops within it rewritten, the outermost first: a part the same for every

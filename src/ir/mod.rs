@@ -505,6 +505,27 @@ pub enum Clause {
 }
 
 impl Clause {
+    /// The expression of a `choose` (its domain), a `let` (its value) or a `require` (its
+    /// condition); none for a `do`, whose statements are among `Game::bodies`.
+    pub fn expr(&self) -> Option<&Expr> {
+        match self {
+            Clause::Choose { domain: e, .. }
+            | Clause::Let { value: e, .. }
+            | Clause::Require { cond: e, .. } => Some(e),
+            Clause::Do(_) => None,
+        }
+    }
+
+    /// `expr`, to be changed in place (the engine rewrites some when it is built).
+    pub fn expr_mut(&mut self) -> Option<&mut Expr> {
+        match self {
+            Clause::Choose { domain: e, .. }
+            | Clause::Let { value: e, .. }
+            | Clause::Require { cond: e, .. } => Some(e),
+            Clause::Do(_) => None,
+        }
+    }
+
     /// Whether this is a `require afterwards`.
     pub fn is_afterwards(&self) -> bool {
         matches!(

@@ -273,10 +273,12 @@ fn choose_guarded<N: Then>(
     let role = roles[at_require.1];
     // `require target != me`, not counted apart (`Cx::count_clauses`): judged in place.
     if !cx.count_clauses && !matches!(role, Role::Require(_)) && not_me(cond, slot) {
-        let then = NotMe {
+        let then = Guarded {
             at: at_require,
-            slot: slot as usize,
-            cond: condition(cx, cond, role),
+            cond: NotMe {
+                slot: slot as usize,
+                cond: condition(cx, cond, role),
+            },
             next,
         };
         return choice(cx, at, slot, ty, domain, walked, then);
@@ -424,44 +426,52 @@ impl Then for Record {
     }
 }
 
-/// A `require` (where it stands in the rules, and its condition), then the rest.
-pub(super) struct Guarded<N> {
+/// A `require` (where it stands in the rules, and its condition), then the rest. The
+/// condition is the compiled one (`Cond`), or one judged in place (`Judge`: `NotMe`).
+pub(super) struct Guarded<N, C = Cond> {
     at: (u16, usize),
-    cond: Cond,
+    cond: C,
     next: N,
 }
 
-impl<N: Then> Then for Guarded<N> {
+impl<N: Then, C: Judge> Then for Guarded<N, C> {
     #[inline(always)]
     fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
         located(ev, self.at, || {
-            !(self.cond)(ev, l) || self.next.go(ev, l, f)
+            !self.cond.holds(ev, l) || self.next.go(ev, l, f)
         })
     }
 }
 
-/// A `require` straight after the `choose` of a seat that the seat chosen is not the one
-/// deciding (`require target != me`), then the rest: judged in the choice's loop as
-/// `Guarded` judges it, two seats compared where they stand, as `pair` compares them (the
-/// node and both operands charged at once), without a call; anything but a seat in the
-/// choice's local is judged by the condition compiled (`cond`).
-pub(super) struct NotMe<N> {
-    at: (u16, usize),
-    slot: usize,
-    cond: Cond,
-    next: N,
+/// A `require`'s condition as `Guarded` judges it: compiled (`Cond`, a call), or a form
+/// judged where it stands, charged as its compiled condition charges.
+pub(super) trait Judge: Send + Sync + 'static {
+    fn holds(&self, ev: &Eval, l: &mut [Value]) -> bool;
 }
 
-impl<N: Then> Then for NotMe<N> {
+impl Judge for Cond {
     #[inline(always)]
-    fn go(&self, ev: &Eval, l: &mut [Value], f: &mut OnAction<'_>) -> bool {
-        located(ev, self.at, || {
-            let holds = match l[self.slot] {
-                Value::Seat(p) => budget::charge(3) && p != ev.me,
-                _ => (self.cond)(ev, l),
-            };
-            !holds || self.next.go(ev, l, f)
-        })
+    fn holds(&self, ev: &Eval, l: &mut [Value]) -> bool {
+        self(ev, l)
+    }
+}
+
+/// That the seat just chosen is not the one deciding (`require target != me` straight
+/// after `choose target in seats`): two seats compared where they stand, as `pair`
+/// compares them (the node and both operands charged at once), without a call; anything
+/// but a seat in the choice's local is judged by the condition compiled (`cond`).
+pub(super) struct NotMe {
+    slot: usize,
+    cond: Cond,
+}
+
+impl Judge for NotMe {
+    #[inline(always)]
+    fn holds(&self, ev: &Eval, l: &mut [Value]) -> bool {
+        match l[self.slot] {
+            Value::Seat(p) => budget::charge(3) && p != ev.me,
+            _ => (self.cond)(ev, l),
+        }
     }
 }
 
